@@ -1,0 +1,143 @@
+#include "commands.hpp"
+
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "device.hpp"
+#include "errors.hpp"
+#include "output.hpp"
+#include "preflight.hpp"
+#include "report_json.hpp"
+#include "text_format.hpp"
+#include "version.hpp"
+
+namespace cudalab {
+
+namespace {
+
+RunContext make_context(const CommonOptions& o, const Lesson& lesson) {
+  RunContext ctx;
+  ctx.device = o.device >= 0 ? o.device : 0;
+  ctx.device_given = o.device >= 0;
+  ctx.reps = lesson.default_repetitions();
+  if (o.repeat > 0) ctx.reps.repeat = o.repeat;
+  if (o.warmup >= 0) ctx.reps.warmup = o.warmup;
+  ctx.lang = o.lang.empty() ? lang_from_environment() : parse_lang(o.lang);
+  return ctx;
+}
+
+// Runs one lesson and stamps what every report carries: identity, version, time, device and
+// the preflight warnings, so lessons only fill in their own findings.
+Report run_lesson(const LessonRun& run, const RunContext& ctx) {
+  use_device(ctx.device);
+  Report report = run.lesson->run(ctx);
+  report.tool_version = kVersion;
+  report.recorded_at = utc_timestamp_now();
+  report.lesson_number = run.entry->number;
+  report.lesson_slug = run.entry->slug;
+  report.lesson_title = run.entry->title;
+  if (report.devices.empty()) {
+    const DeviceInfo info = query_device(ctx.device);
+    report.devices.push_back(summary_of(info));
+    if (report.warnings.empty()) report.warnings = preflight_warnings(info);
+  }
+  return report;
+}
+
+std::string check_tally(const Report& r) {
+  int passed = 0;
+  for (const auto& c : r.checks) passed += c.passed ? 1 : 0;
+  return fmt::format("{}/{} {}", passed, r.checks.size(), r.verify_passed() ? (r.expect_passed() ? "✓" : "✓ (expect ✗)") : "✗ VERIFY");
+}
+
+}  // namespace
+
+void add_show_options(CLI::App& show, ShowOptions& o) {
+  show.add_option("RUN.json", o.path, "a run saved with --json (or a reference run from course-notes/runs/)")
+      ->required()
+      ->type_name("FILE");
+  add_choice_option(show, "--format", o.output.format, {"text", "json"}, "output form");
+  show.add_flag("--stable", o.output.stable, "print only what graders may diff");
+  add_choice_option(show, "--color", o.output.color, {"auto", "always", "never"}, "colour");
+  add_choice_option(show, "--lang", o.output.lang, {"zh", "en"}, "language of the notes");
+}
+
+int print_course_list() {
+  std::cout << "cudalab " << kVersion << " — GPU concurrency, one experiment per lesson\n\n";
+  for (const auto& e : course()) {
+    std::cout << fmt::format("  {:02d}  {}  {}{}\n", e.number, pad_right(e.slug, 20), e.summary,
+                             e.make ? "" : "  (not built yet)");
+  }
+  std::cout << "\nrun a lesson by name or number: cudalab stream-overlap, cudalab 03, cudalab 3\n";
+  return to_int(ExitCode::success);
+}
+
+int run_one(const LessonRun& run, const CommonOptions& o) {
+  check_output_path(o);
+  const RunContext ctx = make_context(o, *run.lesson);
+  const Report report = run_lesson(run, ctx);
+  emit_report(report, o);
+  return exit_code_for(report, o.strict);
+}
+
+int run_all(const std::vector<LessonRun>& runs, const CommonOptions& o) {
+  check_output_path(o);
+  (void)device_count();  // no GPU: one waived line, not one per lesson
+  std::vector<Report> reports;
+  std::vector<std::string> failures(runs.size());
+  int exit_code = to_int(ExitCode::success);
+  const bool json_only = o.format == "json" || o.json_path == "-";
+  CommonOptions per_lesson = o;
+  per_lesson.json_path.clear();  // the JSON file holds all runs, written once at the end
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    try {
+      const RunContext ctx = make_context(o, *runs[i].lesson);
+      Report report = run_lesson(runs[i], ctx);
+      if (!json_only) {
+        emit_report(report, per_lesson);
+        std::cout << '\n';
+      }
+      exit_code = std::max(exit_code, exit_code_for(report, o.strict));
+      reports.push_back(std::move(report));
+    } catch (const RuntimeError& e) {
+      failures[i] = e.what();
+      std::cerr << fmt::format("cudalab: lesson {:02d} {}: CUDA error: {}\n", runs[i].entry->number, runs[i].entry->slug, e.what());
+      exit_code = std::max(exit_code, to_int(ExitCode::runtime));
+    }
+  }
+  emit_reports_json(reports, o);
+  if (json_only) return exit_code;
+
+  std::cout << (o.stable ? "summary\n" : "── summary " + repeat_text("─", 69) + "\n\n");
+  std::size_t r = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto* e = runs[i].entry;
+    if (!failures[i].empty()) {
+      std::cout << fmt::format("  {:02d} {}  runtime error\n", e->number, pad_right(e->slug, 20));
+      continue;
+    }
+    const Report& rep = reports[r++];
+    if (o.stable) {
+      std::cout << fmt::format("lesson {:02d} {} verify={} expect={}\n", e->number, e->slug,
+                               rep.verify_passed() ? "pass" : "FAIL", rep.expect_passed() ? "pass" : "FAIL");
+    } else {
+      std::cout << fmt::format("  {:02d} {}  {}  {}\n", e->number, pad_right(e->slug, 20), pad_right(rep.headline, 44),
+                               check_tally(rep));
+    }
+  }
+  return exit_code;
+}
+
+int show_saved_run(const ShowOptions& o) {
+  std::vector<Report> runs;
+  try {
+    runs = load_runs(o.path);
+  } catch (const UsageError& e) {
+    throw UsageError(std::string("show: ") + e.what());
+  }
+  for (const auto& report : runs) emit_report(report, o.output, /*recorded=*/true);
+  return to_int(ExitCode::success);
+}
+
+}  // namespace cudalab

@@ -1,0 +1,29 @@
+// The commands beside the lessons: list, all, show, and running one lesson.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "course.hpp"
+#include "options.hpp"
+
+namespace cudalab {
+
+struct LessonRun {
+  const CourseEntry* entry;
+  Lesson* lesson;
+};
+
+struct ShowOptions {
+  std::string path;
+  CommonOptions output;  // only the output flags are registered
+};
+
+void add_show_options(CLI::App& show, ShowOptions& options);
+
+int print_course_list();
+int run_one(const LessonRun& run, const CommonOptions& options);
+int run_all(const std::vector<LessonRun>& runs, const CommonOptions& options);
+int show_saved_run(const ShowOptions& options);
+
+}  // namespace cudalab

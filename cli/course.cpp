@@ -1,0 +1,27 @@
+#include "course.hpp"
+
+#include "lessons.hpp"
+
+namespace cudalab {
+
+const std::vector<CourseEntry>& course() {
+  static const std::vector<CourseEntry> entries = {
+      {1, "device-query", "the GPU as a factory of engines",
+       "SMs, copy engines, priorities, PCIe link: the hardware the other lessons use", &make_device_query},
+      {2, "pinned-vs-pageable", "pinned vs pageable host memory",
+       "copy bandwidth and host blocking for pageable, pinned and registered memory", nullptr},
+      {3, "stream-overlap", "overlapping copies and kernels",
+       "one stream vs many: the copy/compute staircase, predicted and measured", nullptr},
+      {4, "priority", "stream priorities",
+       "an urgent kernel behind a GPU-filling load, with and without a high-priority stream", nullptr},
+      {5, "callbacks", "host functions in stream order",
+       "cudaLaunchHostFunc: latency, blocking, and what not to do inside", nullptr},
+      {6, "graph-pitfall", "CUDA Graphs done wrong",
+       "capture one batch on one stream: the graph runs serially and loses", nullptr},
+      {7, "graph-forkjoin", "CUDA Graphs done right",
+       "fork/join capture makes a parallel DAG; launch overhead per kernel", nullptr},
+  };
+  return entries;
+}
+
+}  // namespace cudalab

@@ -1,0 +1,7 @@
+#include "app.hpp"
+#include "interrupt.hpp"
+
+int main(int argc, char** argv) {
+  cudalab::install_interrupt_handler();
+  return cudalab::run_cli(argc, argv);
+}

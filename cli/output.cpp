@@ -1,0 +1,80 @@
+#include "output.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <string>
+
+#include "errors.hpp"
+#include "report_json.hpp"
+#include "text_format.hpp"
+
+namespace cudalab {
+
+namespace {
+
+void write_json_file(const std::string& path, const nlohmann::json& json) {
+  std::ofstream out(path, std::ios::trunc);
+  if (!out) throw UsageError("--json: cannot write '" + path + "': " + std::strerror(errno));
+  out << json.dump(2) << '\n';
+  if (!out) throw UsageError("--json: writing '" + path + "' failed: " + std::strerror(errno));
+}
+
+bool json_to_stdout(const CommonOptions& o) { return o.format == "json" || o.json_path == "-"; }
+
+void pause_for_enter() {
+  if (!stdin_is_terminal()) return;
+  std::cerr << "\n  ⏎ press Enter for the next section " << std::flush;
+  std::string line;
+  std::getline(std::cin, line);
+}
+
+}  // namespace
+
+void check_output_path(const CommonOptions& o) {
+  if (o.json_path.empty() || o.json_path == "-") return;
+  std::ofstream probe(o.json_path, std::ios::app);
+  if (!probe) throw UsageError("--json: cannot write '" + o.json_path + "': " + std::strerror(errno));
+}
+
+TextStyle text_style(const CommonOptions& o) {
+  TextStyle style;
+  const char* no_color = std::getenv("NO_COLOR");
+  style.color = o.color == "always" ||
+                (o.color == "auto" && stdout_is_terminal() && (no_color == nullptr || *no_color == '\0'));
+  style.width = terminal_width();
+  style.lang = o.lang.empty() ? lang_from_environment() : parse_lang(o.lang);
+  if (o.pause) style.between_sections = pause_for_enter;
+  return style;
+}
+
+void emit_report(const Report& report, const CommonOptions& o, bool recorded) {
+  if (!o.json_path.empty() && o.json_path != "-") write_json_file(o.json_path, report_to_json(report));
+  if (o.stable) {
+    std::cout << render_stable(report);
+  } else if (json_to_stdout(o)) {
+    std::cout << report_to_json(report).dump(2) << '\n';
+  } else {
+    TextStyle style = text_style(o);
+    style.recorded = recorded;
+    render_text(std::cout, report, style);
+  }
+  std::cout.flush();
+}
+
+void emit_reports_json(const std::vector<Report>& reports, const CommonOptions& o) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (const auto& r : reports) runs.push_back(report_to_json(r));
+  if (!o.json_path.empty() && o.json_path != "-") write_json_file(o.json_path, runs);
+  if (!o.stable && json_to_stdout(o)) std::cout << runs.dump(2) << '\n';
+}
+
+int exit_code_for(const Report& report, bool strict) {
+  if (!report.verify_passed()) return to_int(ExitCode::verify_failed);
+  if (strict && !report.expect_passed()) return to_int(ExitCode::verify_failed);
+  return to_int(ExitCode::success);
+}
+
+}  // namespace cudalab

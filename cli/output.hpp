@@ -1,0 +1,26 @@
+// Where a finished Report goes: text, JSON or the stable form, on stdout and/or to --json FILE.
+#pragma once
+
+#include <vector>
+
+#include "options.hpp"
+#include "render.hpp"
+#include "report.hpp"
+
+namespace cudalab {
+
+// Fails early (UsageError) when --json names a file that cannot be written, so a lesson never
+// runs for a minute and then loses its result.
+void check_output_path(const CommonOptions& options);
+
+TextStyle text_style(const CommonOptions& options);
+
+void emit_report(const Report& report, const CommonOptions& options, bool recorded = false);
+
+// For `cudalab all`: the runs as one JSON array.
+void emit_reports_json(const std::vector<Report>& reports, const CommonOptions& options);
+
+// The exit code a finished run earns: verify failures always, expect failures with --strict.
+int exit_code_for(const Report& report, bool strict);
+
+}  // namespace cudalab

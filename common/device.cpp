@@ -1,0 +1,173 @@
+#include "device.hpp"
+
+#include <dlfcn.h>
+
+#include <fmt/format.h>
+
+#include "cuda_check.hpp"
+
+namespace cudalab {
+
+double pcie_lane_gbps(int generation) {
+  switch (generation) {
+    case 1: return 2.5 * 8 / 10 / 8;
+    case 2: return 5.0 * 8 / 10 / 8;
+    case 3: return 8.0 * 128 / 130 / 8;
+    case 4: return 16.0 * 128 / 130 / 8;
+    case 5: return 32.0 * 128 / 130 / 8;
+    case 6: return 64.0 * 242 / 256 / 8;
+    default: return 0;
+  }
+}
+
+double PcieLink::theoretical_gbps() const { return pcie_lane_gbps(max_generation) * max_width; }
+
+double DeviceInfo::peak_memory_bandwidth_gbps() const {
+  return 2.0 * memory_clock_khz * 1e3 * (memory_bus_width_bits / 8.0) / 1e9;
+}
+
+int device_count() {
+  int count = 0;
+  const cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError();
+    throw WaivedError(fmt::format("no CUDA device found: {} ({})", cudaGetErrorString(err),
+                                  cudaGetErrorName(err)));
+  }
+  if (count == 0) throw WaivedError("no CUDA device found: the driver reports 0 devices");
+  return count;
+}
+
+void use_device(int index) {
+  const int count = device_count();
+  if (index < 0 || index >= count) {
+    throw WaivedError(fmt::format("--device {}: no such CUDA device; this machine has {} (0 to {})",
+                                  index, count, count - 1));
+  }
+  CUDALAB_CUDA_CHECK(cudaSetDevice(index));
+}
+
+namespace {
+int attribute(cudaDeviceAttr attr, int device) {
+  int value = 0;
+  CUDALAB_CUDA_CHECK(cudaDeviceGetAttribute(&value, attr, device));
+  return value;
+}
+std::string version_string(int v) { return fmt::format("{}.{}", v / 1000, (v % 1000) / 10); }
+}  // namespace
+
+DeviceInfo query_device(int index) {
+  cudaDeviceProp prop{};
+  CUDALAB_CUDA_CHECK(cudaGetDeviceProperties(&prop, index));
+  DeviceInfo d;
+  d.index = index;
+  d.name = prop.name;
+  d.cc_major = prop.major;
+  d.cc_minor = prop.minor;
+  d.sm_count = prop.multiProcessorCount;
+  d.global_memory_bytes = prop.totalGlobalMem;
+  d.l2_cache_bytes = prop.l2CacheSize;
+  d.memory_bus_width_bits = prop.memoryBusWidth;
+  d.memory_clock_khz = attribute(cudaDevAttrMemoryClockRate, index);
+  d.async_engine_count = prop.asyncEngineCount;
+  d.concurrent_kernels = prop.concurrentKernels != 0;
+  CUDALAB_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&d.priority_least, &d.priority_greatest));
+  d.can_map_host_memory = prop.canMapHostMemory != 0;
+  d.pageable_memory_access = prop.pageableMemoryAccess != 0;
+  d.unified_addressing = prop.unifiedAddressing != 0;
+  d.kernel_exec_timeout = attribute(cudaDevAttrKernelExecTimeout, index) != 0;
+  d.compute_mode = attribute(cudaDevAttrComputeMode, index);
+  char bus_id[32] = {};
+  CUDALAB_CUDA_CHECK(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, index));
+  d.pci_bus_id = bus_id;
+  d.pcie = query_pcie_link(d.pci_bus_id);
+  return d;
+}
+
+DeviceSummary summary_of(const DeviceInfo& info) {
+  return DeviceSummary{info.index, info.name, info.cc_major, info.cc_minor, info.sm_count,
+                       info.async_engine_count};
+}
+
+std::string driver_version() {
+  int v = 0;
+  CUDALAB_CUDA_CHECK(cudaDriverGetVersion(&v));
+  return version_string(v);
+}
+
+std::string runtime_version() {
+  int v = 0;
+  CUDALAB_CUDA_CHECK(cudaRuntimeGetVersion(&v));
+  return version_string(v);
+}
+
+std::vector<std::vector<bool>> peer_access_matrix(int count) {
+  std::vector<std::vector<bool>> m(static_cast<std::size_t>(count), std::vector<bool>(static_cast<std::size_t>(count), false));
+  for (int i = 0; i < count; ++i) {
+    for (int j = 0; j < count; ++j) {
+      int can = 0;
+      if (i != j) CUDALAB_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, i, j));
+      m[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] = (i == j) || can != 0;
+    }
+  }
+  return m;
+}
+
+// ---- NVML, loaded at run time -------------------------------------------------------------
+// Only the handful of entry points we need, declared with NVML's stable C ABI: nvmlReturn_t is
+// an int (0 = success) and nvmlDevice_t an opaque pointer.
+namespace {
+
+class NvmlLibrary {
+ public:
+  NvmlLibrary() {
+    handle_ = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (handle_ == nullptr) return;
+    init_ = reinterpret_cast<int (*)()>(dlsym(handle_, "nvmlInit_v2"));
+    shutdown_ = reinterpret_cast<int (*)()>(dlsym(handle_, "nvmlShutdown"));
+    by_bus_id_ = reinterpret_cast<int (*)(const char*, void**)>(dlsym(handle_, "nvmlDeviceGetHandleByPciBusId_v2"));
+    curr_gen_ = reinterpret_cast<int (*)(void*, unsigned*)>(dlsym(handle_, "nvmlDeviceGetCurrPcieLinkGeneration"));
+    curr_width_ = reinterpret_cast<int (*)(void*, unsigned*)>(dlsym(handle_, "nvmlDeviceGetCurrPcieLinkWidth"));
+    max_gen_ = reinterpret_cast<int (*)(void*, unsigned*)>(dlsym(handle_, "nvmlDeviceGetMaxPcieLinkGeneration"));
+    max_width_ = reinterpret_cast<int (*)(void*, unsigned*)>(dlsym(handle_, "nvmlDeviceGetMaxPcieLinkWidth"));
+    ready_ = init_ && shutdown_ && by_bus_id_ && curr_gen_ && curr_width_ && max_gen_ && max_width_ && init_() == 0;
+  }
+  ~NvmlLibrary() {
+    if (ready_) shutdown_();
+    if (handle_ != nullptr) dlclose(handle_);
+  }
+  NvmlLibrary(const NvmlLibrary&) = delete;
+  NvmlLibrary& operator=(const NvmlLibrary&) = delete;
+
+  std::optional<PcieLink> link(const std::string& bus_id) const {
+    if (!ready_) return std::nullopt;
+    void* device = nullptr;
+    if (by_bus_id_(bus_id.c_str(), &device) != 0) return std::nullopt;
+    unsigned cg = 0, cw = 0, mg = 0, mw = 0;
+    if (curr_gen_(device, &cg) != 0 || curr_width_(device, &cw) != 0 || max_gen_(device, &mg) != 0 ||
+        max_width_(device, &mw) != 0) {
+      return std::nullopt;
+    }
+    return PcieLink{static_cast<int>(cg), static_cast<int>(cw), static_cast<int>(mg), static_cast<int>(mw)};
+  }
+
+ private:
+  void* handle_ = nullptr;
+  bool ready_ = false;
+  int (*init_)() = nullptr;
+  int (*shutdown_)() = nullptr;
+  int (*by_bus_id_)(const char*, void**) = nullptr;
+  int (*curr_gen_)(void*, unsigned*) = nullptr;
+  int (*curr_width_)(void*, unsigned*) = nullptr;
+  int (*max_gen_)(void*, unsigned*) = nullptr;
+  int (*max_width_)(void*, unsigned*) = nullptr;
+};
+
+}  // namespace
+
+std::optional<PcieLink> query_pcie_link(const std::string& pci_bus_id) {
+  static const NvmlLibrary nvml;
+  return nvml.link(pci_bus_id);
+}
+
+}  // namespace cudalab

@@ -1,0 +1,62 @@
+// A small discrete-event model of a GPU's engines, used to predict what a lesson should
+// measure. Pure C++: no CUDA, unit-tested on any machine.
+//
+// The model: the host issues operations in a given order, paying `launch_overhead_us` per
+// operation. Each operation runs on one engine (H2D copy, D2H copy, or compute). An operation
+// starts when
+//   * the host has issued it,
+//   * the previous operation of its stream has ended (stream order),
+//   * every operation it waits on has ended (cudaStreamWaitEvent on an event recorded after it),
+//   * its engine is free, and every operation issued to that engine before it has started —
+//     engines take work in issue order (one hardware queue per engine), which is why on a
+//     device with a single copy engine the issue order (depth- vs breadth-first) matters.
+// A host-synchronous operation (a copy from pageable memory) blocks the host until it ends,
+// so nothing issued after it can start earlier: that is how pageable memory kills overlap.
+// With one copy engine, H2D and D2H share it; with two or more they have one each.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cudalab {
+
+enum class OpKind { h2d, d2h, kernel };
+
+struct Op {
+  OpKind kind = OpKind::kernel;
+  int stream = 0;
+  double duration = 0;                // any time unit, the same for every op
+  std::vector<std::size_t> waits_on;  // indices of earlier ops (event dependencies)
+  bool host_synchronous = false;      // the host waits for it to end (pageable copy)
+  std::string label;
+};
+
+struct EngineConfig {
+  int copy_engines = 2;         // cudaDeviceProp::asyncEngineCount (0 or 1: one shared engine)
+  int concurrent_kernels = 1;   // kernels that may run at once (1 when each fills the GPU)
+  double launch_overhead = 0;   // host time to issue one op, in the ops' time unit
+};
+
+struct Schedule {
+  std::vector<double> start;
+  std::vector<double> end;
+  double makespan = 0;
+};
+
+// Ops in host issue order. Throws std::invalid_argument when an op waits on a later op.
+Schedule simulate(const std::vector<Op>& ops, const EngineConfig& config);
+
+// The classic copy → kernel → copy pipeline over `chunks`, each chunk on stream (i % streams).
+enum class IssueOrder {
+  depth_first,    // for each chunk: H2D, kernel, D2H
+  breadth_first,  // all H2D, then all kernels, then all D2H
+};
+struct PipelineStages {
+  double h2d = 0;
+  double kernel = 0;
+  double d2h = 0;
+};
+std::vector<Op> pipeline_ops(int chunks, int streams, const PipelineStages& per_chunk,
+                             IssueOrder order, bool pageable);
+
+}  // namespace cudalab

@@ -1,0 +1,45 @@
+// The few ways a cudalab run can end, as exception types, and the one table that maps them to
+// exit codes. Lessons throw; cli/main.cpp catches and calls exit_code_for().
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace cudalab {
+
+// Documented in README.md and in the --help footer. Keep the three in step.
+enum class ExitCode : int {
+  success = 0,
+  verify_failed = 1,   // a verify check failed (or an expect check under --strict)
+  usage = 2,           // bad flag, bad value, bad config file, unwritable output path
+  runtime = 3,         // a CUDA or CUPTI call failed, or the device ran out of memory
+  waived = 77,         // no usable CUDA device or driver, or a feature the device lacks
+  interrupted = 130,   // Ctrl-C (128 + SIGINT)
+};
+
+// Bad input from the user: one line that names the flag and what is allowed.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Nothing to run on: no driver, no device, device index out of range, feature missing.
+struct WaivedError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A CUDA / CUPTI / system call failed while the lesson ran.
+struct RuntimeError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The run was interrupted (SIGINT) and stopped at a safe point.
+struct InterruptedError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+constexpr int to_int(ExitCode code) { return static_cast<int>(code); }
+
+// One line per code, for --help and README.
+const char* exit_code_table();
+
+}  // namespace cudalab

@@ -1,0 +1,12 @@
+// Ctrl-C during a lesson: the handler only sets a flag; lessons poll it between measurements
+// (timing.hpp does so for every repetition), throw InterruptedError, and RAII releases
+// everything on the way out to main, which exits with ExitCode::interrupted.
+#pragma once
+
+namespace cudalab {
+
+void install_interrupt_handler();
+bool interrupted();
+void throw_if_interrupted();
+
+}  // namespace cudalab

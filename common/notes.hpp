@@ -1,0 +1,49 @@
+// Course notes, embedded at build time from course-notes/<lang>/NN-slug.md.
+//
+// A notes file is Markdown split into sections by marker lines of the form
+//     <!-- key: idea -->
+// The text from a marker to the next one is that section; its first "#" heading is the human
+// title and is not printed. Lessons refer to sections by key, so the explanation a lesson
+// prints is exactly the paragraph in the notes.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cudalab {
+
+enum class Lang { en, zh };
+
+// "zh" / "en"; throws UsageError for anything else.
+Lang parse_lang(const std::string& text);
+const char* lang_name(Lang lang);
+// zh when LC_ALL (or else LC_MESSAGES, or else LANG) starts with "zh", otherwise en.
+Lang lang_from_environment();
+
+// The body of one section, without its heading; nullopt when the file or key is missing.
+std::optional<std::string> notes_section(Lang lang, std::string_view file, std::string_view key);
+
+// Every key in one notes file, in order (for tests: en and zh must carry the same keys).
+std::vector<std::string> notes_keys(Lang lang, std::string_view file);
+
+// Names of the embedded files for a language ("01-device-query", ...).
+std::vector<std::string> notes_files(Lang lang);
+
+namespace detail {
+struct EmbeddedNote {
+  const char* lang;
+  const char* file;
+  const char* text;
+};
+extern const EmbeddedNote kEmbeddedNotes[];
+extern const std::size_t kEmbeddedNoteCount;
+
+// Parsing, separate from the embedded table so it can be tested on any text.
+std::optional<std::string> find_section(std::string_view text, std::string_view key);
+std::vector<std::string> section_keys(std::string_view text);
+}  // namespace detail
+
+}  // namespace cudalab

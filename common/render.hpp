@@ -1,0 +1,30 @@
+// The three output forms of a Report (DESIGN.md, "Output contract"):
+//   text   — annotated for a person, explanations from the course notes, colour on a TTY;
+//   json   — report_json.hpp;
+//   stable — only what cannot change between runs on a GPU that behaves as the lesson teaches.
+#pragma once
+
+#include <functional>
+#include <ostream>
+#include <string>
+
+#include "notes.hpp"
+#include "report.hpp"
+
+namespace cudalab {
+
+struct TextStyle {
+  bool color = false;
+  std::size_t width = 80;
+  Lang lang = Lang::en;
+  bool recorded = false;  // rendering a saved run (cudalab show): say so, with device and date
+  // Called between sections (for --pause in a live lecture); may be empty.
+  std::function<void()> between_sections;
+};
+
+void render_text(std::ostream& out, const Report& report, const TextStyle& style);
+std::string render_text(const Report& report, const TextStyle& style);
+
+std::string render_stable(const Report& report);
+
+}  // namespace cudalab

@@ -1,0 +1,30 @@
+// The grader form. It prints what a correct run on any GPU that behaves as the lesson teaches
+// must reproduce byte for byte: the lesson, its stable params, stable facts and the verdict of
+// every check. No timings, no device names, no dates, no colour.
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "render.hpp"
+
+namespace cudalab {
+
+std::string render_stable(const Report& report) {
+  std::ostringstream out;
+  out << fmt::format("lesson {:02d} {}\n", report.lesson_number, report.lesson_slug);
+  for (const auto& p : report.params) {
+    out << fmt::format("param {}={}\n", p.name, p.stable ? p.value : "(device-dependent)");
+  }
+  for (const auto& section : report.sections) {
+    for (const auto& f : section.facts) {
+      if (f.stable) out << fmt::format("fact {}.{}={}\n", section.key, f.key, f.value);
+    }
+  }
+  for (const auto& c : report.checks) {
+    out << fmt::format("{} {} {}\n", c.kind == CheckKind::verify ? "verify" : "expect", c.key,
+                       c.passed ? "pass" : "FAIL");
+  }
+  return out.str();
+}
+
+}  // namespace cudalab

@@ -1,0 +1,59 @@
+#include "report.hpp"
+
+#include <algorithm>
+#include <ctime>
+
+#include <fmt/format.h>
+
+namespace cudalab {
+
+std::string Report::notes_file() const { return fmt::format("{:02d}-{}", lesson_number, lesson_slug); }
+
+const Metric* Report::find_metric(const std::string& key) const {
+  for (const auto& section : sections) {
+    for (const auto& metric : section.metrics) {
+      if (metric.key == key) return &metric;
+    }
+  }
+  return nullptr;
+}
+
+bool Report::verify_passed() const {
+  return std::all_of(checks.begin(), checks.end(),
+                     [](const Check& c) { return c.kind != CheckKind::verify || c.passed; });
+}
+
+bool Report::expect_passed() const {
+  return std::all_of(checks.begin(), checks.end(),
+                     [](const Check& c) { return c.kind != CheckKind::expect || c.passed; });
+}
+
+Check verify_check(std::string key, bool passed, std::string summary, std::string detail) {
+  return Check{CheckKind::verify, std::move(key), passed, std::move(summary), std::move(detail)};
+}
+
+Check expect_check(std::string key, bool passed, std::string summary, std::string detail) {
+  return Check{CheckKind::expect, std::move(key), passed, std::move(summary), std::move(detail)};
+}
+
+Metric single_value(std::string key, std::string label, std::string unit, double value,
+                    std::string note) {
+  Metric m;
+  m.key = std::move(key);
+  m.label = std::move(label);
+  m.unit = std::move(unit);
+  m.samples = {value};
+  m.note = std::move(note);
+  return m;
+}
+
+std::string utc_timestamp_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return buf;
+}
+
+}  // namespace cudalab

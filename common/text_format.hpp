@@ -1,0 +1,38 @@
+// Text helpers shared by the renderers: terminal-aware width, UTF-8 display width (CJK counts
+// two columns, so zh notes wrap correctly), wrapping, and number formats.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cudalab {
+
+// Columns a UTF-8 string takes in a terminal (ANSI escape sequences count zero).
+std::size_t display_width(std::string_view text);
+
+// Greedy wrap to `width` columns; breaks at spaces and between CJK characters.
+std::vector<std::string> wrap_text(std::string_view text, std::size_t width);
+
+// Pads with spaces on the right (left-aligned) or left (right-aligned) to `width` columns.
+std::string pad_right(std::string_view text, std::size_t width);
+std::string pad_left(std::string_view text, std::size_t width);
+
+// `unit` n times ("─" for rules and boxes).
+std::string repeat_text(std::string_view unit, std::size_t n);
+
+// 4 significant-ish digits without exponent noise: 2.618, 53.51, 812.4, 0.0041.
+std::string format_number(double value);
+// 16,777,216
+std::string format_count(std::uint64_t value);
+// 4096 -> "4KiB", 1000003 -> "1000003B" (exact, the way --size accepts it back)
+std::string format_bytes(std::uint64_t bytes);
+
+// Terminal facts, read once.
+bool stdout_is_terminal();
+bool stdin_is_terminal();
+// The terminal's width, or 80 when stdout is not a terminal.
+std::size_t terminal_width();
+
+}  // namespace cudalab

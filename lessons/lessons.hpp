@@ -1,0 +1,12 @@
+// One factory per built lesson; cli/course.cpp puts them in course order.
+#pragma once
+
+#include <memory>
+
+#include "lesson.hpp"
+
+namespace cudalab {
+
+std::unique_ptr<Lesson> make_device_query();
+
+}  // namespace cudalab

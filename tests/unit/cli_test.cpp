@@ -1,0 +1,158 @@
+// The command line end to end, in-process: exit codes and one-line errors. None of these needs
+// a GPU; the no-device tests hide any GPU with CUDA_VISIBLE_DEVICES="" before CUDA starts
+// (each test runs in its own process under CTest).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "app.hpp"
+#include "course.hpp"
+#include "errors.hpp"
+#include "report_json.hpp"
+
+using namespace cudalab;
+
+namespace {
+
+struct Outcome {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+Outcome run(std::vector<std::string> args) {
+  args.insert(args.begin(), "cudalab");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  const int code = run_cli(static_cast<int>(argv.size()), argv.data());
+  return Outcome{code, testing::internal::GetCapturedStdout(), testing::internal::GetCapturedStderr()};
+}
+
+bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }
+
+void hide_gpus() { setenv("CUDA_VISIBLE_DEVICES", "", 1); }
+
+}  // namespace
+
+TEST(Cli, ListShowsTheWholeCourseInOrder) {
+  const Outcome o = run({"list"});
+  EXPECT_EQ(o.code, 0);
+  std::size_t pos = 0;
+  for (const auto& e : course()) {
+    const std::size_t at = o.out.find(e.slug, pos);
+    EXPECT_NE(at, std::string::npos) << e.slug;
+    pos = at;
+  }
+  EXPECT_EQ(run({}).out.substr(0, 200), o.out.substr(0, 200)) << "no arguments shows the list too";
+}
+
+TEST(Cli, VersionAndHelp) {
+  EXPECT_EQ(run({"--version"}).code, 0);
+  const Outcome help = run({"--help"});
+  EXPECT_EQ(help.code, 0);
+  EXPECT_NE(help.out.find("Exit codes"), std::string::npos);
+  const Outcome lesson_help = run({"01", "--help"});
+  EXPECT_EQ(lesson_help.code, 0);
+  EXPECT_NE(lesson_help.out.find("--repeat"), std::string::npos);
+  EXPECT_NE(lesson_help.out.find("77"), std::string::npos);
+}
+
+TEST(Cli, LessonsAreReachableByNameAndNumber) {
+  hide_gpus();
+  for (const auto& e : course()) {
+    if (e.make == nullptr) continue;
+    for (const std::string& name : {std::string(e.slug), std::to_string(e.number), (e.number < 10 ? "0" : "") + std::to_string(e.number)}) {
+      EXPECT_EQ(run({name, "--help"}).code, 0) << name;
+    }
+  }
+}
+
+struct UsageCase {
+  std::vector<std::string> args;
+  std::string must_name;
+};
+
+TEST(Cli, BadInputGetsOneLineAndTheUsageCode) {
+  std::vector<UsageCase> cases = {
+      {{"device-query", "--device", "-1"}, "--device"},
+      {{"01", "--repeat", "0"}, "--repeat"},
+      {{"01", "--repeat", "abc"}, "--repeat"},
+      {{"01", "--lang", "xx"}, "--lang"},
+      {{"01", "--format", "yaml"}, "--format"},
+      {{"01", "--json", "/nonexistent-dir/run.json"}, "--json"},
+      {{"09"}, "unknown lesson"},
+      {{"frobnicate"}, "unknown lesson"},
+      {{"01", "--no-such-flag"}, "--no-such-flag"},
+      {{"show"}, "RUN.json"},
+      {{"show", "/nonexistent.json"}, "cannot open"},
+  };
+  for (const auto& e : course()) {
+    if (e.make == nullptr) {
+      cases.push_back({{e.slug}, "not built yet"});
+      break;
+    }
+  }
+  for (const auto& c : cases) {
+    const Outcome o = run(c.args);
+    EXPECT_EQ(o.code, to_int(ExitCode::usage)) << c.args[0];
+    EXPECT_TRUE(one_line(o.err)) << o.err;
+    EXPECT_NE(o.err.find(c.must_name), std::string::npos) << o.err;
+  }
+}
+
+TEST(Cli, ConfigFileWithUnknownKeysOrBadTypesIsAUsageError) {
+  const std::string path = testing::TempDir() + "cudalab_bad.toml";
+  {
+    std::ofstream(path) << "[device-query]\nno_such_key = 3\n";
+  }
+  Outcome o = run({"--config", path, "01"});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage)) << o.err;
+  EXPECT_TRUE(one_line(o.err)) << o.err;
+  {
+    std::ofstream(path) << "[device-query]\nrepeat = \"many\"\n";
+  }
+  o = run({"--config", path, "01"});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage)) << o.err;
+  EXPECT_NE(o.err.find("repeat"), std::string::npos) << o.err;
+  EXPECT_EQ(run({"--config", "/nonexistent.toml", "01"}).code, to_int(ExitCode::usage));
+}
+
+TEST(Cli, EveryLessonIsWaivedWithoutADevice) {
+  hide_gpus();
+  std::vector<std::vector<std::string>> commands = {{"all"}};
+  for (const auto& e : course()) {
+    if (e.make != nullptr) commands.push_back({e.slug});
+  }
+  for (const auto& args : commands) {
+    const Outcome o = run(args);
+    EXPECT_EQ(o.code, to_int(ExitCode::waived)) << args[0] << ": " << o.err;
+    EXPECT_TRUE(one_line(o.err)) << o.err;
+    EXPECT_NE(o.err.find("no CUDA device found"), std::string::npos) << o.err;
+  }
+}
+
+TEST(Cli, ShowRendersASavedRunWithoutAGpu) {
+  hide_gpus();
+  Report r;
+  r.lesson_number = 1;
+  r.lesson_slug = "device-query";
+  r.lesson_title = "t";
+  r.tool_version = "0.1.0";
+  r.recorded_at = "2026-01-01T00:00:00Z";
+  r.checks = {verify_check("ok", true, "fine")};
+  const std::string path = testing::TempDir() + "cudalab_run.json";
+  std::ofstream(path) << report_to_json(r).dump();
+  Outcome o = run({"show", path, "--stable"});
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_EQ(o.out, "lesson 01 device-query\nverify ok pass\n");
+  o = run({"show", path, "--color", "never"});
+  EXPECT_EQ(o.code, 0);
+  EXPECT_NE(o.out.find("recorded run · 2026-01-01T00:00:00Z"), std::string::npos);
+  std::ofstream(path) << "{ not json";
+  o = run({"show", path});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage));
+  EXPECT_TRUE(one_line(o.err)) << o.err;
+}

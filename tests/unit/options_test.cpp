@@ -1,0 +1,98 @@
+#include <gtest/gtest.h>
+
+#include "options.hpp"
+
+using namespace cudalab;
+
+TEST(Sizes, AcceptsBytesAndBinaryUnits) {
+  EXPECT_EQ(parse_size("4096"), 4096u);
+  EXPECT_EQ(parse_size("64KiB"), 64u * 1024);
+  EXPECT_EQ(parse_size("64MiB"), 64ull << 20);
+  EXPECT_EQ(parse_size("1GiB"), 1ull << 30);
+  EXPECT_EQ(parse_size("16k"), 16u * 1024);
+  EXPECT_EQ(parse_size("1.5MiB"), 3ull << 19);
+  EXPECT_EQ(parse_size("1000003"), 1000003u);
+  EXPECT_EQ(parse_size("2MB"), 2000000u);
+  EXPECT_EQ(parse_size("12B"), 12u);
+}
+
+TEST(Sizes, RejectsWhatIsNotASize) {
+  for (const char* bad : {"", "abc", "-1", "64XB", "MiB", "1.2.3", "1.3B", "1e9", " 64", "99999999999999999999GiB"}) {
+    EXPECT_FALSE(parse_size(bad).has_value()) << bad;
+  }
+}
+
+namespace {
+// Parses `args` into a throwaway app carrying the common options and one size and int option.
+struct Parsed {
+  CommonOptions common;
+  std::uint64_t size = 4096;
+  int streams = 4;
+  std::string error;
+};
+Parsed parse(std::vector<std::string> args) {
+  Parsed p;
+  CLI::App app("test");
+  add_common_options(app, p.common);
+  add_size_option(app, "--size", p.size, 4096, 1ull << 30, "bytes");
+  add_int_option(app, "--streams", p.streams, 1, 64, "streams");
+  std::reverse(args.begin(), args.end());
+  try {
+    app.parse(args);
+  } catch (const CLI::ParseError& e) {
+    p.error = e.what();
+  }
+  return p;
+}
+}  // namespace
+
+TEST(Flags, GoodValuesParse) {
+  const Parsed p = parse({"--device", "1", "--format", "json", "--repeat", "20", "--warmup", "0", "--lang", "zh",
+                          "--color", "never", "--size", "64MiB", "--streams", "64", "--stable", "--pause"});
+  ASSERT_EQ(p.error, "");
+  EXPECT_EQ(p.common.device, 1);
+  EXPECT_EQ(p.common.format, "json");
+  EXPECT_EQ(p.common.repeat, 20);
+  EXPECT_EQ(p.common.warmup, 0);
+  EXPECT_EQ(p.common.lang, "zh");
+  EXPECT_EQ(p.size, 64ull << 20);
+  EXPECT_EQ(p.streams, 64);
+  EXPECT_TRUE(p.common.stable);
+  EXPECT_TRUE(p.common.pause);
+}
+
+TEST(Flags, DefaultsWhenAbsent) {
+  const Parsed p = parse({});
+  ASSERT_EQ(p.error, "");
+  EXPECT_EQ(p.common.device, -1);
+  EXPECT_EQ(p.common.repeat, 0);
+  EXPECT_EQ(p.common.warmup, -1);
+  EXPECT_EQ(p.size, 4096u);
+}
+
+struct BadFlag {
+  std::vector<std::string> args;
+  const char* names;  // the flag the message must name
+};
+
+TEST(Flags, BadValuesNameTheFlagAndTheAllowedRange) {
+  const std::vector<BadFlag> cases = {
+      {{"--device", "-1"}, "--device"},     {{"--device", "abc"}, "--device"},
+      {{"--device", "64"}, "--device"},     {{"--repeat", "0"}, "--repeat"},
+      {{"--repeat", "abc"}, "--repeat"},    {{"--repeat", "1e3"}, "--repeat"},
+      {{"--repeat", "99999999999"}, "--repeat"}, {{"--warmup", "-1"}, "--warmup"},
+      {{"--format", "xml"}, "--format"},    {{"--color", "sometimes"}, "--color"},
+      {{"--lang", "xx"}, "--lang"},         {{"--size", "0"}, "--size"},
+      {{"--size", "64XB"}, "--size"},       {{"--size", "-5"}, "--size"},
+      {{"--size", "2GiB"}, "--size"},       {{"--streams", "0"}, "--streams"},
+      {{"--streams", "65"}, "--streams"},   {{"--streams", "four"}, "--streams"},
+  };
+  for (const auto& c : cases) {
+    const Parsed p = parse(c.args);
+    EXPECT_NE(p.error.find(c.names), std::string::npos) << c.args[0] << " " << c.args[1] << " -> " << p.error;
+    EXPECT_EQ(p.error.find('\n'), std::string::npos) << "one line: " << p.error;
+  }
+  EXPECT_NE(parse({"--repeat", "0"}).error.find("1 to 100000"), std::string::npos);
+  EXPECT_NE(parse({"--size", "64XB"}).error.find("4KiB to 1GiB"), std::string::npos);
+  EXPECT_NE(parse({"--format", "xml"}).error.find("text, json"), std::string::npos);
+}

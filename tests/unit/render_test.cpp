@@ -1,0 +1,177 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "errors.hpp"
+#include "render.hpp"
+#include "report_json.hpp"
+#include "text_format.hpp"
+
+using namespace cudalab;
+
+namespace {
+
+Report sample_report() {
+  Report r;
+  r.tool_version = "0.1.0";
+  r.recorded_at = "2026-11-21T19:00:00Z";
+  r.lesson_number = 1;
+  r.lesson_slug = "device-query";
+  r.lesson_title = "the GPU as a factory of engines";
+  r.params = {{"size", "64MiB", true}, {"kernel-iters", "400", false}};
+  r.devices = {{0, "Test GPU", 9, 0, 132, 3}};
+  r.warnings = {"CUDA_LAUNCH_BLOCKING=1 is set: no overlap"};
+  Section s;
+  s.key = "timing";
+  s.title = "timing";
+  s.notes_key = "engines";
+  s.art = {"┌──┐", "└──┘"};
+  s.facts = {{"copy_engines", "copy engines", "3", "lessons 02, 03", true},
+             {"clock", "clock", "1980 MHz", "", false}};
+  Metric m;
+  m.key = "seq";
+  m.label = "sequential";
+  m.unit = "ms";
+  m.samples = {2.61, 2.65, 2.618};
+  m.predicted = 2.7;
+  m.note = "one stream";
+  s.metrics = {m, single_value("speedup", "speed-up", "x", 1.56)};
+  s.tables = {Table{"t", {"size", "median"}, {{Cell{"64MiB", ""}, Cell{"", "seq"}}}}};
+  r.sections = {s};
+  r.checks = {verify_check("results", true, "results match"), expect_check("faster", false, "overlap faster", "why not")};
+  r.try_next = {{"cudalab 03 --memory pageable", "where did the overlap go?"}};
+  r.headline = "1.56x";
+  return r;
+}
+
+TextStyle plain() {
+  TextStyle style;
+  style.color = false;
+  style.width = 80;
+  style.lang = Lang::en;
+  return style;
+}
+
+}  // namespace
+
+TEST(Render, JsonRoundTripRendersIdentically) {
+  const Report live = sample_report();
+  const nlohmann::json saved = report_to_json(live);
+  const Report loaded = report_from_json(nlohmann::json::parse(saved.dump()));
+  EXPECT_EQ(render_text(loaded, plain()), render_text(live, plain()));
+  EXPECT_EQ(render_stable(loaded), render_stable(live));
+  EXPECT_EQ(report_to_json(loaded), saved);
+}
+
+TEST(Render, JsonKeepsEverySampleWithItsUnit) {
+  const nlohmann::json j = report_to_json(sample_report());
+  EXPECT_EQ(j["schema"], "cudalab-run/1");
+  const auto& m = j["sections"][0]["metrics"][0];
+  EXPECT_EQ(m["unit"], "ms");
+  EXPECT_EQ(m["samples"].size(), 3u);
+  EXPECT_DOUBLE_EQ(m["median"].get<double>(), 2.618);
+  EXPECT_DOUBLE_EQ(m["predicted"].get<double>(), 2.7);
+}
+
+TEST(Render, JsonThatIsNotARunIsRejected) {
+  EXPECT_THROW(report_from_json(nlohmann::json{{"schema", "other"}}), UsageError);
+  nlohmann::json broken = report_to_json(sample_report());
+  broken.erase("sections");
+  EXPECT_THROW(report_from_json(broken), UsageError);
+}
+
+TEST(Render, StableFormHasNoTimingsNoDeviceNoDate) {
+  const std::string stable = render_stable(sample_report());
+  EXPECT_EQ(stable,
+            "lesson 01 device-query\n"
+            "param size=64MiB\n"
+            "param kernel-iters=(device-dependent)\n"
+            "fact timing.copy_engines=3\n"
+            "verify results pass\n"
+            "expect faster FAIL\n");
+}
+
+TEST(Render, TextShowsHeaderMetricsChecksAndNextSteps) {
+  const std::string text = render_text(sample_report(), plain());
+  EXPECT_NE(text.find("cudalab 01 · device-query — the GPU as a factory of engines"), std::string::npos);
+  EXPECT_NE(text.find("device 0  Test GPU · sm_90 · 132 SMs · 3 copy engines"), std::string::npos);
+  EXPECT_NE(text.find("params    size=64MiB kernel-iters=400"), std::string::npos);
+  EXPECT_NE(text.find("2.618 ms"), std::string::npos);
+  EXPECT_NE(text.find("predicted 2.700 ms"), std::string::npos);
+  EXPECT_NE(text.find("✓ verify  results match"), std::string::npos);
+  EXPECT_NE(text.find("✗ expect  overlap faster"), std::string::npos);
+  EXPECT_NE(text.find("why not"), std::string::npos);
+  EXPECT_NE(text.find("try next  cudalab 03 --memory pageable"), std::string::npos);
+  EXPECT_NE(text.find("warning   CUDA_LAUNCH_BLOCKING=1"), std::string::npos);
+  EXPECT_EQ(text.find("\x1b["), std::string::npos) << "no colour codes without colour";
+  TextStyle colored = plain();
+  colored.color = true;
+  EXPECT_NE(render_text(sample_report(), colored).find("\x1b["), std::string::npos);
+}
+
+TEST(Render, NotesComeFromTheChosenLanguage) {
+  TextStyle zh = plain();
+  zh.lang = Lang::zh;
+  const std::string en_text = render_text(sample_report(), plain());
+  const std::string zh_text = render_text(sample_report(), zh);
+  EXPECT_NE(en_text.find("copy engines"), std::string::npos);
+  EXPECT_NE(zh_text.find("复制引擎"), std::string::npos);
+  EXPECT_EQ(en_text.find("have no section"), std::string::npos);
+  EXPECT_EQ(zh_text.find("have no section"), std::string::npos);
+}
+
+TEST(Render, ProseWrapsToTheTerminalWidth) {
+  Report r = sample_report();
+  r.params.clear();
+  for (auto& section : r.sections) {
+    section.facts.clear();
+    section.metrics.clear();
+    section.tables.clear();
+    section.art.clear();
+  }
+  r.try_next.clear();
+  for (Lang lang : {Lang::en, Lang::zh}) {
+    TextStyle narrow = plain();
+    narrow.width = 60;
+    narrow.lang = lang;
+    std::istringstream lines(render_text(r, narrow));
+    std::string line;
+    int count = 0;
+    while (std::getline(lines, line)) {
+      EXPECT_LE(display_width(line), 60u) << line;
+      ++count;
+    }
+    EXPECT_GT(count, 10);
+  }
+}
+
+// Every reference run shipped under course-notes/runs/ renders exactly as its golden files.
+TEST(Render, ReferenceRunsMatchTheirGoldenFiles) {
+  const std::filesystem::path runs = std::filesystem::path(CUDALAB_SOURCE_DIR) / "course-notes" / "runs";
+  int checked = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(runs)) {
+    if (entry.path().extension() != ".json") continue;
+    const auto reports = load_runs(entry.path().string());
+    ASSERT_FALSE(reports.empty());
+    std::string text, stable;
+    TextStyle style = plain();
+    style.recorded = true;
+    for (const auto& r : reports) {
+      text += render_text(r, style);
+      stable += render_stable(r);
+    }
+    auto golden = [&](const char* suffix) {
+      std::ifstream in(entry.path().parent_path() / (entry.path().stem().string() + suffix));
+      EXPECT_TRUE(in.good()) << "missing golden " << entry.path().stem().string() << suffix;
+      std::stringstream ss;
+      ss << in.rdbuf();
+      return ss.str();
+    };
+    EXPECT_EQ(text, golden(".txt")) << entry.path();
+    EXPECT_EQ(stable, golden(".stable.txt")) << entry.path();
+    ++checked;
+  }
+  EXPECT_GT(checked, 0) << "no reference runs found in " << runs;
+}

@@ -1,0 +1,37 @@
+#include <gtest/gtest.h>
+
+#include "text_format.hpp"
+
+using namespace cudalab;
+
+TEST(TextFormat, DisplayWidthCountsCjkTwiceAndSkipsAnsi) {
+  EXPECT_EQ(display_width("abc"), 3u);
+  EXPECT_EQ(display_width("流水线"), 6u);
+  EXPECT_EQ(display_width("\x1b[1mbold\x1b[0m"), 4u);
+  EXPECT_EQ(display_width("─ ✓"), 3u);
+}
+
+TEST(TextFormat, WrapsAtSpacesAndBetweenCjkCharacters) {
+  const auto lines = wrap_text("the quick brown fox jumps", 10);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0], "the quick");
+  EXPECT_EQ(lines[1], "brown fox");
+  EXPECT_EQ(lines[2], "jumps");
+  for (const auto& line : wrap_text("一二三四五六七八九十", 6)) EXPECT_LE(display_width(line), 6u);
+  EXPECT_EQ(wrap_text("", 10).size(), 1u);
+}
+
+TEST(TextFormat, Numbers) {
+  EXPECT_EQ(format_number(2.6181), "2.618");
+  EXPECT_EQ(format_number(53.514), "53.51");
+  EXPECT_EQ(format_number(812.44), "812.4");
+  EXPECT_EQ(format_number(16777216), "16777216");
+  EXPECT_EQ(format_number(0), "0");
+  EXPECT_EQ(format_count(16777216), "16,777,216");
+  EXPECT_EQ(format_count(999), "999");
+  EXPECT_EQ(format_bytes(4096), "4KiB");
+  EXPECT_EQ(format_bytes(64ull << 20), "64MiB");
+  EXPECT_EQ(format_bytes(1000003), "1000003B");
+  EXPECT_EQ(pad_left("ab", 4), "  ab");
+  EXPECT_EQ(pad_right("流", 3), "流 ");
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Runs every lesson (small parameters from tests/lesson-smoke-args.txt) under compute-sanitizer's
+# memcheck (with leak checking), racecheck, synccheck and initcheck. Exit 0 only when every run is
+# clean; prints one summary line per lesson and tool.
+#   tests/sanitize.sh [path/to/cudalab] [tool ...]
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+cudalab=${1:-$here/../build/cudalab}
+shift || true
+tools=("$@")
+[ ${#tools[@]} -gt 0 ] || tools=(memcheck racecheck synccheck initcheck)
+sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+if [ ! -x "$sanitizer" ]; then
+  echo "sanitize: compute-sanitizer not found" >&2
+  exit 2
+fi
+"$cudalab" device-query --device 0 --format json >/dev/null 2>&1
+case $? in
+  77) echo "sanitize: waived: no CUDA device"; exit 77 ;;
+esac
+
+failures=0
+runs=0
+while IFS=$'\t' read -r slug args; do
+  [ -z "$slug" ] && continue
+  case "$slug" in \#*) continue ;; esac
+  for tool in "${tools[@]}"; do
+    extra=()
+    [ "$tool" = memcheck ] && extra=(--leak-check full)
+    log=$(mktemp)
+    start=$(date +%s)
+    # shellcheck disable=SC2086 # args are a list of flags by design
+    "$sanitizer" --tool "$tool" "${extra[@]}" --error-exitcode 99 --print-limit 20 \
+      "$cudalab" "$slug" $args --format json --color never >"$log.out" 2>"$log"
+    rc=$?
+    secs=$(( $(date +%s) - start ))
+    summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY" "$log" | tr '\n' ' ')
+    runs=$((runs + 1))
+    if [ $rc -eq 0 ]; then
+      printf 'clean   %-20s %-10s %4ss  %s\n' "$slug" "$tool" "$secs" "$summary"
+    else
+      failures=$((failures + 1))
+      printf 'FAILED  %-20s %-10s %4ss  exit %s  %s\n' "$slug" "$tool" "$secs" "$rc" "$summary"
+      sed -n '1,60p' "$log" | sed 's/^/    /'
+    fi
+    rm -f "$log" "$log.out"
+  done
+done <"$here/lesson-smoke-args.txt"
+echo "sanitize: $runs runs, $failures with errors"
+[ $failures -eq 0 ]

@@ -101,9 +101,9 @@ class TextRenderer {
     bool fenced = false;
     auto flush_paragraph = [&](std::string_view bullet) {
       if (paragraph.empty()) return;
-      const auto wrapped = wrap_text(paragraph, prose_width(indent + bullet.size()));
+      const auto wrapped = wrap_text(paragraph, prose_width(indent + display_width(bullet)));
       for (std::size_t i = 0; i < wrapped.size(); ++i) {
-        out_ << pad << (i == 0 ? std::string(bullet) : std::string(bullet.size(), ' ')) << wrapped[i] << '\n';
+        out_ << pad << (i == 0 ? std::string(bullet) : std::string(display_width(bullet), ' ')) << wrapped[i] << '\n';
       }
       paragraph.clear();
     };
@@ -136,7 +136,7 @@ class TextRenderer {
         out_ << pad << paint_.bold(clean.substr(clean.find_first_not_of("# "))) << '\n';
         continue;
       }
-      paragraph += (paragraph.empty() ? "" : " ") + clean;
+      append_prose(paragraph, clean);
     }
     flush_paragraph(bullet);
   }

@@ -31,6 +31,29 @@ bool is_wide(char32_t cp) {
          (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x20000 && cp <= 0x3FFFD);
 }
 
+// CJK punctuation that must not start a line (kinsoku): it moves with the character before it.
+bool is_closing_punctuation(char32_t cp) {
+  switch (cp) {
+    case U'，': case U'。': case U'、': case U'；': case U'：': case U'！': case U'？':
+    case U'）': case U'」': case U'』': case U'】': case U'》':
+      return true;
+    default:
+      return false;
+  }
+}
+
+char32_t first_code_point(std::string_view text) {
+  std::size_t i = 0;
+  return text.empty() ? 0 : next_code_point(text, i);
+}
+
+char32_t last_code_point(std::string_view text) {
+  std::size_t start = text.size();
+  while (start > 0 && (static_cast<unsigned char>(text[start - 1]) & 0xC0) == 0x80) --start;
+  if (start > 0) --start;
+  return first_code_point(text.substr(start));
+}
+
 }  // namespace
 
 std::size_t display_width(std::string_view text) {
@@ -53,25 +76,32 @@ std::size_t display_width(std::string_view text) {
 }
 
 std::vector<std::string> wrap_text(std::string_view text, std::size_t width) {
-  // Tokens: a run of spaces, a run of narrow non-space characters (a word), or one wide char.
+  // Tokens: a run of narrow non-space characters (a word) or one wide character. A line is a
+  // list of tokens, each remembering whether a space preceded it.
+  struct Token {
+    std::string text;
+    bool space_before;
+  };
   std::vector<std::string> lines;
-  std::string line;
+  std::vector<Token> line;
   std::size_t line_width = 0;
-  std::string pending_space;
+  auto token_width = [](const Token& t, bool first) { return display_width(t.text) + (!first && t.space_before ? 1 : 0); };
   auto flush = [&] {
-    lines.push_back(line);
+    std::string out;
+    for (std::size_t k = 0; k < line.size(); ++k) out += (k > 0 && line[k].space_before ? " " : "") + line[k].text;
+    lines.push_back(out);
     line.clear();
     line_width = 0;
-    pending_space.clear();
   };
+  bool space = false;
   std::size_t i = 0;
   while (i < text.size()) {
     if (text[i] == ' ') {
-      pending_space = line.empty() ? "" : " ";
+      space = true;
       ++i;
       continue;
     }
-    std::size_t start = i;
+    const std::size_t start = i;
     const char32_t cp = next_code_point(text, i);
     if (!is_wide(cp)) {
       while (i < text.size() && text[i] != ' ') {
@@ -80,16 +110,33 @@ std::vector<std::string> wrap_text(std::string_view text, std::size_t width) {
         i = peek;
       }
     }
-    const std::string token(text.substr(start, i - start));
-    const std::size_t token_width = display_width(token);
-    const std::size_t needed = line_width + pending_space.size() + token_width;
-    if (!line.empty() && needed > width) flush();
-    line += (line.empty() ? "" : pending_space) + token;
-    line_width = display_width(line);
-    pending_space.clear();
+    Token token{std::string(text.substr(start, i - start)), space};
+    space = false;
+    if (!line.empty() && line_width + token_width(token, false) > width) {
+      // Closing punctuation may not start a line: carry the last character down with it.
+      std::vector<Token> carried;
+      if (is_closing_punctuation(cp) && line.size() > 1) {
+        carried.push_back(line.back());
+        line.pop_back();
+      }
+      flush();
+      for (auto& c : carried) {
+        line_width += token_width(c, line.empty());
+        line.push_back(std::move(c));
+      }
+    }
+    line_width += token_width(token, line.empty());
+    line.push_back(std::move(token));
   }
-  if (!line.empty() || lines.empty()) lines.push_back(line);
+  if (!line.empty() || lines.empty()) flush();
   return lines;
+}
+
+void append_prose(std::string& paragraph, std::string_view line) {
+  if (!paragraph.empty() && !(is_wide(last_code_point(paragraph)) && is_wide(first_code_point(line)))) {
+    paragraph += ' ';
+  }
+  paragraph += line;
 }
 
 std::string pad_right(std::string_view text, std::size_t width) {

@@ -15,6 +15,10 @@ std::size_t display_width(std::string_view text);
 // Greedy wrap to `width` columns; breaks at spaces and between CJK characters.
 std::vector<std::string> wrap_text(std::string_view text, std::size_t width);
 
+// Joins a source line onto a paragraph: with a space between words, without one between two
+// CJK characters (Chinese text broken across source lines must not gain spaces).
+void append_prose(std::string& paragraph, std::string_view line);
+
 // Pads with spaces on the right (left-aligned) or left (right-aligned) to `width` columns.
 std::string pad_right(std::string_view text, std::size_t width);
 std::string pad_left(std::string_view text, std::size_t width);

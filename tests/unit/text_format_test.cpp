@@ -35,3 +35,18 @@ TEST(TextFormat, Numbers) {
   EXPECT_EQ(pad_left("ab", 4), "  ab");
   EXPECT_EQ(pad_right("流", 3), "流 ");
 }
+
+TEST(TextFormat, ChineseProseJoinsWithoutSpacesAndKeepsPunctuationOffLineStarts) {
+  std::string p = "第一行";
+  append_prose(p, "第二行");
+  EXPECT_EQ(p, "第一行第二行");
+  append_prose(p, "GPU");
+  EXPECT_EQ(p, "第一行第二行 GPU");
+  for (std::size_t width : {6u, 7u, 8u, 9u, 10u}) {
+    for (const auto& line : wrap_text("一二三四，五六七八。九十", width)) {
+      EXPECT_LE(display_width(line), width);
+      EXPECT_NE(line.rfind("，", 0), 0u) << line;
+      EXPECT_NE(line.rfind("。", 0), 0u) << line;
+    }
+  }
+}

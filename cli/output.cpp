@@ -33,12 +33,6 @@ void pause_for_enter() {
 
 }  // namespace
 
-void check_output_path(const CommonOptions& o) {
-  if (o.json_path.empty() || o.json_path == "-") return;
-  std::ofstream probe(o.json_path, std::ios::app);
-  if (!probe) throw UsageError("--json: cannot write '" + o.json_path + "': " + std::strerror(errno));
-}
-
 TextStyle text_style(const CommonOptions& o) {
   TextStyle style;
   const char* no_color = std::getenv("NO_COLOR");

@@ -9,10 +9,6 @@
 
 namespace cudalab {
 
-// Fails early (UsageError) when --json names a file that cannot be written, so a lesson never
-// runs for a minute and then loses its result.
-void check_output_path(const CommonOptions& options);
-
 TextStyle text_style(const CommonOptions& options);
 
 void emit_report(const Report& report, const CommonOptions& options, bool recorded = false);

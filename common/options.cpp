@@ -1,6 +1,10 @@
 #include "options.hpp"
 
 #include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <cmath>
 #include <limits>
 
@@ -36,7 +40,7 @@ CLI::Validator integer_in_range(int min, int max) {
         }
         return {};
       },
-      fmt::format("INT in [{} - {}]", min, max));
+      fmt::format("[{} - {}]", min, max));
 }
 
 }  // namespace
@@ -94,6 +98,25 @@ CLI::Option* add_int_option(CLI::App& app, const std::string& name, int& value, 
   return opt;
 }
 
+CLI::Option* add_output_file_option(CLI::App& app, const std::string& name, std::string& path,
+                                    const std::string& description, bool allow_stdout) {
+  auto* opt = app.add_option(name, path, description);
+  opt->type_name("FILE");
+  opt->check(CLI::Validator(
+      [allow_stdout](std::string& text) -> std::string {
+        if (allow_stdout && text == "-") return {};
+        if (text.empty()) return "needs a file name";
+        const bool existed = std::ifstream(text).good();
+        std::ofstream probe(text, std::ios::app);
+        if (!probe) return fmt::format("cannot write '{}': {}", text, std::strerror(errno));
+        probe.close();
+        if (!existed) std::remove(text.c_str());  // only probing: leave no empty file behind
+        return {};
+      },
+      "FILE"));
+  return opt;
+}
+
 CLI::Option* add_choice_option(CLI::App& app, const std::string& name, std::string& value,
                                const std::vector<std::string>& choices,
                                const std::string& description) {
@@ -116,8 +139,8 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
       ->default_str("")
       ->group(group);
   add_choice_option(app, "--format", o.format, {"text", "json"}, "output form")->group(group);
-  app.add_option("--json", o.json_path, "also write the run as JSON to FILE ('-' for stdout)")
-      ->type_name("FILE")
+  add_output_file_option(app, "--json", o.json_path, "also write the run as JSON to FILE ('-' for stdout)",
+                         /*allow_stdout=*/true)
       ->group(group);
   app.add_flag("--stable", o.stable, "print only what graders may diff (no timings)")->group(group);
   add_choice_option(app, "--color", o.color, {"auto", "always", "never"},
@@ -125,8 +148,13 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
       ->group(group);
   add_choice_option(app, "--lang", o.lang, {"zh", "en"}, "language of the notes (default from LC_ALL/LANG)")
       ->group(group);
-  add_int_option(app, "--repeat", o.repeat, 1, 100000, "timed repetitions (default: the lesson's)")->group(group);
-  add_int_option(app, "--warmup", o.warmup, 0, 10000, "untimed warm-up runs (default: the lesson's)")->group(group);
+  // 0 and -1 are "the lesson's default", not values a user should see as defaults.
+  add_int_option(app, "--repeat", o.repeat, 1, 100000, "timed repetitions (default: the lesson's)")
+      ->default_str("")
+      ->group(group);
+  add_int_option(app, "--warmup", o.warmup, 0, 10000, "untimed warm-up runs (default: the lesson's)")
+      ->default_str("")
+      ->group(group);
   app.add_flag("--pause", o.pause, "wait for Enter between sections (on a terminal)")->group(group);
   app.add_flag("--strict", o.strict, "a failed expect check fails the exit code too")->group(group);
 }

@@ -39,6 +39,11 @@ CLI::Option* add_size_option(CLI::App& app, const std::string& name, std::uint64
 CLI::Option* add_int_option(CLI::App& app, const std::string& name, int& value, int min, int max,
                             const std::string& description);
 
+// --name FILE for a file the run will write ("-" allowed when allow_stdout): refused at parse
+// time when it cannot be created, so a lesson never runs and then loses its output.
+CLI::Option* add_output_file_option(CLI::App& app, const std::string& name, std::string& path,
+                                    const std::string& description, bool allow_stdout);
+
 // --name WORD, one of `choices`.
 CLI::Option* add_choice_option(CLI::App& app, const std::string& name, std::string& value,
                                const std::vector<std::string>& choices,

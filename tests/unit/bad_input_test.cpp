@@ -1,0 +1,99 @@
+// Hostile input over every flag of every built lesson, found by reading each lesson's --help,
+// so a new flag is covered the day it is added. GPUs are hidden: a value that is accepted runs
+// into the device check and is waived (77); a refused value must be one line naming the flag
+// with exit code 2. Nothing may crash, hang or print a stack trace.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <regex>
+#include <sstream>
+
+#include "app.hpp"
+#include "course.hpp"
+#include "errors.hpp"
+
+using namespace cudalab;
+
+namespace {
+
+struct Outcome {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+Outcome run(std::vector<std::string> args) {
+  args.insert(args.begin(), "cudalab");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  const int code = run_cli(static_cast<int>(argv.size()), argv.data());
+  return Outcome{code, testing::internal::GetCapturedStdout(), testing::internal::GetCapturedStderr()};
+}
+
+struct FlagSpec {
+  std::string name;
+  std::string type;  // INT..., SIZE, FILE, TEXT, a|b|c
+};
+
+// "  --streams INT in [1 - 64] ..." -> {--streams, INT}; flags without a value are skipped.
+std::vector<FlagSpec> value_flags(const std::string& help) {
+  std::vector<FlagSpec> flags;
+  const std::regex line(R"(^\s+(?:-\w,)?(--[a-z][a-z0-9-]*)\s+(\S+))");
+  std::istringstream in(help);
+  std::string text;
+  std::smatch m;
+  while (std::getline(in, text)) {
+    // The second token is the value's type ("INT:[1 - 64]", "SIZE:SIZE", "TEXT:a|b"), or, for a
+    // flag without a value, the first word of its description.
+    if (std::regex_search(text, m, line) && m[1] != "--help" && m[1] != "--version" &&
+        std::isupper(static_cast<unsigned char>(m[2].str()[0]))) {
+      flags.push_back({m[1].str(), m[2].str()});
+    }
+  }
+  return flags;
+}
+
+bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }
+
+}  // namespace
+
+TEST(BadInput, EveryFlagOfEveryLessonRefusesHostileValuesClearly) {
+  setenv("CUDA_VISIBLE_DEVICES", "", 1);
+  int flags_tried = 0;
+  for (const auto& entry : course()) {
+    if (entry.make == nullptr) continue;
+    const Outcome help = run({entry.slug, "--help"});
+    ASSERT_EQ(help.code, 0);
+    for (const auto& flag : value_flags(help.out)) {
+      ++flags_tried;
+      const bool numeric = flag.type.rfind("INT", 0) == 0 || flag.type.rfind("SIZE", 0) == 0;
+      std::vector<std::string> hostile = {"abc", "", "-1", "0", "99999999999999999999", "1e3", "64XB", "3.5"};
+      if (flag.type.rfind("FILE", 0) == 0) hostile = {"/nonexistent-dir/out.json", ""};
+      for (const auto& value : hostile) {
+        const Outcome o = run({entry.slug, flag.name, value});
+        const std::string what = std::string(entry.slug) + " " + flag.name + " '" + value + "'";
+        EXPECT_TRUE(o.code == to_int(ExitCode::usage) || o.code == to_int(ExitCode::waived)) << what << " -> " << o.code << " " << o.err;
+        EXPECT_TRUE(one_line(o.err)) << what << " -> " << o.err;
+        if (o.code == to_int(ExitCode::usage)) {
+          EXPECT_NE(o.err.find(flag.name), std::string::npos) << what << " -> " << o.err;
+        }
+        const bool must_refuse = flag.type.rfind("FILE", 0) == 0 || (numeric && (value == "abc" || value == "64XB" || value == "" ||
+                                                                      value == "99999999999999999999" || value == "3.5"));
+        if (must_refuse) {
+          EXPECT_EQ(o.code, to_int(ExitCode::usage)) << what << " -> " << o.err;
+        }
+      }
+    }
+  }
+  EXPECT_GE(flags_tried, 5) << "the help parser found too few flags";
+}
+
+TEST(BadInput, UnknownLessonNumbersAndNames) {
+  for (const char* word : {"0", "00", "8", "08", "99", "-1", "lesson1", "device_query"}) {
+    const Outcome o = run({word});
+    EXPECT_EQ(o.code, to_int(ExitCode::usage)) << word << " " << o.err;
+    EXPECT_TRUE(one_line(o.err)) << o.err;
+  }
+}

@@ -2,7 +2,10 @@
 // all and show; maps every way a run can end to one line and an exit code.
 #include "app.hpp"
 
+#include <algorithm>
 #include <iostream>
+#include <string>
+#include <vector>
 #include <memory>
 
 #include <fmt/format.h>
@@ -33,6 +36,26 @@ std::string unknown_command_message(const std::string& word) {
   }
   return fmt::format("unknown lesson or command '{}'; run `cudalab list` (lessons 01 to {:02d})", word,
                      course().back().number);
+}
+
+// `--config FILE` belongs to the main app (it fills in the lesson's [section]), but instructors
+// type it after the lesson too: move it to the front so both orders work.
+std::vector<std::string> config_first(int argc, const char* const* argv) {
+  std::vector<std::string> front, rest;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--config" && i + 1 < argc) {
+      front.push_back(arg);
+      front.push_back(argv[++i]);
+    } else if (arg.rfind("--config=", 0) == 0) {
+      front.push_back(arg);
+    } else {
+      rest.push_back(arg);
+    }
+  }
+  front.insert(front.end(), rest.begin(), rest.end());
+  std::reverse(front.begin(), front.end());  // CLI11 parses a vector from the back
+  return front;
 }
 
 struct LessonCommand {
@@ -80,7 +103,7 @@ int run_cli(int argc, const char* const* argv) {
 
   try {
     try {
-      app.parse(argc, argv);
+      app.parse(config_first(argc, argv));
     } catch (const CLI::ExtrasError& e) {
       // `cudalab 09`, `cudalab callbacks` before it is built: say what exists instead.
       const auto extras = app.remaining();
@@ -109,6 +132,10 @@ int run_cli(int argc, const char* const* argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::ConfigError& e) {
+    std::cerr << "cudalab: error: --config " << app.get_config_ptr()->as<std::string>() << ": " << e.what()
+              << " (a [lesson-name] section may set only that lesson's flags)\n";
+    return to_int(ExitCode::usage);
   } catch (const CLI::ParseError& e) {
     std::cerr << "cudalab: error: " << e.what() << '\n';
     return to_int(ExitCode::usage);

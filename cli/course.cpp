@@ -13,7 +13,7 @@ const std::vector<CourseEntry>& course() {
       {3, "stream-overlap", "overlapping copies and kernels",
        "one stream vs many: the copy/compute staircase, predicted and measured", nullptr},
       {4, "priority", "stream priorities",
-       "an urgent kernel behind a GPU-filling load, with and without a high-priority stream", nullptr},
+       "an urgent kernel behind a GPU-filling load, with and without a high-priority stream", &make_priority},
       {5, "callbacks", "host functions in stream order",
        "cudaLaunchHostFunc: latency, blocking, and what not to do inside", nullptr},
       {6, "graph-pitfall", "CUDA Graphs done wrong",

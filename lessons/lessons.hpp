@@ -8,5 +8,6 @@
 namespace cudalab {
 
 std::unique_ptr<Lesson> make_device_query();
+std::unique_ptr<Lesson> make_priority();
 
 }  // namespace cudalab

@@ -15,7 +15,7 @@ const std::vector<CourseEntry>& course() {
       {4, "priority", "stream priorities",
        "an urgent kernel behind a GPU-filling load, with and without a high-priority stream", &make_priority},
       {5, "callbacks", "host functions in stream order",
-       "cudaLaunchHostFunc: latency, blocking, and what not to do inside", nullptr},
+       "cudaLaunchHostFunc: latency, blocking, and what not to do inside", &make_callbacks},
       {6, "graph-pitfall", "CUDA Graphs done wrong",
        "capture one batch on one stream: the graph runs serially and loses", nullptr},
       {7, "graph-forkjoin", "CUDA Graphs done right",

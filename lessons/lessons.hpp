@@ -9,5 +9,6 @@ namespace cudalab {
 
 std::unique_ptr<Lesson> make_device_query();
 std::unique_ptr<Lesson> make_priority();
+std::unique_ptr<Lesson> make_callbacks();
 
 }  // namespace cudalab

@@ -3,14 +3,11 @@
 // time the urgent kernel alone, behind the background at the same priority, and behind it at a
 // higher priority, and compare with what the block scheduler predicts.
 #include <chrono>
-#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
 
-#include "device.hpp"
 #include "errors.hpp"
-#include "interrupt.hpp"
 #include "lessons.hpp"
 #include "mapped_memory.hpp"
 #include "priority_kernels.hpp"

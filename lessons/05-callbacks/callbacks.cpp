@@ -18,7 +18,6 @@
 #include "callbacks_model.hpp"
 #include "callbacks_options.hpp"
 #include "errors.hpp"
-#include "interrupt.hpp"
 #include "joining_thread.hpp"
 #include "lessons.hpp"
 #include "mapped_memory.hpp"

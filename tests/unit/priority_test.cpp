@@ -1,0 +1,106 @@
+// Lesson 04 without a GPU: its flags and the scheduler predictions.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "04-priority/priority_model.hpp"
+#include "04-priority/priority_options.hpp"
+
+using namespace cudalab::priority;
+
+namespace {
+struct Parsed {
+  PriorityOptions options;
+  std::string error;
+};
+Parsed parse(std::vector<std::string> args) {
+  Parsed p;
+  CLI::App app("test");
+  add_priority_options(app, p.options);
+  std::reverse(args.begin(), args.end());
+  try {
+    app.parse(args);
+  } catch (const CLI::ParseError& e) {
+    p.error = e.what();
+  }
+  return p;
+}
+}  // namespace
+
+TEST(PriorityFlags, DefaultsAndGoodValues) {
+  const Parsed d = parse({});
+  ASSERT_EQ(d.error, "");
+  EXPECT_EQ(d.options.waves, 20);
+  EXPECT_EQ(d.options.block_us, 100);
+  EXPECT_EQ(d.options.urgent_blocks, 8);
+  EXPECT_FALSE(d.options.priority_given);
+
+  const Parsed p = parse({"--waves", "100", "--block-us", "10", "--urgent-blocks", "1024", "--priority", "-3"});
+  ASSERT_EQ(p.error, "");
+  EXPECT_EQ(p.options.waves, 100);
+  EXPECT_EQ(p.options.block_us, 10);
+  EXPECT_EQ(p.options.urgent_blocks, 1024);
+  EXPECT_EQ(p.options.priority, -3);
+  EXPECT_TRUE(p.options.priority_given);
+}
+
+TEST(PriorityFlags, PrioritiesOutsideTheDeviceRangeAreAcceptedForCudaToClamp) {
+  for (const char* value : {"-100", "7", "0", "1000", "-1000"}) {
+    const Parsed p = parse({"--priority", value});
+    EXPECT_EQ(p.error, "") << value;
+    EXPECT_TRUE(p.options.priority_given) << value;
+    EXPECT_EQ(p.options.priority, std::stoi(value));
+  }
+}
+
+TEST(PriorityFlags, BadValuesNameTheFlag) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--waves", "0"}, "--waves"},          {{"--waves", "-1"}, "--waves"},
+      {{"--waves", "101"}, "--waves"},        {{"--waves", "many"}, "--waves"},
+      {{"--waves", "2.5"}, "--waves"},        {{"--block-us", "0"}, "--block-us"},
+      {{"--block-us", "9"}, "--block-us"},    {{"--block-us", "5001"}, "--block-us"},
+      {{"--block-us", "100us"}, "--block-us"}, {{"--block-us", "-5"}, "--block-us"},
+      {{"--urgent-blocks", "0"}, "--urgent-blocks"}, {{"--urgent-blocks", "1025"}, "--urgent-blocks"},
+      {{"--urgent-blocks", "x"}, "--urgent-blocks"}, {{"--priority", "high"}, "--priority"},
+      {{"--priority", "-1.5"}, "--priority"},  {{"--priority", "99999999999"}, "--priority"},
+      {{"--priority", "1e2"}, "--priority"},
+  };
+  for (const auto& [args, flag] : cases) {
+    const Parsed p = parse(args);
+    EXPECT_NE(p.error.find(flag), std::string::npos) << args[0] << " " << args[1] << " -> " << p.error;
+    EXPECT_EQ(p.error.find('\n'), std::string::npos) << p.error;
+  }
+  EXPECT_NE(parse({"--waves", "0"}).error.find("1 to 100"), std::string::npos);
+}
+
+TEST(PriorityModel, BackgroundFillsEverySmForEachWave) {
+  EXPECT_EQ(background_block_count(132, 8, 20), 132 * 8 * 20);
+  EXPECT_EQ(background_block_count(1, 1, 1), 1);
+  EXPECT_THROW(background_block_count(0, 8, 20), std::invalid_argument);
+  EXPECT_THROW(background_block_count(132, 8, 0), std::invalid_argument);
+  EXPECT_THROW(background_block_count(100000, 32, 1000), std::invalid_argument);
+}
+
+TEST(PriorityModel, SamePriorityWaitsForTheRestOfTheBackground) {
+  EXPECT_DOUBLE_EQ(predict_same_priority_latency_us(2000, 15, 5), 1990);
+  EXPECT_DOUBLE_EQ(predict_same_priority_latency_us(2000, 0, 5), 2005);
+  EXPECT_DOUBLE_EQ(predict_same_priority_latency_us(2000, 2500, 5), 5);  // background already done
+}
+
+TEST(PriorityModel, HighPriorityWaitsForTheCurrentWaveOnly) {
+  // 20 waves of 100 us; enqueued 15 us in: 85 us left of wave 1.
+  EXPECT_DOUBLE_EQ(predict_high_priority_latency_us(2000, 20, 15, 5), 90);
+  // Enqueued 230 us in: wave 3 has 70 us left.
+  EXPECT_NEAR(predict_high_priority_latency_us(2000, 20, 230, 5), 75, 1e-9);
+  EXPECT_DOUBLE_EQ(predict_high_priority_latency_us(2000, 20, 0, 5), 105);
+  EXPECT_DOUBLE_EQ(predict_high_priority_latency_us(2000, 20, 2000, 5), 5);
+  EXPECT_DOUBLE_EQ(predict_high_priority_latency_us(2000, 0, 10, 5), 5);
+  // One wave: high and same priority predict the same wait.
+  EXPECT_DOUBLE_EQ(predict_high_priority_latency_us(100, 1, 15, 5), predict_same_priority_latency_us(100, 15, 5));
+}
+
+TEST(PriorityModel, HighPriorityIsAtMostHalfOfSameWithTheDefaults) {
+  const double same = predict_same_priority_latency_us(20 * 100, 15, 5);
+  const double high = predict_high_priority_latency_us(20 * 100, 20, 15, 5);
+  EXPECT_LE(high, 0.5 * same);
+}

@@ -8,5 +8,7 @@
 namespace cudalab {
 
 std::unique_ptr<Lesson> make_device_query();
+std::unique_ptr<Lesson> make_pinned_vs_pageable();
+std::unique_ptr<Lesson> make_stream_overlap();
 
 }  // namespace cudalab

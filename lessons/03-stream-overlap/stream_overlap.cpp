@@ -80,7 +80,7 @@ struct VariantInfo {
 class StreamOverlap final : public Lesson {
  public:
   void add_options(CLI::App& app) override {
-    add_size_option(app, "--size", size_, 4096, 64ull << 30, "bytes pushed through the pipeline");
+    add_size_option(app, "--size", size_, 4096, 1ull << 40, "bytes pushed through the pipeline");
     add_int_option(app, "--streams", streams_, 1, 64, "streams the chunks are spread over");
     add_int_option(app, "--chunks", chunks_, 0, 1024,
                    "chunks the data is split into, at least --streams (0: two per stream)");

@@ -92,4 +92,25 @@ std::vector<Op> pipeline_ops(int chunks, int streams, const PipelineStages& per_
   return ops;
 }
 
+std::vector<Op> transfer_compute_ops(int chunks, const PipelineStages& per_chunk) {
+  if (chunks < 1) throw std::invalid_argument("transfer_compute_ops needs chunks >= 1");
+  constexpr int kTransferStream = 0;
+  constexpr int kComputeStream = 1;
+  std::vector<Op> ops;
+  std::vector<std::size_t> upload_of(static_cast<std::size_t>(chunks));
+  auto upload = [&](int c) {
+    upload_of[static_cast<std::size_t>(c)] = ops.size();
+    ops.push_back(Op{OpKind::h2d, kTransferStream, per_chunk.h2d, {}, false, "H2D " + std::to_string(c)});
+  };
+  upload(0);
+  for (int c = 0; c < chunks; ++c) {
+    const std::size_t kernel = ops.size();
+    ops.push_back(Op{OpKind::kernel, kComputeStream, per_chunk.kernel, {upload_of[static_cast<std::size_t>(c)]},
+                     false, "kernel " + std::to_string(c)});
+    if (c + 1 < chunks) upload(c + 1);
+    ops.push_back(Op{OpKind::d2h, kTransferStream, per_chunk.d2h, {kernel}, false, "D2H " + std::to_string(c)});
+  }
+  return ops;
+}
+
 }  // namespace cudalab

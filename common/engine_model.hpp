@@ -59,4 +59,10 @@ struct PipelineStages {
 std::vector<Op> pipeline_ops(int chunks, int streams, const PipelineStages& per_chunk,
                              IssueOrder order, bool pageable);
 
+// Double buffering with one transfer stream (0) and one compute stream (1) joined by events:
+// the host issues H2D 0, then for each chunk c: kernel c (waits for H2D c), H2D c+1, D2H c
+// (waits for kernel c). Uploading c+1 before downloading c keeps the compute engine fed while
+// both copy directions share the transfer stream's order.
+std::vector<Op> transfer_compute_ops(int chunks, const PipelineStages& per_chunk);
+
 }  // namespace cudalab

@@ -8,6 +8,8 @@
 namespace cudalab {
 
 std::unique_ptr<Lesson> make_device_query();
+std::unique_ptr<Lesson> make_pinned_vs_pageable();
+std::unique_ptr<Lesson> make_stream_overlap();
 std::unique_ptr<Lesson> make_priority();
 std::unique_ptr<Lesson> make_callbacks();
 

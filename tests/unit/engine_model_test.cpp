@@ -69,3 +69,18 @@ TEST(EngineModel, LaunchOverheadAndConcurrentKernels) {
   EXPECT_DOUBLE_EQ(simulate(pair, EngineConfig{2, 1, 0}).makespan, 10.0);
   EXPECT_DOUBLE_EQ(simulate(pair, EngineConfig{2, 2, 0}).makespan, 5.0);
 }
+
+TEST(EngineModel, TransferPlusComputeStreamDoubleBuffering) {
+  // One transfer stream carries both directions, so each chunk costs two copy stages in steady
+  // state (kernel c overlaps H2D c+1, then D2H c): equal stages take 2N, against 3N in one
+  // stream and N+2 with a stream per chunk. One chunk cannot overlap anything: 3.
+  for (int n : {1, 2, 4, 8}) {
+    const auto ops = transfer_compute_ops(n, kEqual);
+    EXPECT_EQ(ops.size(), static_cast<std::size_t>(3 * n));
+    EXPECT_DOUBLE_EQ(simulate(ops, EngineConfig{}).makespan, n == 1 ? 3.0 : 2.0 * n) << n;
+  }
+  // When the kernel dominates, the copies hide behind it: N kernels plus one upload and one download.
+  const auto kernel_bound = transfer_compute_ops(4, PipelineStages{1, 5, 1});
+  EXPECT_DOUBLE_EQ(simulate(kernel_bound, EngineConfig{}).makespan, 1 + 4 * 5 + 1);
+  EXPECT_THROW(transfer_compute_ops(0, kEqual), std::invalid_argument);
+}

@@ -9,7 +9,7 @@
 
 namespace cudalab {
 
-// Fails early (UsageError) when --json names a file that cannot be written, so a lesson never
+// Fails early (UsageError) when --json or --trace names a file that cannot be written, so a lesson never
 // runs for a minute and then loses its result.
 void check_output_path(const CommonOptions& options);
 
@@ -19,6 +19,10 @@ void emit_report(const Report& report, const CommonOptions& options, bool record
 
 // For `cudalab all`: the runs as one JSON array.
 void emit_reports_json(const std::vector<Report>& reports, const CommonOptions& options);
+
+// --trace FILE: the timelines of all `reports` as one Chrome trace; says so on stderr when no
+// lesson recorded one. Does nothing without --trace.
+void emit_trace(const std::vector<Report>& reports, const CommonOptions& options);
 
 // The exit code a finished run earns: verify failures always, expect failures with --strict.
 int exit_code_for(const Report& report, bool strict);

@@ -129,6 +129,18 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
   add_int_option(app, "--warmup", o.warmup, 0, 10000, "untimed warm-up runs (default: the lesson's)")->group(group);
   app.add_flag("--pause", o.pause, "wait for Enter between sections (on a terminal)")->group(group);
   app.add_flag("--strict", o.strict, "a failed expect check fails the exit code too")->group(group);
+  app.add_flag("--timeline", o.timeline,
+               "trace one extra, untimed run with CUPTI and draw it: one lane per stream")
+      ->group(group);
+  app.add_option("--trace", o.trace_path,
+                 "write that traced run as Chrome trace events to FILE.json (open in ui.perfetto.dev)")
+      ->type_name("FILE")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            return text.empty() || text == "-" ? "needs a file name (stdout is taken by the report)" : "";
+          },
+          "FILE"))
+      ->group(group);
 }
 
 }  // namespace cudalab

@@ -44,7 +44,7 @@ bool resolve(void* handle, const char* symbol, Fn& fn, std::string& error) {
   return fn != nullptr;
 }
 
-const CuptiLibrary& cupti() {
+const CuptiLibrary& cupti_library() {
   static const CuptiLibrary library = [] {
     CuptiLibrary lib;
     // The soname first (LD_LIBRARY_PATH, ldconfig), then where the CUDA toolkit puts it.
@@ -83,7 +83,7 @@ struct CuptiError : RuntimeError {
 
 std::string cupti_error_text(CUptiResult result) {
   const char* text = nullptr;
-  if (cupti().get_result_string == nullptr || cupti().get_result_string(result, &text) != CUPTI_SUCCESS ||
+  if (cupti_library().get_result_string == nullptr || cupti_library().get_result_string(result, &text) != CUPTI_SUCCESS ||
       text == nullptr) {
     return fmt::format("CUPTI error {}", static_cast<int>(result));
   }
@@ -222,7 +222,7 @@ void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_recor
 void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid_bytes) {
   std::vector<RawOp> ops;
   CUpti_Activity* record = nullptr;
-  while (cupti().next_record(buffer, valid_bytes, &record) == CUPTI_SUCCESS) {
+  while (cupti_library().next_record(buffer, valid_bytes, &record) == CUPTI_SUCCESS) {
     switch (record->kind) {
       case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
         const auto* k = reinterpret_cast<const cupti::KernelRecord*>(record);
@@ -274,7 +274,7 @@ std::string key_from_title(const std::string& title) {
 
 TraceSession::TraceSession() {
   if (g_session_exists.exchange(true)) throw std::logic_error("only one TraceSession may exist at a time");
-  const CuptiLibrary& lib = cupti();
+  const CuptiLibrary& lib = cupti_library();
   try {
     if (!lib.load_error.empty()) throw CuptiError(lib.load_error, CUPTI_ERROR_UNKNOWN);
     uint32_t version = 0;
@@ -319,15 +319,15 @@ TraceSession::~TraceSession() {
 }
 
 void TraceSession::stop() noexcept {
-  for (int kind : enabled_kinds_) CUDALAB_CUPTI_CHECK_NOEXCEPT(cupti().disable(static_cast<CUpti_ActivityKind>(kind)));
-  if (!enabled_kinds_.empty()) CUDALAB_CUPTI_CHECK_NOEXCEPT(cupti().flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+  for (int kind : enabled_kinds_) CUDALAB_CUPTI_CHECK_NOEXCEPT(cupti_library().disable(static_cast<CUpti_ActivityKind>(kind)));
+  if (!enabled_kinds_.empty()) CUDALAB_CUPTI_CHECK_NOEXCEPT(cupti_library().flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
   enabled_kinds_.clear();
   active_ = false;
 }
 
 std::uint32_t TraceSession::stream_id(cudaStream_t stream) const {
   uint32_t id = 0;
-  CUDALAB_CUPTI_CHECK(cupti().stream_id(nullptr, static_cast<CUstream>(stream), 0, &id));
+  CUDALAB_CUPTI_CHECK(cupti_library().stream_id(nullptr, static_cast<CUstream>(stream), 0, &id));
   return id;
 }
 
@@ -345,7 +345,7 @@ void TraceSession::name_stream(cudaStream_t stream, const std::string& name) {
 
 std::uint64_t TraceSession::now_ns() {
   uint64_t t = 0;
-  if (cupti().timestamp == nullptr || cupti().timestamp(&t) != CUPTI_SUCCESS) return 0;
+  if (cupti_library().timestamp == nullptr || cupti_library().timestamp(&t) != CUPTI_SUCCESS) return 0;
   return t;
 }
 
@@ -363,8 +363,8 @@ std::optional<Timeline> TraceSession::finish(const std::string& title, const std
   CUDALAB_CUDA_CHECK(cudaDeviceSynchronize());
   size_t dropped = 0;
   try {
-    CUDALAB_CUPTI_CHECK(cupti().flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
-    CUDALAB_CUPTI_CHECK(cupti().dropped_records(nullptr, 0, &dropped));
+    CUDALAB_CUPTI_CHECK(cupti_library().flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+    CUDALAB_CUPTI_CHECK(cupti_library().dropped_records(nullptr, 0, &dropped));
   } catch (const CuptiError& e) {
     stop();
     std::fprintf(stderr, "cudalab: no timeline: %s; the lesson runs on without it\n", e.what());

@@ -31,7 +31,7 @@ Glyph glyph_of(OpKind kind) {
     case OpKind::d2d: return {'~', "34", "D2D copy"};
     case OpKind::h2h: return {':', "34", "H2H copy"};
     case OpKind::host_callback: return {'@', "31", "host callback"};
-    case OpKind::sync: return {'.', "2", "host waits (synchronize)"};
+    case OpKind::sync: return {'.', "2", "host waits"};
   }
   return {'?', "0", "?"};
 }
@@ -80,7 +80,7 @@ std::vector<std::string> render_timeline(const Timeline& timeline, const Timelin
 
   std::size_t label_width = 2;
   for (const auto& lane : timeline.lanes) label_width = std::max(label_width, display_width(lane.name));
-  label_width = std::min(label_width, kMaxLabelWidth);
+  label_width = std::min({label_width, kMaxLabelWidth, std::max<std::size_t>(4, style.width / 4)});
   const std::size_t frame = label_width + 3;  // label, " │" before the chart, "│" after it
   const std::size_t columns = style.width > frame + kMinChartColumns ? style.width - frame : kMinChartColumns;
 
@@ -160,18 +160,19 @@ std::vector<std::string> render_timeline(const Timeline& timeline, const Timelin
     const std::string mark(1, g.mark);
     const std::string item = fmt::format("{} {}", style.color ? fmt::format("\x1b[{}m{}\x1b[0m", g.color, mark) : mark, g.legend);
     const std::size_t item_width = display_width(item);
-    if (legend_width + 3 + item_width > style.width) {
+    if (legend_width + 2 + item_width > style.width) {
       lines.push_back(legend);
       legend = std::string(6, ' ');
       legend_width = 6;
     }
-    legend += "   " + item;
-    legend_width += 3 + item_width;
+    legend += "  " + item;
+    legend_width += 2 + item_width;
   }
   lines.push_back(legend);
   if (timeline.dropped_records > 0) {
-    lines.push_back(fmt::format("! CUPTI dropped {} record{}: some operations are missing from this picture",
-                                timeline.dropped_records, timeline.dropped_records == 1 ? "" : "s"));
+    const std::string warning = fmt::format("! CUPTI dropped {} record{}: some operations are missing from this picture",
+                                            timeline.dropped_records, timeline.dropped_records == 1 ? "" : "s");
+    for (auto& line : wrap_text(warning, style.width)) lines.push_back(std::move(line));
   }
   return lines;
 }

@@ -333,7 +333,13 @@ std::uint32_t TraceSession::stream_id(cudaStream_t stream) const {
 
 void TraceSession::name_stream(cudaStream_t stream, const std::string& name) {
   if (!active_) return;
-  const std::uint32_t id = stream_id(stream);
+  std::uint32_t id = 0;
+  try {
+    id = stream_id(stream);
+  } catch (const CuptiError& e) {  // the lane keeps its "stream N" name; the picture stands
+    std::fprintf(stderr, "cudalab: warning: cannot name lane '%s': %s\n", name.c_str(), e.what());
+    return;
+  }
   for (auto& [known, lane_name] : lane_names_) {
     if (known == id) {
       lane_name = name;
@@ -352,7 +358,14 @@ std::uint64_t TraceSession::now_ns() {
 void TraceSession::add_host_op(cudaStream_t stream, const std::string& name, std::uint64_t start_ns,
                                std::uint64_t end_ns) {
   if (!active_) return;
-  RawOp op{OpKind::host_callback, static_cast<std::uint32_t>(device_), stream_id(stream), start_ns, end_ns, 0, name, {}, {}};
+  std::uint32_t id = 0;
+  try {
+    id = stream_id(stream);
+  } catch (const CuptiError& e) {
+    std::fprintf(stderr, "cudalab: warning: host callback '%s' left out of the timeline: %s\n", name.c_str(), e.what());
+    return;
+  }
+  RawOp op{OpKind::host_callback, static_cast<std::uint32_t>(device_), id, start_ns, end_ns, 0, name, {}, {}};
   std::lock_guard<std::mutex> lock(collector().mutex);
   collector().ops.push_back(std::move(op));
 }

@@ -66,7 +66,7 @@ TEST(TimelineRender, OneLanePerStreamWithAxisAndLegend) {
   EXPECT_LT(lane0.find('#'), lane0.find('<'));
   EXPECT_EQ(lane1.find('>'), lane0.find('#'));
   EXPECT_EQ(lane1.find('#'), lane0.find('<'));
-  // The axis is in µs for a 1.2 ms span? No: ms (spans from 10 µs to 10 ms read in µs).
+  // Spans from 10 µs to 10 ms read in µs.
   bool unit_found = false, legend_found = false;
   for (const auto& l : lines) {
     unit_found = unit_found || l.find("µs") != std::string::npos;
@@ -101,13 +101,13 @@ TEST(TimelineRender, FitsTheWidth) {
   for (std::size_t width : {30u, 40u, 80u, 132u, 200u}) {
     for (bool color : {false, true}) {
       for (const auto& line : render_timeline(t, TimelineStyle{color, width})) {
-        EXPECT_LE(display_width(line), std::max<std::size_t>(width, 80 - 50)) << width << ": " << line;
+        EXPECT_LE(display_width(line), width) << width << ": " << line;
       }
     }
   }
   const auto lines = render_timeline(t, TimelineStyle{false, 80});
   EXPECT_NE(lines[0].find("…"), std::string::npos) << lines[0];
-  EXPECT_NE(lines.back().find("dropped 3 records"), std::string::npos);
+  EXPECT_NE(lines.back().find("dropped 3 records"), std::string::npos) << lines.back();
 }
 
 TEST(TimelineRender, ColourOnlyTints) {
@@ -231,7 +231,9 @@ TEST(ChromeTrace, EventsInMicrosecondsOneTidPerStream) {
       EXPECT_EQ(e["args"]["kind"], "h2d");
       EXPECT_EQ(e["args"]["src_memory"], "pinned");
     }
-    if (e["cat"] == "memset") EXPECT_DOUBLE_EQ(e["dur"].get<double>(), 0.001);
+    if (e["cat"] == "memset") {
+      EXPECT_DOUBLE_EQ(e["dur"].get<double>(), 0.001);
+    }
   }
   EXPECT_EQ(complete, 2 * staircase().ops.size());
   EXPECT_TRUE(found_first_kernel);
@@ -244,7 +246,7 @@ TEST(ChromeTrace, WriterFailsWithOneUsageLine) {
   const std::string path = testing::TempDir() + "cudalab_trace.json";
   write_chrome_trace(path, {staircase()});
   std::ifstream in(path);
-  EXPECT_NO_THROW((void)nlohmann::json::parse(in));
+  EXPECT_TRUE(nlohmann::json::accept(in));
   try {
     write_chrome_trace("/nonexistent-dir/t.json", {staircase()});
     FAIL() << "expected a UsageError";

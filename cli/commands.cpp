@@ -24,6 +24,8 @@ RunContext make_context(const CommonOptions& o, const Lesson& lesson) {
   if (o.repeat > 0) ctx.reps.repeat = o.repeat;
   if (o.warmup >= 0) ctx.reps.warmup = o.warmup;
   ctx.lang = o.lang.empty() ? lang_from_environment() : parse_lang(o.lang);
+  ctx.timeline = o.timeline;
+  ctx.trace_path = o.trace_path;
   return ctx;
 }
 
@@ -61,6 +63,8 @@ void add_show_options(CLI::App& show, ShowOptions& o) {
   show.add_flag("--stable", o.output.stable, "print only what graders may diff");
   add_choice_option(show, "--color", o.output.color, {"auto", "always", "never"}, "colour");
   add_choice_option(show, "--lang", o.output.lang, {"zh", "en"}, "language of the notes");
+  add_output_file_option(show, "--trace", o.output.trace_path,
+                         "write the run's timelines as Chrome trace events to FILE.json", /*allow_stdout=*/false);
 }
 
 int print_course_list() {
@@ -88,6 +92,7 @@ int run_all(const std::vector<LessonRun>& runs, const CommonOptions& o) {
   const bool json_only = o.format == "json" || o.json_path == "-";
   CommonOptions per_lesson = o;
   per_lesson.json_path.clear();  // the JSON file holds all runs, written once at the end
+  per_lesson.trace_path.clear();  // so does the trace file
   for (std::size_t i = 0; i < runs.size(); ++i) {
     try {
       const RunContext ctx = make_context(o, *runs[i].lesson);
@@ -105,6 +110,7 @@ int run_all(const std::vector<LessonRun>& runs, const CommonOptions& o) {
     }
   }
   emit_reports_json(reports, o);
+  emit_trace(reports, o);
   if (json_only) return exit_code;
 
   std::cout << (o.stable ? "summary\n" : "── summary " + repeat_text("─", 69) + "\n\n");
@@ -134,7 +140,12 @@ int show_saved_run(const ShowOptions& o) {
   } catch (const UsageError& e) {
     throw UsageError(std::string("show: ") + e.what());
   }
-  for (const auto& report : runs) emit_report(report, o.output, /*recorded=*/true);
+  for (const auto& report : runs) {
+    CommonOptions one = o.output;
+    one.trace_path.clear();
+    emit_report(report, one, /*recorded=*/true);
+  }
+  emit_trace(runs, o.output);
   return to_int(ExitCode::success);
 }
 

@@ -39,6 +39,7 @@ TextStyle text_style(const CommonOptions& o) {
   style.color = o.color == "always" ||
                 (o.color == "auto" && stdout_is_terminal() && (no_color == nullptr || *no_color == '\0'));
   style.width = terminal_width();
+  style.timelines = o.timeline;
   style.lang = o.lang.empty() ? lang_from_environment() : parse_lang(o.lang);
   if (o.pause) style.between_sections = pause_for_enter;
   return style;
@@ -46,6 +47,7 @@ TextStyle text_style(const CommonOptions& o) {
 
 void emit_report(const Report& report, const CommonOptions& o, bool recorded) {
   if (!o.json_path.empty() && o.json_path != "-") write_json_file(o.json_path, report_to_json(report));
+  emit_trace({report}, o);
   if (o.stable) {
     std::cout << render_stable(report);
   } else if (json_to_stdout(o)) {
@@ -53,6 +55,7 @@ void emit_report(const Report& report, const CommonOptions& o, bool recorded) {
   } else {
     TextStyle style = text_style(o);
     style.recorded = recorded;
+    style.timelines = style.timelines || recorded;
     render_text(std::cout, report, style);
   }
   std::cout.flush();
@@ -63,6 +66,17 @@ void emit_reports_json(const std::vector<Report>& reports, const CommonOptions& 
   for (const auto& r : reports) runs.push_back(report_to_json(r));
   if (!o.json_path.empty() && o.json_path != "-") write_json_file(o.json_path, runs);
   if (!o.stable && json_to_stdout(o)) std::cout << runs.dump(2) << '\n';
+}
+
+void emit_trace(const std::vector<Report>& reports, const CommonOptions& o) {
+  if (o.trace_path.empty()) return;
+  std::vector<Timeline> timelines;
+  for (const auto& r : reports) timelines.insert(timelines.end(), r.timelines.begin(), r.timelines.end());
+  if (timelines.empty()) {
+    std::cerr << "cudalab: --trace: no timeline was recorded (CUPTI unavailable, or the lesson traces nothing); '"
+              << o.trace_path << "' holds no events\n";
+  }
+  write_chrome_trace(o.trace_path, timelines);
 }
 
 int exit_code_for(const Report& report, bool strict) {

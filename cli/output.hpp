@@ -16,6 +16,10 @@ void emit_report(const Report& report, const CommonOptions& options, bool record
 // For `cudalab all`: the runs as one JSON array.
 void emit_reports_json(const std::vector<Report>& reports, const CommonOptions& options);
 
+// --trace FILE: the timelines of all `reports` as one Chrome trace; says so on stderr when no
+// lesson recorded one. Does nothing without --trace.
+void emit_trace(const std::vector<Report>& reports, const CommonOptions& options);
+
 // The exit code a finished run earns: verify failures always, expect failures with --strict.
 int exit_code_for(const Report& report, bool strict);
 

@@ -15,6 +15,12 @@ struct RunContext {
   bool device_given = false;  // --device was passed (device-query then shows only that one)
   Repetitions reps;
   Lang lang = Lang::en;
+  bool timeline = false;   // --timeline
+  std::string trace_path;  // --trace FILE (written by the CLI from Report::timelines)
+
+  // True when the lesson should make one extra, untimed traced run (TraceSession) and put its
+  // Timeline in the report. Timed runs never happen inside a TraceSession.
+  bool tracing() const { return timeline || !trace_path.empty(); }
 };
 
 class Lesson {

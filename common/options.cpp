@@ -104,7 +104,7 @@ CLI::Option* add_output_file_option(CLI::App& app, const std::string& name, std:
   opt->type_name("FILE");
   opt->check(CLI::Validator(
       [allow_stdout](std::string& text) -> std::string {
-        if (allow_stdout && text == "-") return {};
+        if (text == "-") return allow_stdout ? std::string() : std::string("needs a file name ('-' would mix it into the report on stdout)");
         if (text.empty()) return "needs a file name";
         const bool existed = std::ifstream(text).good();
         std::ofstream probe(text, std::ios::app);
@@ -157,6 +157,13 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
       ->group(group);
   app.add_flag("--pause", o.pause, "wait for Enter between sections (on a terminal)")->group(group);
   app.add_flag("--strict", o.strict, "a failed expect check fails the exit code too")->group(group);
+  app.add_flag("--timeline", o.timeline,
+               "trace one extra, untimed run with CUPTI and draw it: one lane per stream")
+      ->group(group);
+  add_output_file_option(app, "--trace", o.trace_path,
+                         "write that traced run as Chrome trace events to FILE.json (open in ui.perfetto.dev)",
+                         /*allow_stdout=*/false)
+      ->group(group);
 }
 
 }  // namespace cudalab

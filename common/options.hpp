@@ -22,6 +22,8 @@ struct CommonOptions {
   int warmup = -1;              // -1: the lesson's default
   bool pause = false;
   bool strict = false;
+  bool timeline = false;   // --timeline: trace one extra run with CUPTI and draw it
+  std::string trace_path;  // --trace FILE.json: that run as Chrome trace events (Perfetto)
 };
 
 void add_common_options(CLI::App& app, CommonOptions& options);

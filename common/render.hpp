@@ -18,6 +18,7 @@ struct TextStyle {
   std::size_t width = 80;
   Lang lang = Lang::en;
   bool recorded = false;  // rendering a saved run (cudalab show): say so, with device and date
+  bool timelines = false;  // draw the report's timelines (--timeline, and always in `cudalab show`)
   // Called between sections (for --pause in a live lecture); may be empty.
   std::function<void()> between_sections;
 };

@@ -5,6 +5,7 @@
 
 #include "render.hpp"
 #include "text_format.hpp"
+#include "timeline.hpp"
 
 namespace cudalab {
 
@@ -41,6 +42,9 @@ class TextRenderer {
         style_.between_sections();
       }
       render_section(section);
+    }
+    if (style_.timelines) {
+      for (const auto& timeline : report_.timelines) render_timeline_section(timeline);
     }
     checks();
     try_next();
@@ -154,12 +158,24 @@ class TextRenderer {
     return end == std::string::npos ? std::string() : out.substr(0, end + 1);
   }
 
-  void render_section(const Section& s) {
+  void section_title(const std::string& text) {
     out_ << '\n';
-    const std::string title = fmt::format("── {} ", s.title);
+    const std::string title = fmt::format("── {} ", text);
     const std::size_t rule = std::min<std::size_t>(style_.width, kMaxProseWidth);
     const std::size_t w = display_width(title);
     out_ << paint_.bold(title + (w < rule ? repeat_text("─", rule - w) : "")) << '\n';
+  }
+
+  void render_timeline_section(const Timeline& t) {
+    section_title(fmt::format("timeline · {}", t.title));
+    if (!t.notes_key.empty()) notes_block(t.notes_key, kIndent);
+    out_ << '\n';
+    const TimelineStyle chart{style_.color, style_.width > kIndent ? style_.width - kIndent : style_.width};
+    for (const auto& line : render_timeline(t, chart)) out_ << std::string(kIndent, ' ') << line << '\n';
+  }
+
+  void render_section(const Section& s) {
+    section_title(s.title);
     if (!s.notes_key.empty()) notes_block(s.notes_key, kIndent);
     if (!s.art.empty()) {
       out_ << '\n';

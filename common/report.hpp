@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "stats.hpp"
+#include "timeline.hpp"
 
 namespace cudalab {
 
@@ -105,7 +106,10 @@ struct Report {
   std::vector<Section> sections;
   std::vector<Check> checks;
   std::vector<TryNext> try_next;
-  std::string headline;  // one short figure for the `cudalab all` summary table
+  std::string headline;
+  // What the GPU did in the traced run(s), when the lesson was asked to trace (--timeline,
+  // --trace). Drawn by the text form with --timeline and by `cudalab show`; never in --stable.
+  std::vector<Timeline> timelines;  // one short figure for the `cudalab all` summary table
 
   // "03-stream-overlap": the name of the course-notes file this report prints from.
   std::string notes_file() const;

@@ -64,7 +64,8 @@ json report_to_json(const Report& r) {
               {"sections", r.sections},
               {"checks", r.checks},
               {"try_next", r.try_next},
-              {"headline", r.headline}};
+              {"headline", r.headline},
+              {"timelines", r.timelines}};
 }
 
 // ---- from JSON -----------------------------------------------------------------------------
@@ -150,6 +151,8 @@ Report report_from_json(const json& j) {
     j.at("checks").get_to(r.checks);
     j.at("try_next").get_to(r.try_next);
     j.at("headline").get_to(r.headline);
+    // Added after the first runs were recorded: older runs have none.
+    if (j.contains("timelines")) j.at("timelines").get_to(r.timelines);
     return r;
   } catch (const json::exception& e) {
     throw UsageError(std::string("malformed cudalab run: ") + e.what());

@@ -7,9 +7,11 @@
 
 #include "device.hpp"
 #include "lessons.hpp"
+#include "nvtx.hpp"
 #include "preflight.hpp"
 #include "smoke_kernel.hpp"
 #include "text_format.hpp"
+#include "trace_session.hpp"
 
 namespace cudalab {
 
@@ -157,6 +159,7 @@ class DeviceQuery final : public Lesson {
 
     for (const auto& d : infos) {
       CUDALAB_CUDA_CHECK(cudaSetDevice(d.index));
+      const NvtxRange phase("smoke kernel");
       const std::size_t correct = device_query::run_smoke_kernel(kSmokeElements);
       r.checks.push_back(verify_check(
           fmt::format("smoke_kernel.device{}", d.index), correct == kSmokeElements,
@@ -165,12 +168,28 @@ class DeviceQuery final : public Lesson {
           "a kernel that writes wrong values or none at all: the binary may lack code for this GPU"));
     }
 
+    if (ctx.tracing()) {
+      // The smallest timeline: memset, kernel and copy-back queued on one stream. The verified
+      // run above already checked the results; this extra run exists for its picture.
+      CUDALAB_CUDA_CHECK(cudaSetDevice(first.index));
+      TraceSession trace;
+      trace.name_stream(nullptr, "default stream");
+      {
+        const NvtxRange phase("smoke kernel (traced)");
+        (void)device_query::run_smoke_kernel(kSmokeElements);
+      }
+      if (auto t = trace.finish("smoke kernel: memset, kernel, copy back", "timeline")) {
+        r.timelines.push_back(std::move(*t));
+      }
+    }
+
     r.headline = fmt::format("{} · {} copy engines · priorities {}…{}{}", first.name, first.async_engine_count,
                              first.priority_least, first.priority_greatest,
                              first.pcie ? fmt::format(" · Gen{} x{}", first.pcie->max_generation, first.pcie->max_width) : "");
     r.try_next = {
         {"cudalab pinned-vs-pageable", "how fast can the copy engines really move data?"},
         {"cudalab device-query --format json", "every field, machine-readable"},
+        {"cudalab device-query --timeline", "what the GPU did, one lane per stream"},
         {"cudalab list", "the whole course"},
     };
     return r;

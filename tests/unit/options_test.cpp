@@ -59,6 +59,10 @@ TEST(Flags, GoodValuesParse) {
   EXPECT_EQ(p.streams, 64);
   EXPECT_TRUE(p.common.stable);
   EXPECT_TRUE(p.common.pause);
+  const Parsed traced = parse({"--timeline", "--trace", "t.json"});
+  ASSERT_EQ(traced.error, "");
+  EXPECT_TRUE(traced.common.timeline);
+  EXPECT_EQ(traced.common.trace_path, "t.json");
 }
 
 TEST(Flags, DefaultsWhenAbsent) {
@@ -68,6 +72,8 @@ TEST(Flags, DefaultsWhenAbsent) {
   EXPECT_EQ(p.common.repeat, 0);
   EXPECT_EQ(p.common.warmup, -1);
   EXPECT_EQ(p.size, 4096u);
+  EXPECT_FALSE(p.common.timeline);
+  EXPECT_EQ(p.common.trace_path, "");
 }
 
 struct BadFlag {
@@ -86,6 +92,7 @@ TEST(Flags, BadValuesNameTheFlagAndTheAllowedRange) {
       {{"--size", "64XB"}, "--size"},       {{"--size", "-5"}, "--size"},
       {{"--size", "2GiB"}, "--size"},       {{"--streams", "0"}, "--streams"},
       {{"--streams", "65"}, "--streams"},   {{"--streams", "four"}, "--streams"},
+      {{"--trace", "-"}, "--trace"},        {{"--trace", ""}, "--trace"},
   };
   for (const auto& c : cases) {
     const Parsed p = parse(c.args);

@@ -92,4 +92,23 @@ std::vector<Op> pipeline_ops(int chunks, int streams, const PipelineStages& per_
   return ops;
 }
 
+std::vector<Op> batch_chain_ops(int batches, int streams, const std::vector<Stage>& stages,
+                                bool host_waits_each_op) {
+  if (batches < 1 || streams < 1) throw std::invalid_argument("batch chain needs batches and streams >= 1");
+  std::vector<Op> ops;
+  ops.reserve(static_cast<std::size_t>(batches) * stages.size());
+  for (int b = 0; b < batches; ++b) {
+    for (std::size_t s = 0; s < stages.size(); ++s) {
+      Op op;
+      op.kind = stages[s].kind;
+      op.stream = b % streams;
+      op.duration = stages[s].duration;
+      op.host_synchronous = host_waits_each_op;
+      op.label = "batch " + std::to_string(b) + " stage " + std::to_string(s);
+      ops.push_back(std::move(op));
+    }
+  }
+  return ops;
+}
+
 }  // namespace cudalab

@@ -59,4 +59,14 @@ struct PipelineStages {
 std::vector<Op> pipeline_ops(int chunks, int streams, const PipelineStages& per_chunk,
                              IssueOrder order, bool pageable);
 
+// Batches that each run a fixed chain of stages (e.g. H2D, L kernels, D2H), batch b on stream
+// (b % streams), issued batch after batch (depth first). With host_waits_each_op every op is
+// host-synchronous: the host issues the next one only after it ends (a sync after each op).
+struct Stage {
+  OpKind kind = OpKind::kernel;
+  double duration = 0;
+};
+std::vector<Op> batch_chain_ops(int batches, int streams, const std::vector<Stage>& stages,
+                                bool host_waits_each_op);
+
 }  // namespace cudalab

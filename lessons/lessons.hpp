@@ -8,5 +8,7 @@
 namespace cudalab {
 
 std::unique_ptr<Lesson> make_device_query();
+std::unique_ptr<Lesson> make_graph_pitfall();
+std::unique_ptr<Lesson> make_graph_forkjoin();
 
 }  // namespace cudalab

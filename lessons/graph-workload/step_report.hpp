@@ -11,7 +11,7 @@ namespace cudalab::graphs {
 
 struct StepOptions {
   StepShape shape;        // --batches, --layers, --streams
-  int features = 1024;    // --features: elements per batch vector (the layer is features x features)
+  int features = 2048;    // --features: elements per batch vector (the layer is features x features)
   int steps = 20;         // --steps: training steps per timed sample
 };
 

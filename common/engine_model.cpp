@@ -30,7 +30,7 @@ Schedule simulate(const std::vector<Op>& ops, const EngineConfig& config) {
 
   struct EngineState {
     std::vector<double> slot_free;  // when each slot becomes free
-    double last_start = 0;          // in-order dispatch: no op starts before an earlier one
+    std::map<int, double> last_start;  // per hardware queue: in-order dispatch within a queue
   };
   std::map<int, EngineState> engines;
   std::map<int, double> stream_free;
@@ -45,20 +45,27 @@ Schedule simulate(const std::vector<Op>& ops, const EngineConfig& config) {
       engine.slot_free.assign(static_cast<std::size_t>(slots), 0.0);
     }
 
+    const int queue = engine_id == 0 ? op.stream % std::max(1, config.kernel_queues) : 0;
     host_clock += config.launch_overhead;
-    double start = std::max({host_clock, stream_free[op.stream], engine.last_start});
+    double start = std::max({host_clock, stream_free[op.stream], engine.last_start[queue]});
     for (std::size_t dep : op.waits_on) {
       if (dep >= i) throw std::invalid_argument("an op may only wait on ops issued before it");
       start = std::max(start, schedule.end[dep]);
     }
-    auto slot = std::min_element(engine.slot_free.begin(), engine.slot_free.end());
+    // Take a slot that is already free when the op could start (the latest such, so earlier-free
+    // slots stay for ops that are ready sooner); only if none is, wait for the earliest one.
+    auto slot = engine.slot_free.end();
+    for (auto it = engine.slot_free.begin(); it != engine.slot_free.end(); ++it) {
+      if (*it <= start && (slot == engine.slot_free.end() || *it > *slot)) slot = it;
+    }
+    if (slot == engine.slot_free.end()) slot = std::min_element(engine.slot_free.begin(), engine.slot_free.end());
     start = std::max(start, *slot);
 
     const double end = start + op.duration;
     schedule.start[i] = start;
     schedule.end[i] = end;
     *slot = end;
-    engine.last_start = start;
+    engine.last_start[queue] = start;
     stream_free[op.stream] = end;
     if (op.host_synchronous) host_clock = std::max(host_clock, end);
     schedule.makespan = std::max(schedule.makespan, end);

@@ -10,6 +10,8 @@
 //   * its engine is free, and every operation issued to that engine before it has started —
 //     engines take work in issue order (one hardware queue per engine), which is why on a
 //     device with a single copy engine the issue order (depth- vs breadth-first) matters.
+//     The compute engine may have several queues (EngineConfig::kernel_queues); then the
+//     order holds per queue.
 // A host-synchronous operation (a copy from pageable memory) blocks the host until it ends,
 // so nothing issued after it can start earlier: that is how pageable memory kills overlap.
 // With one copy engine, H2D and D2H share it; with two or more they have one each.
@@ -35,6 +37,10 @@ struct EngineConfig {
   int copy_engines = 2;         // cudaDeviceProp::asyncEngineCount (0 or 1: one shared engine)
   int concurrent_kernels = 1;   // kernels that may run at once (1 when each fills the GPU)
   double launch_overhead = 0;   // host time to issue one op, in the ops' time unit
+  // Hardware work queues feeding the compute engine (Hyper-Q: CUDA_DEVICE_MAX_CONNECTIONS,
+  // 8 by default). Stream s uses queue s % kernel_queues; the in-issue-order rule for kernels
+  // holds only within one queue. 1 = a single queue, the strictest (and the old) behaviour.
+  int kernel_queues = 1;
 };
 
 struct Schedule {

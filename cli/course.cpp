@@ -17,9 +17,9 @@ const std::vector<CourseEntry>& course() {
       {5, "callbacks", "host functions in stream order",
        "cudaLaunchHostFunc: latency, blocking, and what not to do inside", &make_callbacks},
       {6, "graph-pitfall", "CUDA Graphs done wrong",
-       "capture one batch on one stream: the graph runs serially and loses", nullptr},
+       "capture one batch on one stream: the graph runs serially and loses", &make_graph_pitfall},
       {7, "graph-forkjoin", "CUDA Graphs done right",
-       "fork/join capture makes a parallel DAG; launch overhead per kernel", nullptr},
+       "fork/join capture makes a parallel DAG; launch overhead per kernel", &make_graph_forkjoin},
   };
   return entries;
 }

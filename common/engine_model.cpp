@@ -30,7 +30,7 @@ Schedule simulate(const std::vector<Op>& ops, const EngineConfig& config) {
 
   struct EngineState {
     std::vector<double> slot_free;  // when each slot becomes free
-    double last_start = 0;          // in-order dispatch: no op starts before an earlier one
+    std::map<int, double> last_start;  // per hardware queue: in-order dispatch within a queue
   };
   std::map<int, EngineState> engines;
   std::map<int, double> stream_free;
@@ -45,20 +45,27 @@ Schedule simulate(const std::vector<Op>& ops, const EngineConfig& config) {
       engine.slot_free.assign(static_cast<std::size_t>(slots), 0.0);
     }
 
+    const int queue = engine_id == 0 ? op.stream % std::max(1, config.kernel_queues) : 0;
     host_clock += config.launch_overhead;
-    double start = std::max({host_clock, stream_free[op.stream], engine.last_start});
+    double start = std::max({host_clock, stream_free[op.stream], engine.last_start[queue]});
     for (std::size_t dep : op.waits_on) {
       if (dep >= i) throw std::invalid_argument("an op may only wait on ops issued before it");
       start = std::max(start, schedule.end[dep]);
     }
-    auto slot = std::min_element(engine.slot_free.begin(), engine.slot_free.end());
+    // Take a slot that is already free when the op could start (the latest such, so earlier-free
+    // slots stay for ops that are ready sooner); only if none is, wait for the earliest one.
+    auto slot = engine.slot_free.end();
+    for (auto it = engine.slot_free.begin(); it != engine.slot_free.end(); ++it) {
+      if (*it <= start && (slot == engine.slot_free.end() || *it > *slot)) slot = it;
+    }
+    if (slot == engine.slot_free.end()) slot = std::min_element(engine.slot_free.begin(), engine.slot_free.end());
     start = std::max(start, *slot);
 
     const double end = start + op.duration;
     schedule.start[i] = start;
     schedule.end[i] = end;
     *slot = end;
-    engine.last_start = start;
+    engine.last_start[queue] = start;
     stream_free[op.stream] = end;
     if (op.host_synchronous) host_clock = std::max(host_clock, end);
     schedule.makespan = std::max(schedule.makespan, end);
@@ -109,6 +116,25 @@ std::vector<Op> transfer_compute_ops(int chunks, const PipelineStages& per_chunk
                      false, "kernel " + std::to_string(c)});
     if (c + 1 < chunks) upload(c + 1);
     ops.push_back(Op{OpKind::d2h, kTransferStream, per_chunk.d2h, {kernel}, false, "D2H " + std::to_string(c)});
+  }
+  return ops;
+}
+
+std::vector<Op> batch_chain_ops(int batches, int streams, const std::vector<Stage>& stages,
+                                bool host_waits_each_op) {
+  if (batches < 1 || streams < 1) throw std::invalid_argument("batch chain needs batches and streams >= 1");
+  std::vector<Op> ops;
+  ops.reserve(static_cast<std::size_t>(batches) * stages.size());
+  for (int b = 0; b < batches; ++b) {
+    for (std::size_t s = 0; s < stages.size(); ++s) {
+      Op op;
+      op.kind = stages[s].kind;
+      op.stream = b % streams;
+      op.duration = stages[s].duration;
+      op.host_synchronous = host_waits_each_op;
+      op.label = "batch " + std::to_string(b) + " stage " + std::to_string(s);
+      ops.push_back(std::move(op));
+    }
   }
   return ops;
 }

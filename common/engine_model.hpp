@@ -10,6 +10,8 @@
 //   * its engine is free, and every operation issued to that engine before it has started —
 //     engines take work in issue order (one hardware queue per engine), which is why on a
 //     device with a single copy engine the issue order (depth- vs breadth-first) matters.
+//     The compute engine may have several queues (EngineConfig::kernel_queues); then the
+//     order holds per queue.
 // A host-synchronous operation (a copy from pageable memory) blocks the host until it ends,
 // so nothing issued after it can start earlier: that is how pageable memory kills overlap.
 // With one copy engine, H2D and D2H share it; with two or more they have one each.
@@ -35,6 +37,10 @@ struct EngineConfig {
   int copy_engines = 2;         // cudaDeviceProp::asyncEngineCount (0 or 1: one shared engine)
   int concurrent_kernels = 1;   // kernels that may run at once (1 when each fills the GPU)
   double launch_overhead = 0;   // host time to issue one op, in the ops' time unit
+  // Hardware work queues feeding the compute engine (Hyper-Q: CUDA_DEVICE_MAX_CONNECTIONS,
+  // 8 by default). Stream s uses queue s % kernel_queues; the in-issue-order rule for kernels
+  // holds only within one queue. 1 = a single queue, the strictest (and the old) behaviour.
+  int kernel_queues = 1;
 };
 
 struct Schedule {
@@ -64,5 +70,15 @@ std::vector<Op> pipeline_ops(int chunks, int streams, const PipelineStages& per_
 // (waits for kernel c). Uploading c+1 before downloading c keeps the compute engine fed while
 // both copy directions share the transfer stream's order.
 std::vector<Op> transfer_compute_ops(int chunks, const PipelineStages& per_chunk);
+
+// Batches that each run a fixed chain of stages (e.g. H2D, L kernels, D2H), batch b on stream
+// (b % streams), issued batch after batch (depth first). With host_waits_each_op every op is
+// host-synchronous: the host issues the next one only after it ends (a sync after each op).
+struct Stage {
+  OpKind kind = OpKind::kernel;
+  double duration = 0;
+};
+std::vector<Op> batch_chain_ops(int batches, int streams, const std::vector<Stage>& stages,
+                                bool host_waits_each_op);
 
 }  // namespace cudalab

@@ -12,5 +12,7 @@ std::unique_ptr<Lesson> make_pinned_vs_pageable();
 std::unique_ptr<Lesson> make_stream_overlap();
 std::unique_ptr<Lesson> make_priority();
 std::unique_ptr<Lesson> make_callbacks();
+std::unique_ptr<Lesson> make_graph_pitfall();
+std::unique_ptr<Lesson> make_graph_forkjoin();
 
 }  // namespace cudalab

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "engine_model.hpp"
 
 using namespace cudalab;
@@ -83,4 +85,30 @@ TEST(EngineModel, TransferPlusComputeStreamDoubleBuffering) {
   const auto kernel_bound = transfer_compute_ops(4, PipelineStages{1, 5, 1});
   EXPECT_DOUBLE_EQ(simulate(kernel_bound, EngineConfig{}).makespan, 1 + 4 * 5 + 1);
   EXPECT_THROW(transfer_compute_ops(0, kEqual), std::invalid_argument);
+}
+
+TEST(EngineModel, KernelQueuesLetStreamsDispatchIndependently) {
+  // Stream 0: two long kernels; stream 1: one short kernel issued after them. With one queue
+  // the short kernel waits until the second long one has started; with two it starts at once.
+  std::vector<Op> ops(3);
+  ops[0] = Op{OpKind::kernel, 0, 10, {}, false, "a0"};
+  ops[1] = Op{OpKind::kernel, 0, 10, {}, false, "a1"};
+  ops[2] = Op{OpKind::kernel, 1, 1, {}, false, "b0"};
+  EngineConfig one_queue;
+  one_queue.concurrent_kernels = 4;
+  EXPECT_DOUBLE_EQ(simulate(ops, one_queue).start[2], 10);
+  EngineConfig two_queues = one_queue;
+  two_queues.kernel_queues = 2;
+  EXPECT_DOUBLE_EQ(simulate(ops, two_queues).start[2], 0);
+}
+
+TEST(EngineModel, BatchChainOpsPutsBatchesOnStreamsInOrder) {
+  const auto ops = batch_chain_ops(3, 2, {{OpKind::h2d, 1}, {OpKind::kernel, 2}}, true);
+  ASSERT_EQ(ops.size(), 6u);
+  EXPECT_EQ(ops[0].stream, 0);
+  EXPECT_EQ(ops[2].stream, 1);
+  EXPECT_EQ(ops[4].stream, 0);
+  EXPECT_EQ(ops[3].kind, OpKind::kernel);
+  EXPECT_TRUE(ops[5].host_synchronous);
+  EXPECT_THROW(batch_chain_ops(0, 1, {}, false), std::invalid_argument);
 }

@@ -1,0 +1,49 @@
+// Flags and report pieces lessons 06 and 07 share: the training-step options, the primitives
+// section, one row per method with its prediction, and the verify check of each method.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "report.hpp"
+#include "step_runs.hpp"
+
+namespace cudalab::graphs {
+
+struct StepOptions {
+  StepShape shape;        // --batches, --layers, --streams
+  int features = 2048;    // --features: elements per batch vector (the layer is features x features)
+  int steps = 20;         // --steps: training steps per timed sample
+};
+
+void add_step_options(CLI::App& app, StepOptions& options);
+void add_step_params(Report& report, const StepOptions& options);
+
+// The model's inputs, measured in this run: op durations, stream launch cost, graph node cost.
+struct ModelInputs {
+  StepPrimitives primitives;
+  LaunchCost chain20;  // 20 empty kernels, stream vs graph
+};
+ModelInputs measure_model_inputs(const TrainingStep& step, int copy_engines, int max_concurrent_kernels,
+                                 const Repetitions& reps);
+Section primitives_section(const ModelInputs& inputs);
+
+struct MethodResult {
+  StepMethod method;
+  MethodRun run;
+  double predicted_us = 0;
+};
+MethodResult run_method(StepMethod method, const TrainingStep& step, const StepStreams& streams,
+                        const StepOptions& options, const StepPrimitives& primitives, const Repetitions& reps);
+
+// Metric key of a method: "step.multi-stream".
+std::string method_key(StepMethod method);
+Section methods_section(const std::vector<MethodResult>& results, const StepOptions& options);
+Check method_verify_check(const MethodResult& result, std::size_t elements);
+
+// Facts of a graph's shape, keyed with `prefix`: "forkjoin.nodes".
+void add_shape_facts(Section& section, const std::string& prefix, const std::string& label, const DagShape& shape);
+
+// What the fork/join DAG of this workload must look like: S chains of ceil(B/S) batches.
+DagShape expected_fork_join_shape(const StepShape& shape);
+
+}  // namespace cudalab::graphs

@@ -13,6 +13,7 @@
 #include "device.hpp"
 #include "errors.hpp"
 #include "lessons.hpp"
+#include "options.hpp"
 #include "step_report.hpp"
 #include "text_format.hpp"
 
@@ -24,22 +25,6 @@ using namespace graphs;
 
 const std::vector<int> kSweepKernels = {1, 5, 10, 20, 50, 100};
 constexpr int kSweepReplays = 50;
-
-// --dot must name a file we can write; checked while parsing, before any GPU work.
-CLI::Validator writable_file() {
-  return CLI::Validator(
-      [](std::string& path) -> std::string {
-        std::FILE* existing = std::fopen(path.c_str(), "r");
-        const bool existed = existing != nullptr;
-        if (existing != nullptr) std::fclose(existing);
-        std::FILE* f = std::fopen(path.c_str(), "a");
-        if (f == nullptr) return fmt::format("cannot write '{}'", path);
-        std::fclose(f);
-        if (!existed) std::remove(path.c_str());
-        return {};
-      },
-      "FILE");
-}
 
 double host_us_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
@@ -61,8 +46,9 @@ class GraphForkJoin final : public Lesson {
  public:
   void add_options(CLI::App& app) override {
     add_step_options(app, options_);
-    app.add_option("--dot", dot_path_, "write the fork/join graph as Graphviz (cudaGraphDebugDotPrint) to FILE")
-        ->check(writable_file());
+    add_output_file_option(app, "--dot", dot_path_,
+                           "write the fork/join graph as Graphviz (cudaGraphDebugDotPrint) to FILE",
+                           /*allow_stdout=*/false);
   }
   Repetitions default_repetitions() const override { return {2, 10}; }
 

@@ -6,6 +6,7 @@
 
 #include "device.hpp"
 #include "errors.hpp"
+#include "interrupt.hpp"
 #include "output.hpp"
 #include "preflight.hpp"
 #include "report_json.hpp"
@@ -34,6 +35,7 @@ RunContext make_context(const CommonOptions& o, const Lesson& lesson) {
 Report run_lesson(const LessonRun& run, const RunContext& ctx) {
   use_device(ctx.device);
   Report report = run.lesson->run(ctx);
+  throw_if_interrupted();  // a lesson that finished its last measurement after Ctrl-C
   report.tool_version = kVersion;
   report.recorded_at = utc_timestamp_now();
   report.lesson_number = run.entry->number;

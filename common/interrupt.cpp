@@ -1,5 +1,7 @@
 #include "interrupt.hpp"
 
+#include <unistd.h>
+
 #include <csignal>
 
 #include "errors.hpp"
@@ -7,7 +9,13 @@
 namespace cudalab {
 namespace {
 volatile std::sig_atomic_t g_interrupted = 0;
-extern "C" void on_sigint(int) { g_interrupted = 1; }
+// First Ctrl-C: ask the lesson to stop at its next measurement and unwind (RAII frees the GPU
+// memory, streams and pinned buffers). A second Ctrl-C means "now": leave at once; the driver
+// reclaims the device resources of an exiting process.
+extern "C" void on_sigint(int) {
+  if (g_interrupted != 0) _exit(130);
+  g_interrupted = 1;
+}
 }  // namespace
 
 void install_interrupt_handler() {

@@ -39,7 +39,50 @@ for s in $slugs; do
   fi
 done
 if [ "$mode" = full ]; then
+  echo "== cudalab all --stable, three times"
+  for i in 1 2 3; do "$bin" all --stable >"$out/logs/all.stable$i.txt" 2>&1; echo "exit $?" >>"$out/logs/all.stable$i.txt"; done
+  if cmp -s "$out/logs/all.stable1.txt" "$out/logs/all.stable2.txt" && cmp -s "$out/logs/all.stable1.txt" "$out/logs/all.stable3.txt"; then
+    echo "all --stable: 3 runs byte-identical ($(wc -l <"$out/logs/all.stable1.txt") lines)"
+  else
+    echo "all --stable: DIFFERENT"; diff "$out/logs/all.stable1.txt" "$out/logs/all.stable2.txt"; diff "$out/logs/all.stable1.txt" "$out/logs/all.stable3.txt"
+  fi
+  echo "== odd values and hostile environments"
+  odd() {  # odd NAME ARGS...: one run, its exit code and the lines that matter
+    "$bin" "$@" >"$out/logs/odd.$1.txt" 2>&1
+    local rc=$?
+    printf '%-58s exit %s\n' "$*" "$rc"
+    grep -E "✗|speed-up|speedup|faster|error|waived|GB/s at|per kernel|latency|CUDA" "$out/logs/odd.$1.txt" | grep -v "^  [a-zA-Z•]" | head -n 6 | sed 's/^/    /'
+  }
+  odd stream-overlap --streams 8
+  odd stream-overlap --streams 3 --size 1000003
+  odd stream-overlap --streams 1
+  odd stream-overlap --streams 64
+  odd stream-overlap --size 1GiB
+  odd stream-overlap --size 900GiB
+  odd priority --priority -100
+  odd callbacks --callback-ms 50
+  odd graph-pitfall --streams 1
+  odd graph-pitfall --batches 1
+  odd graph-pitfall --layers 1
+  odd graph-pitfall --streams 64
+  odd graph-pitfall --show-errors
+  odd graph-forkjoin --streams 1
+  odd graph-forkjoin --batches 1
+  odd graph-forkjoin --layers 1
+  odd graph-forkjoin --streams 64
+  odd device-query --device 7
+  CUDA_VISIBLE_DEVICES= "$bin" stream-overlap; echo "CUDA_VISIBLE_DEVICES='' stream-overlap: exit $?"
+  "$bin" stream-overlap --repeat 0; echo "stream-overlap --repeat 0: exit $?"
+  start=$(date +%s.%N)
+  "$bin" pinned-vs-pageable >/dev/null 2>"$out/logs/sigint.txt" & pid=$!
+  sleep 1.5; kill -INT $pid; wait $pid; rc=$?
+  echo "Ctrl-C after 1.5 s into pinned-vs-pageable: exit $rc after $(echo "$(date +%s.%N) - $start" | bc) s: $(cat "$out/logs/sigint.txt")"
+  nvidia-smi --query-compute-apps=pid,used_memory --format=csv,noheader | sed 's/^/    left on the GPU: /'
+  echo "== timelines"
+  "$bin" stream-overlap --timeline --trace "$out/logs/trace-03.json" >"$out/logs/timeline-03.txt" 2>&1; echo "stream-overlap --timeline --trace: exit $?"
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('trace events:', len(d['traceEvents'] if isinstance(d, dict) else d))" "$out/logs/trace-03.json"
+  for s in $slugs; do "$bin" "${s#*-}" --timeline --color never >"$out/logs/timeline-$s.txt" 2>&1; echo "$s --timeline: exit $?"; done
   echo "== compute-sanitizer"
   tests/sanitize.sh "$bin" 2>&1 | tee "$out/logs/sanitize.txt" | grep -v "^    " | tail -n 40
 fi
-tar -C "$out" -czf "$out/logs.tgz" logs && rm -rf "$out/logs"
+tar -C "$out" -czf "$out/logs.tgz" logs runs && rm -rf "$out/logs" "$out/runs"

@@ -47,11 +47,14 @@ if [ "$mode" = full ]; then
     echo "all --stable: DIFFERENT"; diff "$out/logs/all.stable1.txt" "$out/logs/all.stable2.txt"; diff "$out/logs/all.stable1.txt" "$out/logs/all.stable3.txt"
   fi
   echo "== odd values and hostile environments"
-  odd() {  # odd NAME ARGS...: one run, its exit code and the lines that matter
-    "$bin" "$@" >"$out/logs/odd.$1.txt" 2>&1
+  n=0
+  odd() {  # odd ARGS...: one run, its exit code and the lines that matter
+    n=$((n + 1))
+    "$bin" "$@" >"$out/logs/odd.$n.txt" 2>&1
     local rc=$?
+    echo "# cudalab $*" >>"$out/logs/odd.$n.txt"
     printf '%-58s exit %s\n' "$*" "$rc"
-    grep -E "✗|speed-up|speedup|faster|error|waived|GB/s at|per kernel|latency|CUDA" "$out/logs/odd.$1.txt" | grep -v "^  [a-zA-Z•]" | head -n 6 | sed 's/^/    /'
+    grep -E "✗|speed-up|speedup|faster|error|waived|GB/s at|per kernel|latency|CUDA" "$out/logs/odd.$n.txt" | grep -v "^  [a-zA-Z•]" | head -n 6 | sed 's/^/    /'
   }
   odd stream-overlap --streams 8
   odd stream-overlap --streams 3 --size 1000003
@@ -73,10 +76,10 @@ if [ "$mode" = full ]; then
   odd device-query --device 7
   CUDA_VISIBLE_DEVICES= "$bin" stream-overlap; echo "CUDA_VISIBLE_DEVICES='' stream-overlap: exit $?"
   "$bin" stream-overlap --repeat 0; echo "stream-overlap --repeat 0: exit $?"
-  start=$(date +%s.%N)
+  start=$(date +%s%N)
   "$bin" pinned-vs-pageable >/dev/null 2>"$out/logs/sigint.txt" & pid=$!
   sleep 1.5; kill -INT $pid; wait $pid; rc=$?
-  echo "Ctrl-C after 1.5 s into pinned-vs-pageable: exit $rc after $(echo "$(date +%s.%N) - $start" | bc) s: $(cat "$out/logs/sigint.txt")"
+  echo "Ctrl-C after 1.5 s into pinned-vs-pageable: exit $rc after $(( ($(date +%s%N) - start) / 1000000 )) ms: $(cat "$out/logs/sigint.txt")"
   nvidia-smi --query-compute-apps=pid,used_memory --format=csv,noheader | sed 's/^/    left on the GPU: /'
   echo "== timelines"
   "$bin" stream-overlap --timeline --trace "$out/logs/trace-03.json" >"$out/logs/timeline-03.txt" 2>&1; echo "stream-overlap --timeline --trace: exit $?"

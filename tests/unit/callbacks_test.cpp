@@ -5,6 +5,7 @@
 
 #include "05-callbacks/callbacks_model.hpp"
 #include "05-callbacks/callbacks_options.hpp"
+#include "test_support.hpp"
 
 using namespace cudalab::callbacks;
 
@@ -15,14 +16,7 @@ struct Parsed {
 };
 Parsed parse(std::vector<std::string> args) {
   Parsed p;
-  CLI::App app("test");
-  add_callbacks_options(app, p.options);
-  std::reverse(args.begin(), args.end());
-  try {
-    app.parse(args);
-  } catch (const CLI::ParseError& e) {
-    p.error = e.what();
-  }
+  p.error = cudalab::testing_support::parse_flags(std::move(args), [&](CLI::App& app) { add_callbacks_options(app, p.options); });
   return p;
 }
 }  // namespace

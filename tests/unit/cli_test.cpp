@@ -9,31 +9,18 @@
 #include "app.hpp"
 #include "course.hpp"
 #include "errors.hpp"
+#include "test_support.hpp"
 #include "report_json.hpp"
 
 using namespace cudalab;
 
 namespace {
 
-struct Outcome {
-  int code;
-  std::string out;
-  std::string err;
-};
+using testing_support::one_line;
+using Outcome = testing_support::CliOutcome;
+Outcome run(std::vector<std::string> args) { return testing_support::run_cudalab(std::move(args)); }
 
-Outcome run(std::vector<std::string> args) {
-  args.insert(args.begin(), "cudalab");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  testing::internal::CaptureStdout();
-  testing::internal::CaptureStderr();
-  const int code = run_cli(static_cast<int>(argv.size()), argv.data());
-  return Outcome{code, testing::internal::GetCapturedStdout(), testing::internal::GetCapturedStderr()};
-}
-
-bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }
-
-void hide_gpus() { setenv("CUDA_VISIBLE_DEVICES", "", 1); }
+using testing_support::hide_gpus;
 
 }  // namespace
 

@@ -10,6 +10,7 @@
 #include "graph_shape.hpp"
 #include "step_model.hpp"
 #include "step_report.hpp"
+#include "test_support.hpp"
 
 using namespace cudalab;
 using namespace cudalab::graphs;
@@ -19,16 +20,9 @@ namespace {
 using Edges = std::vector<std::pair<std::size_t, std::size_t>>;
 
 int run_quietly(std::vector<std::string> args, std::string* err = nullptr) {
-  args.insert(args.begin(), "cudalab");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  testing::internal::CaptureStdout();
-  testing::internal::CaptureStderr();
-  const int code = run_cli(static_cast<int>(argv.size()), argv.data());
-  (void)testing::internal::GetCapturedStdout();
-  const std::string e = testing::internal::GetCapturedStderr();
-  if (err != nullptr) *err = e;
-  return code;
+  const auto outcome = testing_support::run_cudalab(std::move(args));
+  if (err != nullptr) *err = outcome.err;
+  return outcome.code;
 }
 
 Edges chain_edges(std::size_t first, std::size_t count) {

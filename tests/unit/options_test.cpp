@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "options.hpp"
+#include "test_support.hpp"
 
 using namespace cudalab;
 
@@ -32,16 +33,11 @@ struct Parsed {
 };
 Parsed parse(std::vector<std::string> args) {
   Parsed p;
-  CLI::App app("test");
-  add_common_options(app, p.common);
-  add_size_option(app, "--size", p.size, 4096, 1ull << 30, "bytes");
-  add_int_option(app, "--streams", p.streams, 1, 64, "streams");
-  std::reverse(args.begin(), args.end());
-  try {
-    app.parse(args);
-  } catch (const CLI::ParseError& e) {
-    p.error = e.what();
-  }
+  p.error = testing_support::parse_flags(std::move(args), [&](CLI::App& app) {
+    add_common_options(app, p.common);
+    add_size_option(app, "--size", p.size, 4096, 1ull << 30, "bytes");
+    add_int_option(app, "--streams", p.streams, 1, 64, "streams");
+  });
   return p;
 }
 }  // namespace

@@ -1,0 +1,56 @@
+// Shared by the unit tests: run the whole CLI in-process, and parse flags into a throwaway app.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "app.hpp"
+
+namespace cudalab::testing_support {
+
+struct CliOutcome {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+// `cudalab args...` in this process, with stdout and stderr captured.
+inline CliOutcome run_cudalab(std::vector<std::string> args) {
+  args.insert(args.begin(), "cudalab");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
+  const int code = run_cli(static_cast<int>(argv.size()), argv.data());
+  std::string out = ::testing::internal::GetCapturedStdout();
+  return CliOutcome{code, std::move(out), ::testing::internal::GetCapturedStderr()};
+}
+
+// Exactly one line, as every error message must be.
+inline bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }
+
+// No CUDA device for the rest of this process. CUDA reads the variable when it starts, so call
+// this before anything touches CUDA; CTest runs every test in a process of its own.
+inline void hide_gpus() { setenv("CUDA_VISIBLE_DEVICES", "", 1); }
+
+// Parses `args` with the options `add(app)` registers; returns CLI11's message, "" on success.
+template <typename AddOptions>
+std::string parse_flags(std::vector<std::string> args, AddOptions&& add) {
+  CLI::App app("test");
+  add(app);
+  std::reverse(args.begin(), args.end());  // CLI11 parses a vector from the back
+  try {
+    app.parse(args);
+  } catch (const CLI::ParseError& e) {
+    return e.what();
+  }
+  return {};
+}
+
+}  // namespace cudalab::testing_support

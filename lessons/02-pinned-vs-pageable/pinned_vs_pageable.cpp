@@ -17,6 +17,7 @@
 #include "lessons.hpp"
 #include "options.hpp"
 #include "text_format.hpp"
+#include "traced_run.hpp"
 #include "transfer_model.hpp"
 
 namespace cudalab {
@@ -74,6 +75,15 @@ struct HostMemory {
   }
   unsigned char* data() const { return kind == MemoryKind::pinned ? pinned.data() : plain.get(); }
 };
+
+// One copy of `bytes` between host and device memory in direction `d`, queued on `stream`.
+void copy_async(Direction d, unsigned char* host, unsigned char* device, std::size_t bytes, cudaStream_t stream) {
+  if (d == Direction::h2d) {
+    CUDALAB_CUDA_CHECK(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, stream));
+  } else {
+    CUDALAB_CUDA_CHECK(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, stream));
+  }
+}
 
 struct Tally {
   std::size_t matched = 0;
@@ -244,14 +254,15 @@ class PinnedVsPageable final : public Lesson {
       CUDALAB_CUDA_CHECK(cudaMemset(device.data(), 0xFF, probe));
       Stream second;
       const Event forked(cudaEventDisableTiming), joined(cudaEventDisableTiming);
-      const auto samples = time_on_stream(stream, ctx.reps, [&](cudaStream_t s) {
+      auto enqueue_both = [&](cudaStream_t s) {
         forked.record(s);
         CUDALAB_CUDA_CHECK(cudaStreamWaitEvent(second, forked.get(), 0));
         CUDALAB_CUDA_CHECK(cudaMemcpyAsync(device.data(), up.data(), probe, cudaMemcpyHostToDevice, s));
         CUDALAB_CUDA_CHECK(cudaMemcpyAsync(down.data(), device_src.data(), probe, cudaMemcpyDeviceToHost, second));
         joined.record(second);
         CUDALAB_CUDA_CHECK(cudaStreamWaitEvent(s, joined.get(), 0));
-      });
+      };
+      const auto samples = time_on_stream(stream, ctx.reps, enqueue_both);
       stream.synchronize();
       CUDALAB_CUDA_CHECK(cudaMemcpy(readback.data(), device.data(), probe, cudaMemcpyDeviceToHost));
       const std::size_t matched =
@@ -271,6 +282,33 @@ class PinnedVsPageable final : public Lesson {
                                    100.0 * median_of(aggregate.samples) / one_way_sum);
       bidir.metrics.push_back(std::move(aggregate));
       r.sections.push_back(std::move(bidir));
+      if (ctx.tracing()) {  // after the check: the traced run rewrites the buffers
+        traced_run(r.timelines, fmt::format("both directions at once: {} up and {} down, pinned", format_bytes(probe),
+                                            format_bytes(probe)),
+                   {{stream, "upload (H2D)"}, {second.get(), "download (D2H)"}},
+                   [&](TraceSession&) { enqueue_both(stream); });
+      }
+    }
+
+    // --- the picture: one copy per memory kind, each kind on its own lane, one after another ---
+    if (ctx.tracing()) {
+      std::vector<std::unique_ptr<HostMemory>> hosts;
+      std::vector<Stream> lanes_streams(kinds.size());
+      std::vector<NamedLane> lanes;
+      for (std::size_t k = 0; k < kinds.size(); ++k) {
+        hosts.push_back(std::make_unique<HostMemory>(kinds[k], probe));
+        lanes.push_back({lanes_streams[k].get(), fmt::format("{} memory", name_of(kinds[k]))});
+      }
+      std::string what;
+      for (Direction d : directions) what += what.empty() ? label_of(d) : std::string(" + ") + label_of(d);
+      traced_run(r.timelines, fmt::format("{} of {} from each kind of host memory, one after another", what,
+                                          format_bytes(probe)),
+                 lanes, [&](TraceSession&) {
+                   for (std::size_t k = 0; k < kinds.size(); ++k) {
+                     for (Direction d : directions) copy_async(d, hosts[k]->data(), device.data(), probe, lanes_streams[k]);
+                     lanes_streams[k].synchronize();  // the next kind starts on an idle bus
+                   }
+                 });
     }
 
     // --- how long cudaMemcpyAsync keeps the host ---
@@ -284,11 +322,7 @@ class PinnedVsPageable final : public Lesson {
       for (Direction d : directions) {
         const auto samples = repeat_measurement(ctx.reps, [&] {
           const auto start = std::chrono::steady_clock::now();
-          if (d == Direction::h2d) {
-            CUDALAB_CUDA_CHECK(cudaMemcpyAsync(device.data(), host.data(), probe, cudaMemcpyHostToDevice, stream));
-          } else {
-            CUDALAB_CUDA_CHECK(cudaMemcpyAsync(host.data(), device.data(), probe, cudaMemcpyDeviceToHost, stream));
-          }
+          copy_async(d, host.data(), device.data(), probe, stream);
           const double returned_after = host_ms_since(start);
           stream.synchronize();
           return returned_after * 1e3;

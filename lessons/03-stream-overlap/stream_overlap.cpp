@@ -18,6 +18,7 @@
 #include "lessons.hpp"
 #include "options.hpp"
 #include "text_format.hpp"
+#include "traced_run.hpp"
 
 namespace cudalab {
 
@@ -327,6 +328,32 @@ class StreamOverlap final : public Lesson {
                    pageable_serial / predict(Variant::pageable));
     r.sections.push_back(std::move(timed));
 
+    // --- the traced runs: each variant once more, untimed, for its picture ---
+    if (ctx.tracing()) {
+      std::vector<NamedLane> worker_lanes;
+      for (std::size_t w = 0; w < worker_handles.size(); ++w) {
+        worker_lanes.push_back({worker_handles[w], fmt::format("stream {}", w)});
+      }
+      auto trace_variant = [&](Variant v, const std::string& title, const std::vector<NamedLane>& lanes) {
+        return traced_run(r.timelines, title, lanes, [&](TraceSession&) { enqueue(v, origin); });
+      };
+      const auto sequential_trace =
+          trace_variant(Variant::sequential, "sequential: one stream, the whole buffer", {{origin, "one stream"}});
+      const auto depth_trace = trace_variant(
+          Variant::depth_first,
+          fmt::format("depth-first, pinned: {} chunks over {} streams (chunk c on stream c mod {})", chunk_count,
+                      streams_, streams_),
+          worker_lanes);
+      trace_variant(Variant::pageable, "depth-first from pageable memory: the same streams, no staircase",
+                    worker_lanes);
+      trace_variant(Variant::transfer_compute, "transfer stream + compute stream, handing chunks over by events",
+                    {{transfer, "transfer"}, {compute, "compute"}});
+      if (sequential_trace && depth_trace) {
+        r.checks.push_back(trace_matches_timed_runs(*sequential_trace, *depth_trace, measured_median[0],
+                                                    pinned_stages, chunk_count, streams_));
+      }
+    }
+
     const double model_ratio = predict(Variant::depth_first) / depth;
     if (streams_ >= 2) {
       r.checks.push_back(expect_check(
@@ -366,6 +393,34 @@ class StreamOverlap final : public Lesson {
   }
 
  private:
+  // The acceptance check: what CUPTI saw agrees with what the events timed. The one
+  // sequential lane's busy time against the timed sequential run; each depth-first lane's busy
+  // time against its chunks' stage times measured alone.
+  static Check trace_matches_timed_runs(const Timeline& sequential, const Timeline& depth_first,
+                                        double sequential_ms, const PipelineStages& stages, int chunk_count,
+                                        int streams) {
+    constexpr double kTolerance = 0.10;
+    double worst = std::fabs(device_busy_ms(sequential, "one stream") / sequential_ms - 1.0);
+    std::string worst_lane = "one stream (sequential)";
+    const double per_chunk_ms = stages.h2d + stages.kernel + stages.d2h;
+    for (int w = 0; w < streams; ++w) {
+      const int chunks_on_lane = chunk_count / streams + (w < chunk_count % streams ? 1 : 0);
+      const std::string lane = fmt::format("stream {}", w);
+      const double deviation = std::fabs(device_busy_ms(depth_first, lane) / (chunks_on_lane * per_chunk_ms) - 1.0);
+      if (deviation > worst) {
+        worst = deviation;
+        worst_lane = lane + " (depth-first)";
+      }
+    }
+    return expect_check(
+        "expect.trace_matches_timed_runs", worst <= kTolerance,
+        fmt::format("each lane's traced copy and kernel time is within {:.0f}% of the timed runs (worst: {}, {:.1f}%)",
+                    100 * kTolerance, worst_lane, 100 * worst),
+        "the traced run is a separate run: CUPTI adds a little time per operation, and in the overlapped run copies "
+        "in both directions and kernels share PCIe and the SMs, so an operation can take longer than it did alone; "
+        "with tiny chunks these fixed costs are a large share");
+  }
+
   // Double buffering: one transfer stream carries both directions, one compute stream runs the
   // kernels; events hand each chunk from one to the other. Chunk c lives in slot c % 2, and
   // the transfer stream's order (H2D c+2 after D2H c) keeps a slot from being refilled early.

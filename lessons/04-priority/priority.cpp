@@ -14,6 +14,7 @@
 #include "priority_model.hpp"
 #include "priority_options.hpp"
 #include "text_format.hpp"
+#include "traced_run.hpp"
 
 namespace cudalab {
 
@@ -175,8 +176,21 @@ class Priority final : public Lesson {
     const CaseResult same = measure_case(same_stream, false);
     const CaseResult high = measure_case(urgent_stream, true);
 
-    return build_report(o, least, greatest, requested, granted, sm_count, blocks_per_sm, background_blocks,
-                        alone_us, same, high, background_tally, urgent_tally);
+    Report r = build_report(o, least, greatest, requested, granted, sm_count, blocks_per_sm, background_blocks,
+                            alone_us, same, high, background_tally, urgent_tally);
+    if (ctx.tracing()) {
+      // One more run of each case, untimed; its results were checked in the timed runs, so
+      // these tallies only keep run_behind's contract.
+      Tally traced_background, traced_urgent;
+      auto trace_case = [&](const Stream& stream, const std::string& title) {
+        traced_run(r.timelines, title, {{background_stream, "background"}, {stream, "urgent"}}, [&](TraceSession&) {
+          (void)run_behind(background_stream, stream, b, o, background_blocks, traced_background, traced_urgent);
+        });
+      };
+      trace_case(same_stream, "urgent kernel at the background's priority: it waits for the last wave");
+      trace_case(urgent_stream, fmt::format("urgent kernel at priority {}: it runs as soon as SMs free up", granted));
+    }
+    return r;
   }
 
  private:

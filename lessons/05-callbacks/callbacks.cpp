@@ -22,6 +22,7 @@
 #include "lessons.hpp"
 #include "mapped_memory.hpp"
 #include "text_format.hpp"
+#include "traced_run.hpp"
 
 namespace cudalab {
 
@@ -135,9 +136,17 @@ LatencySample measure_callback_latency(const Stream& stream, const CallbacksOpti
 
 struct SleepingCallback {
   int sleep_ms = 0;
+  // Only in the traced run: CUPTI's clock around the sleep, so the timeline can draw the
+  // callback (CUPTI records no activity for host functions). Reading a clock is no CUDA call.
+  bool stamp = false;
+  std::uint64_t start_ns = 0;
+  std::uint64_t end_ns = 0;
 };
 void CUDART_CB sleep_in_callback(void* data) {
-  std::this_thread::sleep_for(std::chrono::milliseconds(static_cast<SleepingCallback*>(data)->sleep_ms));
+  auto* sleeper = static_cast<SleepingCallback*>(data);
+  if (sleeper->stamp) sleeper->start_ns = TraceSession::now_ns();
+  std::this_thread::sleep_for(std::chrono::milliseconds(sleeper->sleep_ms));
+  if (sleeper->stamp) sleeper->end_ns = TraceSession::now_ns();
 }
 
 struct BlockingSample {
@@ -145,10 +154,12 @@ struct BlockingSample {
   double other_busy_ms = 0;   // how much of that gap the other stream's kernel was running
 };
 
-BlockingSample measure_blocking(const Stream& blocked, const Stream& other, int callback_ms) {
+// With `trace`, the callback also stamps itself and is reported to the session as a host op.
+BlockingSample measure_blocking(const Stream& blocked, const Stream& other, int callback_ms,
+                                TraceSession* trace = nullptr) {
   constexpr std::uint64_t kShortKernelNs = 50'000;
   DeviceBuffer<std::int64_t> stamps(6);
-  SleepingCallback sleeper{callback_ms};
+  SleepingCallback sleeper{callback_ms, trace != nullptr};
   {
     DrainOnExit drain_blocked(blocked);
     DrainOnExit drain_other(other);
@@ -157,6 +168,10 @@ BlockingSample measure_blocking(const Stream& blocked, const Stream& other, int 
     launch_timed_spin(blocked, kShortKernelNs, stamps.data() + 2, stamps.data() + 3);
     launch_timed_spin(other, static_cast<std::uint64_t>(callback_ms) * 1'000'000, stamps.data() + 4,
                       stamps.data() + 5);
+  }
+  // Both streams are drained: the callback has run and its stamps are final.
+  if (trace != nullptr) {
+    trace->add_host_op(blocked, fmt::format("callback: sleep {} ms", callback_ms), sleeper.start_ns, sleeper.end_ns);
   }
   std::int64_t t[6];
   CUDALAB_CUDA_CHECK(cudaMemcpy(t, stamps.data(), stamps.bytes(), cudaMemcpyDeviceToHost));
@@ -364,8 +379,15 @@ class Callbacks final : public Lesson {
       v->erase(v->begin(), v->begin() + long_reps.warmup);
     }
 
-    return build_report(o, samples, legacy, ordered_ok, ordered_checked, gap_ms, other_busy_ms, sync_ms, worker_ms,
-                        host_per_batch, gpu_per_batch, batch_ok, batch_checked);
+    Report r = build_report(o, samples, legacy, ordered_ok, ordered_checked, gap_ms, other_busy_ms, sync_ms,
+                            worker_ms, host_per_batch, gpu_per_batch, batch_ok, batch_checked);
+    if (ctx.tracing()) {
+      traced_run(r.timelines,
+                 fmt::format("kernel, a callback sleeping {} ms, kernel; another stream runs on", o.callback_ms),
+                 {{stream, "callback stream"}, {other, "other stream"}, {nullptr, "stamps read back"}},
+                 [&](TraceSession& trace) { (void)measure_blocking(stream, other, o.callback_ms, &trace); });
+    }
+    return r;
   }
 
  private:

@@ -90,6 +90,14 @@ class GraphPitfall final : public Lesson {
         "the model knows only launch costs, op durations, copy engines and stream order; clock changes or a busy "
         "GPU can tip a close race"));
 
+    if (ctx.tracing()) {
+      trace_method(r, StepMethod::multi_stream, step, streams, options_, inputs.primitives,
+                   fmt::format("multi-stream: {} batches over {} streams, side by side", options_.shape.batches,
+                               options_.shape.streams));
+      trace_method(r, StepMethod::graph_serial, step, streams, options_, inputs.primitives,
+                   fmt::format("graph-serial: {} one-batch graphs, one after another", options_.shape.batches));
+    }
+
     if (show_errors_) add_mistakes(r);
 
     r.headline = fmt::format("graph-serial {:.2f}x the multi-stream time (model {:.2f}x)", measured_ratio, predicted_ratio);

@@ -72,6 +72,11 @@ class GraphForkJoin final : public Lesson {
     r.sections.push_back(methods_section(results, options_));
     for (const auto& res : results) r.checks.push_back(method_verify_check(res, step.elements()));
 
+    if (ctx.tracing()) {
+      trace_method(r, StepMethod::graph_fork_join, step, streams, options_, inputs.primitives,
+                   fmt::format("fork/join graph: one launch, {} batches side by side", options_.shape.batches));
+    }
+
     add_shapes(r, step, streams);
     add_method_checks(r, results);
     add_launch_sweep(r, ctx.reps);

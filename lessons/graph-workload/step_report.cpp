@@ -6,6 +6,7 @@
 
 #include "options.hpp"
 #include "text_format.hpp"
+#include "traced_run.hpp"
 
 namespace cudalab::graphs {
 
@@ -81,6 +82,23 @@ MethodResult run_method(StepMethod method, const TrainingStep& step, const StepS
     }
   }
   return result;
+}
+
+void trace_method(Report& r, StepMethod method, const TrainingStep& step, const StepStreams& streams,
+                  const StepOptions& options, const StepPrimitives& primitives, const std::string& title) {
+  // Only streams that carry work get a lane: graphs are launched into the origin, plain
+  // multi-stream code queues each batch on a worker (the origin only forks and joins).
+  std::vector<NamedLane> lanes;
+  if (method == StepMethod::graph_serial || method == StepMethod::graph_fork_join) {
+    lanes.push_back({streams.origin(), "graph launches"});
+  } else {
+    for (int w = 0; w < streams.count(); ++w) lanes.push_back({streams.worker(w), fmt::format("stream {}", w)});
+  }
+  StepOptions one_step = options;
+  one_step.steps = 1;
+  traced_run(r.timelines, title, lanes, [&](TraceSession&) {
+    (void)run_method(method, step, streams, one_step, primitives, Repetitions{0, 1});
+  });
 }
 
 namespace {

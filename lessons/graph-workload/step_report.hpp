@@ -35,6 +35,11 @@ struct MethodResult {
 MethodResult run_method(StepMethod method, const TrainingStep& step, const StepStreams& streams,
                         const StepOptions& options, const StepPrimitives& primitives, const Repetitions& reps);
 
+// One more, untimed training step of `method` under CUPTI (run_method with one step and one
+// repetition), added to r.timelines: graph launches on the origin's lane, batches on "stream i".
+void trace_method(Report& r, StepMethod method, const TrainingStep& step, const StepStreams& streams,
+                  const StepOptions& options, const StepPrimitives& primitives, const std::string& title);
+
 // Metric key of a method: "step.multi-stream".
 std::string method_key(StepMethod method);
 Section methods_section(const std::vector<MethodResult>& results, const StepOptions& options);

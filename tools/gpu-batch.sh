@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The lab-GPU session in one batch (nothing is built there): GPU tests, each lesson in every
-# output form and language, stable output three times, compute-sanitizer. Logs go to $OUT.
-#   tools/gpu-batch.sh BUILD_DIR [quick]
+# The lab-GPU session in batches (nothing is built there). Logs go to $OUT.
+#   tools/gpu-batch.sh BUILD_DIR full      GPU tests, each lesson in every output form and language,
+#                                          stable output three times, odd values, timelines
+#   tools/gpu-batch.sh BUILD_DIR quick     GPU tests and one run of each lesson
+#   tools/gpu-batch.sh BUILD_DIR sanitize  every lesson under compute-sanitizer (tests/sanitize.sh)
 set -u
 build=${1:?build dir}
 mode=${2:-full}
@@ -13,6 +15,13 @@ export NO_COLOR=1
   date -u +%FT%TZ
   nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.max,pcie.link.width.max --format=csv
 } >"$out/logs/machine.txt" 2>&1
+
+if [ "$mode" = sanitize ]; then
+  echo "== compute-sanitizer"
+  tests/sanitize.sh "$bin" 2>&1 | tee "$out/logs/sanitize.txt" | grep -v "^    " | tail -n 40
+  tar -C "$out" -czf "$out/logs.tgz" logs && rm -rf "$out/logs" "$out/runs"
+  exit 0
+fi
 
 echo "== ctest -L gpu"
 (cd "$build" && ctest -L gpu --output-on-failure --timeout 300) >"$out/logs/ctest-gpu.txt" 2>&1
@@ -85,7 +94,5 @@ if [ "$mode" = full ]; then
   "$bin" stream-overlap --timeline --trace "$out/logs/trace-03.json" >"$out/logs/timeline-03.txt" 2>&1; echo "stream-overlap --timeline --trace: exit $?"
   python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('trace events:', len(d['traceEvents'] if isinstance(d, dict) else d))" "$out/logs/trace-03.json"
   for s in $slugs; do "$bin" "${s#*-}" --timeline --color never >"$out/logs/timeline-$s.txt" 2>&1; echo "$s --timeline: exit $?"; done
-  echo "== compute-sanitizer"
-  tests/sanitize.sh "$bin" 2>&1 | tee "$out/logs/sanitize.txt" | grep -v "^    " | tail -n 40
 fi
 tar -C "$out" -czf "$out/logs.tgz" logs runs && rm -rf "$out/logs" "$out/runs"

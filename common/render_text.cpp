@@ -44,7 +44,12 @@ class TextRenderer {
       render_section(section);
     }
     if (style_.timelines) {
-      for (const auto& timeline : report_.timelines) render_timeline_section(timeline);
+      std::string previous_notes;
+      for (const auto& timeline : report_.timelines) {
+        // Several pictures of one lesson usually share one explanation: print it once, first.
+        render_timeline_section(timeline, timeline.notes_key != previous_notes);
+        previous_notes = timeline.notes_key;
+      }
     }
     checks();
     try_next();
@@ -166,9 +171,9 @@ class TextRenderer {
     out_ << paint_.bold(title + (w < rule ? repeat_text("─", rule - w) : "")) << '\n';
   }
 
-  void render_timeline_section(const Timeline& t) {
+  void render_timeline_section(const Timeline& t, bool with_notes) {
     section_title(fmt::format("timeline · {}", t.title));
-    if (!t.notes_key.empty()) notes_block(t.notes_key, kIndent);
+    if (with_notes && !t.notes_key.empty()) notes_block(t.notes_key, kIndent);
     out_ << '\n';
     const TimelineStyle chart{style_.color, style_.width > kIndent ? style_.width - kIndent : style_.width};
     for (const auto& line : render_timeline(t, chart)) out_ << std::string(kIndent, ' ') << line << '\n';

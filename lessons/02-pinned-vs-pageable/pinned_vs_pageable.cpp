@@ -200,7 +200,7 @@ class PinnedVsPageable final : public Lesson {
 
     for (const auto& [key, t] : tallies) {
       r.checks.push_back(verify_check(
-          fmt::format("verify.{}.{}", name_of(key.first), name_of(key.second)), t.matched == t.total,
+          fmt::format("{}.{}", name_of(key.first), name_of(key.second)), t.matched == t.total,
           fmt::format("{} {}: {} of {} bytes arrived intact over {} size{}", name_of(key.first), label_of(key.second),
                       format_count(t.matched), format_count(t.total), sizes.size(), sizes.size() == 1 ? "" : "s"),
           "a wrong byte means a copy was cut short, landed at the wrong place, or read memory being rewritten"));
@@ -267,7 +267,7 @@ class PinnedVsPageable final : public Lesson {
       CUDALAB_CUDA_CHECK(cudaMemcpy(readback.data(), device.data(), probe, cudaMemcpyDeviceToHost));
       const std::size_t matched =
           count_pattern_matches(readback.data(), probe, kUpSeed) + count_pattern_matches(down.data(), probe, kDownSeed);
-      r.checks.push_back(verify_check("verify.bidirectional", matched == 2 * probe,
+      r.checks.push_back(verify_check("bidirectional", matched == 2 * probe,
                                       fmt::format("both directions at once: {} of {} bytes arrived intact",
                                                   format_count(matched), format_count(2 * probe))));
       Metric aggregate;
@@ -397,7 +397,7 @@ class PinnedVsPageable final : public Lesson {
         const double pinned_bw = gbps(probe, probe_ms(MemoryKind::pinned, d));
         const double pageable_bw = gbps(probe, probe_ms(MemoryKind::pageable, d));
         r.checks.push_back(expect_check(
-            fmt::format("expect.pinned_beats_pageable.{}", name_of(d)), pinned_bw > 1.2 * pageable_bw,
+            fmt::format("pinned_beats_pageable.{}", name_of(d)), pinned_bw > 1.2 * pageable_bw,
             fmt::format("{} at {}: pinned {:.1f} GB/s vs pageable {:.1f} GB/s ({:.1f}×)", label_of(d), format_bytes(probe),
                         pinned_bw, pageable_bw, pinned_bw / pageable_bw),
             "pageable copies are staged through a driver buffer by the CPU; a system with very fast host memory "
@@ -407,7 +407,7 @@ class PinnedVsPageable final : public Lesson {
       const double pageable_call = call_ms.at({MemoryKind::pageable, d});
       const double pinned_call = call_ms.at({MemoryKind::pinned, d});
       r.checks.push_back(expect_check(
-          "expect.async_on_pageable_blocks_host", pageable_call > 0.5 * probe_ms(MemoryKind::pageable, d) &&
+          "async_on_pageable_blocks_host", pageable_call > 0.5 * probe_ms(MemoryKind::pageable, d) &&
                                                        pageable_call > 10 * pinned_call,
           fmt::format("cudaMemcpyAsync {}: pinned returns after {} µs, pageable after {} µs", label_of(d),
                       format_number(pinned_call * 1e3), format_number(pageable_call * 1e3)),

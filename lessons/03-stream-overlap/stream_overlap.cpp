@@ -88,7 +88,7 @@ class StreamOverlap final : public Lesson {
     add_int_option(app, "--kernel-iters", kernel_iters_, 0, kMaxKernelIters,
                    "multiply-adds per byte in the kernel (0: calibrate so one chunk's kernel takes as long as its copy)");
   }
-  Repetitions default_repetitions() const override { return {2, 10}; }
+  Repetitions default_repetitions() const override { return {3, 30}; }
 
   Report run(const RunContext& ctx) override {
     const int chunk_count = chunks_ == 0 ? 2 * streams_ : chunks_;
@@ -306,7 +306,7 @@ class StreamOverlap final : public Lesson {
       std::size_t correct = 0;
       for (std::size_t b = 0; b < buf.bytes; ++b) correct += out[b] == table[in[b]] ? 1 : 0;
       r.checks.push_back(verify_check(
-          std::string("verify.") + info.key, correct == buf.bytes,
+          info.key, correct == buf.bytes,
           fmt::format("{}: {} of {} bytes match the CPU reference", info.label, format_count(correct),
                       format_count(buf.bytes)),
           "a wrong or missing byte means a chunk was skipped, copied before its kernel ended, or overwritten"));
@@ -357,26 +357,30 @@ class StreamOverlap final : public Lesson {
     const double model_ratio = predict(Variant::depth_first) / depth;
     if (streams_ >= 2) {
       r.checks.push_back(expect_check(
-          "expect.overlap_beats_sequential", sequential / depth > 1.2,
+          "overlap_beats_sequential", sequential / depth > 1.2,
           fmt::format("{} streams are {:.2f}× faster than one (model {:.2f}×)", streams_, sequential / depth,
                       predicted_speedup),
           "needs at least one copy engine beside the compute engine, pinned memory and no CUDA_LAUNCH_BLOCKING; "
           "an MPS or MIG slice, or another process on the GPU, can take the overlap away"));
     } else {
       r.checks.push_back(expect_check(
-          "expect.one_stream_cannot_overlap", depth > 0.85 * sequential,
+          "one_stream_cannot_overlap", depth > 0.85 * sequential,
           fmt::format("with one stream the chunked run takes {:.2f}× the sequential time: nothing overlaps",
                       depth / sequential),
           "stream order forces every copy and kernel of one stream to run one after another"));
     }
     r.checks.push_back(expect_check(
-        "expect.model_predicts_overlap", std::fabs(model_ratio - 1.0) <= 0.15,
+        "model_predicts_overlap", std::fabs(model_ratio - 1.0) <= 0.15,
         fmt::format("depth-first run within 15% of the engine model ({:.0f}% of model)", 100.0 * model_ratio),
         "the model ignores launch overhead and assumes each kernel fills the GPU; tiny chunks or a busy GPU break that"));
+    const double pinned_gain = n * (pinned_stages.h2d + pinned_stages.kernel + pinned_stages.d2h) / depth;  // pinned: serial stage sum / measured
     r.checks.push_back(expect_check(
-        "expect.pageable_loses_overlap", pageable_serial / pageable_ms < 1.25,
+        "pageable_loses_overlap",
+        // "Lost": pageable keeps less than 40% of the gain pinned memory gets (at least 1.25x),
+        // so a little staging overlap in the driver does not flip the verdict between runs.
+        pageable_serial / pageable_ms < std::max(1.25, 1.0 + 0.4 * (pinned_gain - 1.0)),
         fmt::format("pageable memory: {:.2f}× of its serial stage sum, against {:.2f}× for pinned",
-                    pageable_serial / pageable_ms, n * (pinned_stages.h2d + pinned_stages.kernel + pinned_stages.d2h) / depth),
+                    pageable_serial / pageable_ms, pinned_gain),
         "a copy from pageable memory makes the host wait for it, so the next chunk is issued only after it ends; a "
         "driver that stages asynchronously could hide part of that"));
 
@@ -413,7 +417,7 @@ class StreamOverlap final : public Lesson {
       }
     }
     return expect_check(
-        "expect.trace_matches_timed_runs", worst <= kTolerance,
+        "trace_matches_timed_runs", worst <= kTolerance,
         fmt::format("each lane's traced copy and kernel time is within {:.0f}% of the timed runs (worst: {}, {:.1f}%)",
                     100 * kTolerance, worst_lane, 100 * worst),
         "the traced run is a separate run: CUPTI adds a little time per operation, and in the overlapped run copies "

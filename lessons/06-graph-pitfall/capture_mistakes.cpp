@@ -77,7 +77,7 @@ CaptureMistake fork_without_join() {
 CaptureMistake launch_without_instantiate() {
   CaptureMistake m{"never_instantiated",
                    "cudaGraphLaunch with an exec handle that cudaGraphInstantiate never filled in",
-                   "cudaGraphLaunch(cudaGraphExec_t{nullptr}, stream)", "", "cudaErrorInvalidResourceHandle",
+                   "cudaGraphLaunch(cudaGraphExec_t{nullptr}, stream)", "", "cudaErrorInvalidValue",
                    "cudaGraphLaunch takes a cudaGraphExec_t, the instantiated graph, not the cudaGraph_t that capture "
                    "returns; without cudaGraphInstantiate there is nothing to launch"};
   Stream stream;

@@ -34,14 +34,15 @@ while IFS=$'\t' read -r slug args; do
       "$cudalab" "$slug" $args --format json --color never >"$log.out" 2>"$log"
     rc=$?
     secs=$(( $(date +%s) - start ))
-    summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY" "$log" | tr '\n' ' ')
+    # compute-sanitizer writes its summary lines to the program's stdout, stderr holds the rest.
+    summary=$(cat "$log" "$log.out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY" | sed 's/^========= //' | tr '\n' ' ')
     runs=$((runs + 1))
     if [ $rc -eq 0 ]; then
       printf 'clean   %-20s %-10s %4ss  %s\n' "$slug" "$tool" "$secs" "$summary"
     else
       failures=$((failures + 1))
       printf 'FAILED  %-20s %-10s %4ss  exit %s  %s\n' "$slug" "$tool" "$secs" "$rc" "$summary"
-      sed -n '1,60p' "$log" | sed 's/^/    /'
+      cat "$log" "$log.out" | grep -E "^=========" | sed -n '1,60p' | sed 's/^/    /'
     fi
     rm -f "$log" "$log.out"
   done

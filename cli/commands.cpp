@@ -1,5 +1,7 @@
 #include "commands.hpp"
 
+#include <algorithm>
+
 #include <iostream>
 
 #include <fmt/format.h>
@@ -116,6 +118,8 @@ int run_all(const std::vector<LessonRun>& runs, const CommonOptions& o) {
   if (json_only) return exit_code;
 
   std::cout << (o.stable ? "summary\n" : "── summary " + repeat_text("─", 69) + "\n\n");
+  std::size_t headline_width = 0;
+  for (const auto& rep : reports) headline_width = std::max(headline_width, display_width(rep.headline));
   std::size_t r = 0;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const auto* e = runs[i].entry;
@@ -128,7 +132,7 @@ int run_all(const std::vector<LessonRun>& runs, const CommonOptions& o) {
       std::cout << fmt::format("lesson {:02d} {} verify={} expect={}\n", e->number, e->slug,
                                rep.verify_passed() ? "pass" : "FAIL", rep.expect_passed() ? "pass" : "FAIL");
     } else {
-      std::cout << fmt::format("  {:02d} {}  {}  {}\n", e->number, pad_right(e->slug, 20), pad_right(rep.headline, 44),
+      std::cout << fmt::format("  {:02d} {}  {}  {}\n", e->number, pad_right(e->slug, 20), pad_right(rep.headline, headline_width),
                                check_tally(rep));
     }
   }

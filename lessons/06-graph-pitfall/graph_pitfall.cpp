@@ -35,16 +35,9 @@ class GraphPitfall final : public Lesson {
 
     TrainingStep step(options_.shape, options_.features, 1);
     StepStreams streams(options_.shape.streams);
-    const int max_concurrent = device.concurrent_kernels ? 128 : 1;  // CUDA's limit on sm_90
-    const ModelInputs inputs = measure_model_inputs(step, device.async_engine_count, max_concurrent, ctx.reps);
-    r.sections.push_back(primitives_section(inputs));
-
-    std::vector<MethodResult> results;
-    for (StepMethod m : {StepMethod::synchronous, StepMethod::multi_stream, StepMethod::graph_serial}) {
-      results.push_back(run_method(m, step, streams, options_, inputs.primitives, ctx.reps));
-    }
-    r.sections.push_back(methods_section(results, options_));
-    for (const auto& res : results) r.checks.push_back(method_verify_check(res, step.elements()));
+    const MethodComparison comparison =
+        compare_methods(r, device, step, streams, options_, {StepMethod::synchronous, StepMethod::multi_stream, StepMethod::graph_serial}, ctx.reps);
+    const std::vector<MethodResult>& results = comparison.results;
 
     // The serial graph: one batch's chain, nothing side by side.
     Section shape;
@@ -91,10 +84,10 @@ class GraphPitfall final : public Lesson {
         "GPU can tip a close race"));
 
     if (ctx.tracing()) {
-      trace_method(r, StepMethod::multi_stream, step, streams, options_, inputs.primitives,
+      trace_method(r, StepMethod::multi_stream, step, streams, options_, comparison.inputs.primitives,
                    fmt::format("multi-stream: {} batches over {} streams, side by side", options_.shape.batches,
                                options_.shape.streams));
-      trace_method(r, StepMethod::graph_serial, step, streams, options_, inputs.primitives,
+      trace_method(r, StepMethod::graph_serial, step, streams, options_, comparison.inputs.primitives,
                    fmt::format("graph-serial: {} one-batch graphs, one after another", options_.shape.batches));
     }
 

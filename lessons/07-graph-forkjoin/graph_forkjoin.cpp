@@ -60,20 +60,12 @@ class GraphForkJoin final : public Lesson {
 
     TrainingStep step(options_.shape, options_.features, 1);
     StepStreams streams(options_.shape.streams);
-    const int max_concurrent = device.concurrent_kernels ? 128 : 1;  // CUDA's limit on sm_90
-    const ModelInputs inputs = measure_model_inputs(step, device.async_engine_count, max_concurrent, ctx.reps);
-    r.sections.push_back(primitives_section(inputs));
-
-    std::vector<MethodResult> results;
-    for (StepMethod m : {StepMethod::synchronous, StepMethod::multi_stream, StepMethod::graph_serial,
-                         StepMethod::graph_fork_join}) {
-      results.push_back(run_method(m, step, streams, options_, inputs.primitives, ctx.reps));
-    }
-    r.sections.push_back(methods_section(results, options_));
-    for (const auto& res : results) r.checks.push_back(method_verify_check(res, step.elements()));
+    const MethodComparison comparison =
+        compare_methods(r, device, step, streams, options_, {StepMethod::synchronous, StepMethod::multi_stream, StepMethod::graph_serial, StepMethod::graph_fork_join}, ctx.reps);
+    const std::vector<MethodResult>& results = comparison.results;
 
     if (ctx.tracing()) {
-      trace_method(r, StepMethod::graph_fork_join, step, streams, options_, inputs.primitives,
+      trace_method(r, StepMethod::graph_fork_join, step, streams, options_, comparison.inputs.primitives,
                    fmt::format("fork/join graph: one launch, {} batches side by side", options_.shape.batches));
     }
 

@@ -172,4 +172,16 @@ DagShape expected_fork_join_shape(const StepShape& shape) {
   return d;
 }
 
+MethodComparison compare_methods(Report& r, const DeviceInfo& device, const TrainingStep& step,
+                                 const StepStreams& streams, const StepOptions& options,
+                                 const std::vector<StepMethod>& methods, const Repetitions& reps) {
+  const int max_concurrent = device.concurrent_kernels ? 128 : 1;  // CUDA's limit on sm_90
+  MethodComparison c{measure_model_inputs(step, device.async_engine_count, max_concurrent, reps), {}};
+  r.sections.push_back(primitives_section(c.inputs));
+  for (StepMethod m : methods) c.results.push_back(run_method(m, step, streams, options, c.inputs.primitives, reps));
+  r.sections.push_back(methods_section(c.results, options));
+  for (const auto& res : c.results) r.checks.push_back(method_verify_check(res, step.elements()));
+  return c;
+}
+
 }  // namespace cudalab::graphs

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "device.hpp"
 #include "report.hpp"
 #include "step_runs.hpp"
 
@@ -44,6 +45,17 @@ void trace_method(Report& r, StepMethod method, const TrainingStep& step, const 
 std::string method_key(StepMethod method);
 Section methods_section(const std::vector<MethodResult>& results, const StepOptions& options);
 Check method_verify_check(const MethodResult& result, std::size_t elements);
+
+// What both graph lessons do first: measure the model's inputs on this device, run each of
+// `methods` (timed, predicted, verified), and add the primitives and methods sections and one
+// verify check per method to `r`.
+struct MethodComparison {
+  ModelInputs inputs;
+  std::vector<MethodResult> results;  // in the order of `methods`
+};
+MethodComparison compare_methods(Report& r, const DeviceInfo& device, const TrainingStep& step,
+                                 const StepStreams& streams, const StepOptions& options,
+                                 const std::vector<StepMethod>& methods, const Repetitions& reps);
 
 // Facts of a graph's shape, keyed with `prefix`: "forkjoin.nodes".
 void add_shape_facts(Section& section, const std::string& prefix, const std::string& label, const DagShape& shape);

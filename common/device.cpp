@@ -101,6 +101,19 @@ std::string runtime_version() {
   return version_string(v);
 }
 
+void require_device_memory(const std::string& request, std::uint64_t needed_bytes, const std::string& what) {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  CUDALAB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (needed_bytes <= free_bytes) return;
+  int device = 0;
+  CUDALAB_CUDA_CHECK(cudaGetDevice(&device));
+  const double gib = 1024.0 * 1024.0 * 1024.0;
+  throw UsageError(fmt::format("{} needs {:.2f} GiB of device memory ({}) but device {} has only {:.2f} GiB free of "
+                               "{:.2f} GiB; choose a smaller value",
+                               request, static_cast<double>(needed_bytes) / gib, what, device,
+                               static_cast<double>(free_bytes) / gib, static_cast<double>(total_bytes) / gib));
+}
+
 std::vector<std::vector<bool>> peer_access_matrix(int count) {
   std::vector<std::vector<bool>> m(static_cast<std::size_t>(count), std::vector<bool>(static_cast<std::size_t>(count), false));
   for (int i = 0; i < count; ++i) {

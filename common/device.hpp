@@ -3,6 +3,7 @@
 // driver's NVML library can be loaded at run time, the PCIe link.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -62,6 +63,11 @@ std::string runtime_version();
 
 // Peer access matrix: can_access[i][j] is true when device i can map device j's memory.
 std::vector<std::vector<bool>> peer_access_matrix(int count);
+
+// Refuses, before a lesson allocates anything, a request the current device cannot hold:
+// UsageError "<request> needs X GiB of device memory (<what>) but device N has only Y GiB free
+// of Z GiB". `request` names the flag and value, e.g. "--size 900GiB".
+void require_device_memory(const std::string& request, std::uint64_t needed_bytes, const std::string& what);
 
 // NVML's view of the PCIe link, loaded with dlopen so the binary never needs NVML to start.
 std::optional<PcieLink> query_pcie_link(const std::string& pci_bus_id);

@@ -123,13 +123,8 @@ class PinnedVsPageable final : public Lesson {
     const bool both_directions = directions.size() == 2;
     auto uses = [&](MemoryKind k) { return std::find(kinds.begin(), kinds.end(), k) != kinds.end(); };
 
-    std::size_t free_bytes = 0, total_bytes = 0;
-    CUDALAB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     const std::uint64_t device_needed = largest + (both_directions && uses(MemoryKind::pinned) ? probe : 0);
-    if (device_needed > free_bytes) {
-      throw UsageError(fmt::format("--size {} needs {:.2f} GiB of device memory but only {:.2f} GiB is free",
-                                   format_bytes(size_), device_needed / 1073741824.0, free_bytes / 1073741824.0));
-    }
+    require_device_memory("--size " + format_bytes(size_), device_needed, "the largest transfer's device buffer");
 
     Report r;
     r.params = {Param{"size", size_ == 0 ? "sweep" : format_bytes(size_), true}, Param{"direction", direction_, true},

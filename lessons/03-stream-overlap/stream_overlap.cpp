@@ -34,8 +34,6 @@ constexpr int kCalibrationLowIters = 16;
 constexpr int kCalibrationHighIters = 256;
 constexpr int kMaxKernelIters = 1000000;
 
-double gib(std::size_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024 * 1024); }
-
 double median_of(const std::vector<double>& samples) { return summarize(samples).median; }
 
 // Host and device buffers of one run. The device buffer holds the whole data set (one region per
@@ -99,7 +97,8 @@ class StreamOverlap final : public Lesson {
     const DeviceInfo dev = query_device(ctx.device);
     const std::vector<Chunk> chunks = split_into_chunks(size_, chunk_count);
     const std::size_t largest_chunk = chunks.front().count;
-    refuse_if_device_memory_too_small(ctx.device, size_, size_ + 2 * largest_chunk);
+    require_device_memory("--size " + format_bytes(size_), size_ + 2 * largest_chunk,
+                          "the data plus two double-buffer chunks");
 
     Buffers buf(size_, largest_chunk);
     Stream origin;
@@ -455,16 +454,6 @@ class StreamOverlap final : public Lesson {
     join_streams(origin, pair, join_events);
   }
 
-  static void refuse_if_device_memory_too_small(int device, std::uint64_t size, std::size_t needed) {
-    std::size_t free_bytes = 0, total_bytes = 0;
-    CUDALAB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    if (needed > free_bytes) {
-      throw UsageError(fmt::format(
-          "--size {} needs {:.2f} GiB of device memory (data plus two double-buffer chunks) but device {} has only "
-          "{:.2f} GiB free of {:.2f} GiB; choose a smaller --size",
-          format_bytes(size), gib(needed), device, gib(free_bytes), gib(total_bytes)));
-    }
-  }
 
   std::uint64_t size_ = 64ull << 20;
   int streams_ = 4;

@@ -89,9 +89,11 @@ double run_alone(const Stream& urgent_stream, Buffers& b, int urgent_blocks, Tal
   return elapsed_us(enqueued, done);
 }
 
+// The tallies may be null: the traced run skips the read-back, which would otherwise stretch
+// its picture by tens of milliseconds of copies and host checking.
 BehindSample run_behind(const Stream& background_stream, const Stream& urgent_stream, Buffers& b,
-                        const PriorityOptions& o, int background_blocks, Tally& background_tally,
-                        Tally& urgent_tally) {
+                        const PriorityOptions& o, int background_blocks, Tally* background_tally,
+                        Tally* urgent_tally) {
   // Poison the urgent output first and wait: a memset queued on the urgent stream behind the
   // background would itself wait for free SMs and spoil the timing.
   poison(b.urgent, urgent_stream);
@@ -112,8 +114,8 @@ BehindSample run_behind(const Stream& background_stream, const Stream& urgent_st
   background_done.synchronize();
   urgent_done.synchronize();
 
-  background_tally.add(b.background, expected_background);
-  urgent_tally.add(b.urgent, expected_urgent);
+  if (background_tally != nullptr) background_tally->add(b.background, expected_background);
+  if (urgent_tally != nullptr) urgent_tally->add(b.urgent, expected_urgent);
   return BehindSample{elapsed_us(urgent_enqueued, urgent_done), elapsed_us(background_start, urgent_enqueued),
                       elapsed_us(background_start, background_done)};
 }
@@ -158,8 +160,8 @@ class Priority final : public Lesson {
     auto measure_case = [&](const Stream& stream, bool high) {
       CaseResult c;
       const auto latencies = repeat_measurement(ctx.reps, [&] {
-        const BehindSample s = run_behind(background_stream, stream, b, o, background_blocks, background_tally,
-                                          urgent_tally);
+        const BehindSample s = run_behind(background_stream, stream, b, o, background_blocks, &background_tally,
+                                          &urgent_tally);
         c.offset_us.push_back(s.enqueue_offset_us);
         c.background_us.push_back(s.background_us);
         c.predicted_us.push_back(
@@ -179,12 +181,10 @@ class Priority final : public Lesson {
     Report r = build_report(o, least, greatest, requested, granted, sm_count, blocks_per_sm, background_blocks,
                             alone_us, same, high, background_tally, urgent_tally);
     if (ctx.tracing()) {
-      // One more run of each case, untimed; its results were checked in the timed runs, so
-      // these tallies only keep run_behind's contract.
-      Tally traced_background, traced_urgent;
+      // One more run of each case, untimed, for the picture; the timed runs checked the results.
       auto trace_case = [&](const Stream& stream, const std::string& title) {
         traced_run(r.timelines, title, {{background_stream, "background"}, {stream, "urgent"}}, [&](TraceSession&) {
-          (void)run_behind(background_stream, stream, b, o, background_blocks, traced_background, traced_urgent);
+          (void)run_behind(background_stream, stream, b, o, background_blocks, nullptr, nullptr);
         });
       };
       trace_case(same_stream, "urgent kernel at the background's priority: it waits for the last wave");

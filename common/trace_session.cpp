@@ -370,6 +370,20 @@ void TraceSession::add_host_op(cudaStream_t stream, const std::string& name, std
   collector().ops.push_back(std::move(op));
 }
 
+void TraceSession::discard_recorded() {
+  if (!active_) return;
+  CUDALAB_CUDA_CHECK(cudaDeviceSynchronize());
+  try {
+    CUDALAB_CUPTI_CHECK(cupti_library().flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+  } catch (const CuptiError& e) {
+    stop();
+    std::fprintf(stderr, "cudalab: no timeline: %s; the lesson runs on without it\n", e.what());
+    return;
+  }
+  std::lock_guard<std::mutex> lock(collector().mutex);
+  collector().ops.clear();
+}
+
 std::optional<Timeline> TraceSession::finish(const std::string& title, const std::string& notes_key) {
   if (!active_) return std::nullopt;
   const std::uint64_t finish_called = now_ns();
@@ -398,6 +412,16 @@ std::optional<Timeline> TraceSession::finish(const std::string& title, const std
                            }),
             raw.end());
   std::sort(raw.begin(), raw.end(), [](const RawOp& a, const RawOp& b) { return a.start < b.start; });
+  // The picture starts with the first device operation (or host callback). The host often waits
+  // before it (CUPTI's start-up inside the session costs a millisecond or more); those waits are
+  // clipped to that moment so the time axis shows the work, not the recorder starting.
+  const auto first_work = std::find_if(raw.begin(), raw.end(), [](const RawOp& op) { return op.kind != ActivityKind::sync; });
+  if (first_work != raw.end()) {
+    const std::uint64_t work_start = first_work->start;
+    raw.erase(std::remove_if(raw.begin(), raw.end(), [&](const RawOp& op) { return op.end <= work_start; }), raw.end());
+    for (auto& op : raw) op.start = std::max(op.start, work_start);
+    std::sort(raw.begin(), raw.end(), [](const RawOp& a, const RawOp& b) { return a.start < b.start; });
+  }
 
   Timeline t;
   t.key = key_from_title(title);

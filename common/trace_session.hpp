@@ -49,6 +49,9 @@ class TraceSession {
   // activity for host functions, so the lesson reports them).
   void add_host_op(cudaStream_t stream, const std::string& name, std::uint64_t start_ns, std::uint64_t end_ns);
 
+  // Forgets everything recorded so far (after waiting for the device): for a rehearsal run
+  // inside the session, whose first launches pay CUPTI's one-time costs.
+  void discard_recorded();
   // Waits for the device, flushes CUPTI's buffers and stops recording. The Timeline's key is
   // made from the title; notes_key names a course-notes section to print under the picture.
   std::optional<Timeline> finish(const std::string& title, const std::string& notes_key = {});

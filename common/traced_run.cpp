@@ -7,16 +7,13 @@ namespace cudalab {
 std::optional<Timeline> traced_run(std::vector<Timeline>& timelines, const std::string& title,
                                    const std::vector<NamedLane>& lanes, const std::function<void(TraceSession&)>& run,
                                    const std::string& notes_key) {
-  {
-    // A rehearsal under CUPTI that nobody sees: the first launches after tracing starts pay a
-    // one-time cost (milliseconds on the lab H100) that would otherwise show up as a gap at the
-    // start of the picture.
-    TraceSession rehearsal;
-    run(rehearsal);
-    (void)rehearsal.finish(title, notes_key);
-  }
   TraceSession trace;
   for (const auto& lane : lanes) trace.name_stream(lane.stream, lane.name);
+  // A rehearsal inside the session that nobody sees: the first launches after tracing starts
+  // pay CUPTI's one-time costs (milliseconds on the lab H100), which would otherwise show up as
+  // gaps in the picture.
+  run(trace);
+  trace.discard_recorded();
   {
     const std::string phase_name = title + " (traced)";
     const NvtxRange phase(phase_name.c_str());

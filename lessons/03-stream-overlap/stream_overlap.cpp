@@ -4,6 +4,7 @@
 // joined by events. Every variant is timed, predicted by the engine model from per-chunk stage
 // times measured in the same run, and verified byte for byte.
 #include <algorithm>
+#include <optional>
 #include <cmath>
 #include <cstring>
 
@@ -85,6 +86,8 @@ class StreamOverlap final : public Lesson {
                    "chunks the data is split into, at least --streams (0: two per stream)");
     add_int_option(app, "--kernel-iters", kernel_iters_, 0, kMaxKernelIters,
                    "multiply-adds per byte in the kernel (0: calibrate so one chunk's kernel takes as long as its copy)");
+    add_choice_option(app, "--memory", memory_, {"both", "pinned", "pageable"},
+                      "host memory of the overlapped run that --timeline draws (every variant is timed either way)");
   }
   Repetitions default_repetitions() const override { return {3, 30}; }
 
@@ -242,6 +245,7 @@ class StreamOverlap final : public Lesson {
         Param{"streams", std::to_string(streams_), true},
         Param{"chunks", std::to_string(chunk_count), true},
         Param{"kernel-iters", std::to_string(iters), kernel_iters_ != 0},
+        Param{"memory", memory_, true},
     };
     r.devices.push_back(summary_of(dev));
 
@@ -338,13 +342,19 @@ class StreamOverlap final : public Lesson {
       };
       const auto sequential_trace =
           trace_variant(Variant::sequential, "sequential: one stream, the whole buffer", {{origin, "one stream"}});
-      const auto depth_trace = trace_variant(
-          Variant::depth_first,
-          fmt::format("depth-first, pinned: {} chunks over {} streams (chunk c on stream c mod {})", chunk_count,
-                      streams_, streams_),
-          worker_lanes);
-      trace_variant(Variant::pageable, "depth-first from pageable memory: the same streams, no staircase",
-                    worker_lanes);
+      const bool draw_pinned = memory_ != "pageable";
+      std::optional<Timeline> depth_trace;
+      if (draw_pinned) {
+        depth_trace = trace_variant(
+            Variant::depth_first,
+            fmt::format("depth-first, pinned: {} chunks over {} streams (chunk c on stream c mod {})", chunk_count,
+                        streams_, streams_),
+            worker_lanes);
+      }
+      if (memory_ != "pinned") {
+        trace_variant(Variant::pageable, "depth-first from pageable memory: the same streams, no staircase",
+                      worker_lanes);
+      }
       trace_variant(Variant::transfer_compute, "transfer stream + compute stream, handing chunks over by events",
                     {{transfer, "transfer"}, {compute, "compute"}});
       if (sequential_trace && depth_trace) {
@@ -388,6 +398,7 @@ class StreamOverlap final : public Lesson {
     r.try_next = {
         {"cudalab stream-overlap --streams 8", "more streams: how close to the 3N/(N+2) ceiling?"},
         {"cudalab stream-overlap --streams 1", "one stream: the staircase collapses"},
+        {"cudalab stream-overlap --memory pageable --timeline", "where did the overlap go? look at the picture"},
         {"cudalab stream-overlap --streams 4 --chunks 64 --size 16MiB", "too many tiny chunks: launch overhead eats the gain"},
         {"cudalab stream-overlap --kernel-iters 4000", "a kernel-bound pipeline: copies hide behind compute"},
         {"CUDA_LAUNCH_BLOCKING=1 cudalab stream-overlap", "every launch waits: where did the overlap go?"},
@@ -459,6 +470,7 @@ class StreamOverlap final : public Lesson {
   int streams_ = 4;
   int chunks_ = 0;
   int kernel_iters_ = 0;
+  std::string memory_ = "both";
 };
 
 }  // namespace

@@ -31,6 +31,8 @@ Summary summarize(const std::vector<double>& samples) {
   return s;
 }
 
+double median_of(const std::vector<double>& samples) { return summarize(samples).median; }
+
 LinearFit fit_line(const std::vector<double>& x, const std::vector<double>& y) {
   if (x.size() != y.size() || x.size() < 2) {
     throw std::invalid_argument("fit_line needs two or more (x, y) pairs");

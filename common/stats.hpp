@@ -18,6 +18,9 @@ struct Summary {
 // Throws std::invalid_argument on an empty sample set.
 Summary summarize(const std::vector<double>& samples);
 
+// The median alone, for lessons that compare medians of several measurements.
+double median_of(const std::vector<double>& samples);
+
 // The q-quantile (0..1) by nearest rank over a copy of the samples.
 double quantile(std::vector<double> samples, double q);
 

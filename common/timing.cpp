@@ -4,6 +4,14 @@
 
 namespace cudalab {
 
+double host_ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+double host_us_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+}
+
 std::vector<double> time_on_stream(cudaStream_t stream, const Repetitions& reps,
                                    const std::function<void(cudaStream_t)>& enqueue) {
   return repeat_measurement(reps, [&] {

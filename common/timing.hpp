@@ -4,6 +4,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <chrono>
 #include <functional>
 #include <vector>
 
@@ -15,6 +16,11 @@ struct Repetitions {
   int warmup = 2;
   int repeat = 10;
 };
+
+// Host wall time since `start`, for what CUDA events cannot see: how long a host call blocked,
+// or what an allocation cost.
+double host_ms_since(std::chrono::steady_clock::time_point start);
+double host_us_since(std::chrono::steady_clock::time_point start);
 
 // Runs `enqueue(stream)` warmup + repeat times; each timed run is bracketed by events on
 // `stream`, so enqueue must put all its work on `stream` or join its other streams back into

@@ -41,11 +41,6 @@ const char* name_of(Direction d) { return d == Direction::h2d ? "h2d" : "d2h"; }
 const char* label_of(Direction d) { return d == Direction::h2d ? "H2D" : "D2H"; }
 
 double gbps(double bytes, double ms) { return bytes / (ms * 1e-3) / 1e9; }
-double median_of(const std::vector<double>& v) { return summarize(v).median; }
-
-double host_ms_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
 
 struct FreeDeleter {
   void operator()(void* p) const { std::free(p); }

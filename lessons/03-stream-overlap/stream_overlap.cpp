@@ -35,7 +35,6 @@ constexpr int kCalibrationLowIters = 16;
 constexpr int kCalibrationHighIters = 256;
 constexpr int kMaxKernelIters = 1000000;
 
-double median_of(const std::vector<double>& samples) { return summarize(samples).median; }
 
 // Host and device buffers of one run. The device buffer holds the whole data set (one region per
 // chunk, so streams never share memory); the two slots are the double-buffering variant's

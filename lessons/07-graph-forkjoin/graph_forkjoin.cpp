@@ -26,9 +26,6 @@ using namespace graphs;
 const std::vector<int> kSweepKernels = {1, 5, 10, 20, 50, 100};
 constexpr int kSweepReplays = 50;
 
-double host_us_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
-}
 
 bool same_shape(const DagShape& a, const DagShape& b) {
   return a.nodes == b.nodes && a.edges == b.edges && a.width == b.width && a.critical_path == b.critical_path &&

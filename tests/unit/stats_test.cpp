@@ -9,6 +9,7 @@ using namespace cudalab;
 TEST(Stats, MedianOfOddAndEvenCounts) {
   EXPECT_DOUBLE_EQ(summarize({3, 1, 2}).median, 2);
   EXPECT_DOUBLE_EQ(summarize({4, 1, 3, 2}).median, 2.5);
+  EXPECT_DOUBLE_EQ(median_of({4, 1, 3, 2}), 2.5);
 }
 
 TEST(Stats, MinMaxMeanSpread) {

@@ -39,9 +39,6 @@ std::vector<double> per_step(std::vector<double> samples_ms, int steps) {
   return samples_ms;
 }
 
-double elapsed_us(std::chrono::steady_clock::time_point since) {
-  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - since).count();
-}
 
 // Median per-op time of `enqueue_one` captured `kPrimitiveChain` times into one graph.
 double per_op_in_graph_chain(cudaStream_t stream, const Repetitions& reps,
@@ -56,7 +53,6 @@ double per_op_in_graph_chain(cudaStream_t stream, const Repetitions& reps,
 
 }  // namespace
 
-double median_of(const std::vector<double>& samples) { return summarize(samples).median; }
 
 StepStreams::StepStreams(int workers)
     : workers_(make_streams(workers)), fork_(cudaEventDisableTiming), joins_(make_events(workers)) {}
@@ -187,7 +183,7 @@ LaunchCost measure_launch_cost(int kernels, int replays, const Repetitions& reps
     const auto start = std::chrono::steady_clock::now();
     Graph graph = capture_on(stream, [&](cudaStream_t s) { launch_empty_kernels(kernels, s); });
     GraphExec exec(graph);
-    return elapsed_us(start);
+    return host_us_since(start);
   });
 
   Graph graph = capture_on(stream, [&](cudaStream_t s) { launch_empty_kernels(kernels, s); });

@@ -67,6 +67,5 @@ LaunchCost measure_launch_cost(int kernels, int replays, const Repetitions& reps
 // same op (so the host's launch cost is not in them).
 StepPrimitives measure_primitives(const TrainingStep& step, const Repetitions& reps);
 
-double median_of(const std::vector<double>& samples);
 
 }  // namespace cudalab::graphs

@@ -10,14 +10,9 @@
 using namespace cudalab::callbacks;
 
 namespace {
-struct Parsed {
-  CallbacksOptions options;
-  std::string error;
-};
+using Parsed = cudalab::testing_support::ParsedOptions<CallbacksOptions>;
 Parsed parse(std::vector<std::string> args) {
-  Parsed p;
-  p.error = cudalab::testing_support::parse_flags(std::move(args), [&](CLI::App& app) { add_callbacks_options(app, p.options); });
-  return p;
+  return cudalab::testing_support::parse_options<CallbacksOptions>(std::move(args), add_callbacks_options);
 }
 }  // namespace
 

@@ -10,14 +10,9 @@
 using namespace cudalab::priority;
 
 namespace {
-struct Parsed {
-  PriorityOptions options;
-  std::string error;
-};
+using Parsed = cudalab::testing_support::ParsedOptions<PriorityOptions>;
 Parsed parse(std::vector<std::string> args) {
-  Parsed p;
-  p.error = cudalab::testing_support::parse_flags(std::move(args), [&](CLI::App& app) { add_priority_options(app, p.options); });
-  return p;
+  return cudalab::testing_support::parse_options<PriorityOptions>(std::move(args), add_priority_options);
 }
 }  // namespace
 

@@ -53,4 +53,17 @@ std::string parse_flags(std::vector<std::string> args, AddOptions&& add) {
   return {};
 }
 
+// A lesson's option struct after parsing `args` with its add_*_options function.
+template <typename Options>
+struct ParsedOptions {
+  Options options;
+  std::string error;  // "" when the flags were accepted
+};
+template <typename Options, typename AddOptions>
+ParsedOptions<Options> parse_options(std::vector<std::string> args, AddOptions add) {
+  ParsedOptions<Options> p;
+  p.error = parse_flags(std::move(args), [&](CLI::App& app) { add(app, p.options); });
+  return p;
+}
+
 }  // namespace cudalab::testing_support

@@ -75,16 +75,6 @@ std::vector<std::string> notes_keys(Lang lang, std::string_view file) {
   return text ? detail::section_keys(text) : std::vector<std::string>{};
 }
 
-std::vector<std::string> notes_files(Lang lang) {
-  std::vector<std::string> files;
-  for (std::size_t i = 0; i < detail::kEmbeddedNoteCount; ++i) {
-    if (detail::kEmbeddedNotes[i].lang == std::string_view(lang_name(lang))) {
-      files.emplace_back(detail::kEmbeddedNotes[i].file);
-    }
-  }
-  return files;
-}
-
 namespace detail {
 
 std::optional<std::string> find_section(std::string_view text, std::string_view key) {

@@ -29,9 +29,6 @@ std::optional<std::string> notes_section(Lang lang, std::string_view file, std::
 // Every key in one notes file, in order (for tests: en and zh must carry the same keys).
 std::vector<std::string> notes_keys(Lang lang, std::string_view file);
 
-// Names of the embedded files for a language ("01-device-query", ...).
-std::vector<std::string> notes_files(Lang lang);
-
 namespace detail {
 struct EmbeddedNote {
   const char* lang;

@@ -308,8 +308,8 @@ TraceSession::TraceSession() {
     active_ = true;
   } catch (const CuptiError& e) {
     stop();
-    unavailable_reason_ = e.what() + refusal_hint(e.result);
-    std::fprintf(stderr, "cudalab: no timeline: %s; the lesson runs on without it\n", unavailable_reason_.c_str());
+    const std::string reason = e.what() + refusal_hint(e.result);
+    std::fprintf(stderr, "cudalab: no timeline: %s; the lesson runs on without it\n", reason.c_str());
   }
 }
 

@@ -34,9 +34,6 @@ class TraceSession {
   TraceSession(const TraceSession&) = delete;
   TraceSession& operator=(const TraceSession&) = delete;
 
-  // False when CUPTI could not be used (the reason was printed and is in unavailable_reason()).
-  bool active() const { return active_; }
-  const std::string& unavailable_reason() const { return unavailable_reason_; }
 
   // Names the lane of `stream` (nullptr: the legacy default stream). Lanes appear in the order
   // they were named; streams the lesson did not name get "stream N" lanes after them.
@@ -61,7 +58,6 @@ class TraceSession {
   void stop() noexcept;
 
   bool active_ = false;
-  std::string unavailable_reason_;
   int device_ = 0;
   std::vector<std::pair<std::uint32_t, std::string>> lane_names_;  // in naming order
   std::vector<int> enabled_kinds_;  // CUpti_ActivityKind values, to disable on stop

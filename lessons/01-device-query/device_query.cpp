@@ -160,7 +160,7 @@ class DeviceQuery final : public Lesson {
     for (const auto& d : infos) {
       CUDALAB_CUDA_CHECK(cudaSetDevice(d.index));
       const NvtxRange phase("smoke kernel");
-      const std::size_t correct = device_query::run_smoke_kernel(kSmokeElements);
+      const std::size_t correct = run_smoke_kernel(kSmokeElements);
       r.checks.push_back(verify_check(
           fmt::format("smoke_kernel.device{}", d.index), correct == kSmokeElements,
           fmt::format("device {} ran a kernel built for sm_{}{}: {} of {} elements match the CPU", d.index,
@@ -176,7 +176,7 @@ class DeviceQuery final : public Lesson {
       trace.name_stream(nullptr, "default stream");
       {
         const NvtxRange phase("smoke kernel (traced)");
-        (void)device_query::run_smoke_kernel(kSmokeElements);
+        (void)run_smoke_kernel(kSmokeElements);
       }
       if (auto t = trace.finish("smoke kernel: memset, kernel, copy back", "timeline")) {
         r.timelines.push_back(std::move(*t));

@@ -7,6 +7,7 @@
 #include "capture_mistakes.hpp"
 #include "device.hpp"
 #include "lessons.hpp"
+#include "smoke_kernel.hpp"
 #include "step_report.hpp"
 #include "text_format.hpp"
 
@@ -124,7 +125,7 @@ class GraphPitfall final : public Lesson {
     r.sections.push_back(std::move(s));
     // The process must still be usable: no sticky error, no stream left capturing.
     CUDALAB_CUDA_CHECK(cudaDeviceSynchronize());
-    const std::size_t correct = device_health_probe(kProbeElements);
+    const std::size_t correct = run_smoke_kernel(kProbeElements);
     r.checks.push_back(verify_check("device_healthy_after_mistakes", correct == kProbeElements,
                                     fmt::format("the device still runs kernels after the mistakes ({} of {} elements)",
                                                 format_count(correct), format_count(kProbeElements)),

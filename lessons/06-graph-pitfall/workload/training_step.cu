@@ -26,11 +26,6 @@ __global__ void layer_kernel(const std::uint32_t* weights, const std::uint32_t* 
 
 __global__ void empty_kernel() {}
 
-__global__ void probe_kernel(std::uint32_t* out, std::size_t count) {
-  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  if (i < count) out[i] = static_cast<std::uint32_t>(i) * 3u + 1u;
-}
-
 unsigned blocks_for(int size) { return (static_cast<unsigned>(size) + kThreads - 1) / kThreads; }
 
 std::uint32_t mix(std::uint32_t x) {
@@ -221,21 +216,6 @@ void launch_empty_kernels(int count, cudaStream_t stream) {
     empty_kernel<<<1, 1, 0, stream>>>();
     CUDALAB_CHECK_LAUNCH();
   }
-}
-
-std::size_t device_health_probe(std::size_t count) {
-  DeviceBuffer<std::uint32_t> device(count);
-  CUDALAB_CUDA_CHECK(cudaMemset(device.data(), 0xFF, device.bytes()));
-  const unsigned threads = 256;
-  probe_kernel<<<static_cast<unsigned>((count + threads - 1) / threads), threads>>>(device.data(), count);
-  CUDALAB_CHECK_LAUNCH();
-  std::vector<std::uint32_t> host(count);
-  CUDALAB_CUDA_CHECK(cudaMemcpy(host.data(), device.data(), device.bytes(), cudaMemcpyDeviceToHost));
-  std::size_t correct = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    if (host[i] == static_cast<std::uint32_t>(i) * 3u + 1u) ++correct;
-  }
-  return correct;
 }
 
 }  // namespace cudalab::graphs

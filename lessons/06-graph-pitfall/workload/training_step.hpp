@@ -76,8 +76,5 @@ void retarget_step_exec(cudaGraphExec_t exec, const ExplicitStepGraph& built, co
 
 // `count` empty kernels back to back on `stream` (launch-overhead experiments).
 void launch_empty_kernels(int count, cudaStream_t stream);
-// One small kernel that writes i*3+1 into `count` elements and is checked on the host: proof
-// that the device still works after the deliberate capture errors. Returns matching elements.
-std::size_t device_health_probe(std::size_t count);
 
 }  // namespace cudalab::graphs

@@ -1,11 +1,9 @@
-// The smallest honest experiment: a kernel built for this GPU runs and writes what the CPU
-// expects. It fails loudly when the binary carries no code for the device's architecture.
 #include <vector>
 
 #include "cuda_raii.hpp"
 #include "smoke_kernel.hpp"
 
-namespace cudalab::device_query {
+namespace cudalab {
 
 namespace {
 constexpr std::uint32_t kHash = 2654435761u;
@@ -33,4 +31,4 @@ std::size_t run_smoke_kernel(std::size_t count) {
   return correct;
 }
 
-}  // namespace cudalab::device_query
+}  // namespace cudalab

@@ -12,10 +12,10 @@
 
 #include "commands.hpp"
 #include "course.hpp"
-#include "errors.hpp"
-#include "options.hpp"
+#include "common/bench/errors.hpp"
+#include "common/bench/options.hpp"
 #include "output.hpp"
-#include "version.hpp"
+#include "common/bench/version.hpp"
 
 namespace cudalab {
 

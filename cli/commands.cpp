@@ -6,14 +6,14 @@
 
 #include <fmt/format.h>
 
-#include "device.hpp"
-#include "errors.hpp"
-#include "interrupt.hpp"
+#include "common/cuda/device.hpp"
+#include "common/bench/errors.hpp"
+#include "common/bench/interrupt.hpp"
 #include "output.hpp"
-#include "preflight.hpp"
-#include "report_json.hpp"
-#include "text_format.hpp"
-#include "version.hpp"
+#include "common/cuda/preflight.hpp"
+#include "common/report/report_json.hpp"
+#include "common/report/text_format.hpp"
+#include "common/bench/version.hpp"
 
 namespace cudalab {
 
@@ -32,8 +32,9 @@ RunContext make_context(const CommonOptions& o, const Lesson& lesson) {
   return ctx;
 }
 
-// Runs one lesson and stamps what every report carries: identity, version, time, device and
-// the preflight warnings, so lessons only fill in their own findings.
+// Runs one lesson and stamps what every report carries: identity, version, time, the device it
+// ran on (first; a lesson may list more, as device-query does) and the preflight warnings, so
+// lessons only fill in their own findings.
 Report run_lesson(const LessonRun& run, const RunContext& ctx) {
   use_device(ctx.device);
   Report report = run.lesson->run(ctx);
@@ -43,11 +44,15 @@ Report run_lesson(const LessonRun& run, const RunContext& ctx) {
   report.lesson_number = run.entry->number;
   report.lesson_slug = run.entry->slug;
   report.lesson_title = run.entry->title;
-  if (report.devices.empty()) {
-    const DeviceInfo info = query_device(ctx.device);
-    report.devices.push_back(summary_of(info));
-    if (report.warnings.empty()) report.warnings = preflight_warnings(info);
+  const DeviceInfo info = query_device(ctx.device);
+  const bool listed = std::any_of(report.devices.begin(), report.devices.end(),
+                                  [&](const DeviceSummary& d) { return d.index == ctx.device; });
+  if (!listed) report.devices.insert(report.devices.begin(), summary_of(info));
+  std::vector<std::string> warnings = preflight_warnings(info);
+  for (auto& w : report.warnings) {
+    if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(std::move(w));
   }
+  report.warnings = std::move(warnings);
   return report;
 }
 

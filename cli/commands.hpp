@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "course.hpp"
-#include "options.hpp"
+#include "common/bench/options.hpp"
 
 namespace cudalab {
 

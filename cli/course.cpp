@@ -1,8 +1,16 @@
 #include "course.hpp"
 
-#include "lessons.hpp"
-
 namespace cudalab {
+
+// Each lesson folder defines its factory; this table is the only place outside a lesson's folder
+// that names it.
+std::unique_ptr<Lesson> make_device_query();
+std::unique_ptr<Lesson> make_pinned_vs_pageable();
+std::unique_ptr<Lesson> make_stream_overlap();
+std::unique_ptr<Lesson> make_priority();
+std::unique_ptr<Lesson> make_callbacks();
+std::unique_ptr<Lesson> make_graph_pitfall();
+std::unique_ptr<Lesson> make_graph_forkjoin();
 
 const std::vector<CourseEntry>& course() {
   static const std::vector<CourseEntry> entries = {

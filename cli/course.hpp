@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "lesson.hpp"
+#include "common/bench/lesson.hpp"
 
 namespace cudalab {
 

@@ -7,9 +7,9 @@
 #include <iostream>
 #include <string>
 
-#include "errors.hpp"
-#include "report_json.hpp"
-#include "text_format.hpp"
+#include "common/bench/errors.hpp"
+#include "common/report/report_json.hpp"
+#include "common/report/text_format.hpp"
 
 namespace cudalab {
 

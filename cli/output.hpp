@@ -3,9 +3,9 @@
 
 #include <vector>
 
-#include "options.hpp"
-#include "render.hpp"
-#include "report.hpp"
+#include "common/bench/options.hpp"
+#include "common/report/render.hpp"
+#include "common/report/report.hpp"
 
 namespace cudalab {
 

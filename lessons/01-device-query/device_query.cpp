@@ -5,13 +5,13 @@
 
 #include <fmt/format.h>
 
-#include "device.hpp"
-#include "lessons.hpp"
-#include "nvtx.hpp"
-#include "preflight.hpp"
-#include "smoke_kernel.hpp"
-#include "text_format.hpp"
-#include "trace_session.hpp"
+#include "common/cuda/device.hpp"
+#include "common/bench/lesson.hpp"
+#include "common/trace/nvtx.hpp"
+#include "common/cuda/preflight.hpp"
+#include "common/cuda/smoke_kernel.hpp"
+#include "common/report/text_format.hpp"
+#include "common/trace/trace_session.hpp"
 
 namespace cudalab {
 

@@ -11,13 +11,13 @@
 
 #include <fmt/format.h>
 
-#include "cuda_raii.hpp"
-#include "device.hpp"
-#include "host_pattern.hpp"
-#include "lessons.hpp"
-#include "options.hpp"
-#include "text_format.hpp"
-#include "traced_run.hpp"
+#include "common/cuda/cuda_raii.hpp"
+#include "common/cuda/device.hpp"
+#include "common/bench/host_pattern.hpp"
+#include "common/bench/lesson.hpp"
+#include "common/bench/options.hpp"
+#include "common/report/text_format.hpp"
+#include "common/trace/traced_run.hpp"
 #include "transfer_model.hpp"
 
 namespace cudalab {
@@ -312,7 +312,7 @@ class PinnedVsPageable final : public Lesson {
     for (MemoryKind kind : kinds) {
       const HostMemory host(kind, probe);
       for (Direction d : directions) {
-        const auto samples = repeat_measurement(ctx.reps, [&] {
+        const auto samples = repeat(ctx.reps, [&] {
           const auto start = std::chrono::steady_clock::now();
           copy_async(d, host.data(), device.data(), probe, stream);
           const double returned_after = host_ms_since(start);
@@ -339,20 +339,20 @@ class PinnedVsPageable final : public Lesson {
       cost.title = fmt::format("the cost of pinning {}", format_bytes(probe));
       cost.notes_key = "pinning_cost";
       const Repetitions alloc_reps{1, 5};
-      const auto malloc_samples = repeat_measurement(alloc_reps, [&] {
+      const auto malloc_samples = repeat(alloc_reps, [&] {
         const auto start = std::chrono::steady_clock::now();
         const MallocBuffer b = malloc_bytes(probe);
         std::memset(b.get(), 0, probe);  // malloc alone only reserves addresses; the pages come on first touch
         return host_ms_since(start);
       });
-      const auto pinned_samples = repeat_measurement(alloc_reps, [&] {
+      const auto pinned_samples = repeat(alloc_reps, [&] {
         const auto start = std::chrono::steady_clock::now();
         const PinnedBuffer<unsigned char> b(probe);
         return host_ms_since(start);
       });
       const MallocBuffer to_register = malloc_bytes(probe);
       std::memset(to_register.get(), 0, probe);
-      const auto register_samples = repeat_measurement(alloc_reps, [&] {
+      const auto register_samples = repeat(alloc_reps, [&] {
         const auto start = std::chrono::steady_clock::now();
         const HostRegistration reg(to_register.get(), probe);
         return host_ms_since(start);

@@ -1,7 +1,7 @@
 #include <algorithm>
 
 #include "affine_kernel.hpp"
-#include "cuda_check.hpp"
+#include "common/cuda/cuda_check.hpp"
 
 namespace cudalab::stream_overlap {
 

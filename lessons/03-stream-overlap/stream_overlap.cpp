@@ -12,14 +12,14 @@
 
 #include "affine_kernel.hpp"
 #include "chunking.hpp"
-#include "cuda_raii.hpp"
-#include "device.hpp"
-#include "engine_model.hpp"
-#include "host_pattern.hpp"
-#include "lessons.hpp"
-#include "options.hpp"
-#include "text_format.hpp"
-#include "traced_run.hpp"
+#include "common/cuda/cuda_raii.hpp"
+#include "common/cuda/device.hpp"
+#include "common/model/engine_model.hpp"
+#include "common/bench/host_pattern.hpp"
+#include "common/bench/lesson.hpp"
+#include "common/bench/options.hpp"
+#include "common/report/text_format.hpp"
+#include "common/trace/traced_run.hpp"
 
 namespace cudalab {
 

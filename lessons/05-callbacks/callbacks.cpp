@@ -17,12 +17,12 @@
 #include "callbacks_kernels.hpp"
 #include "callbacks_model.hpp"
 #include "callbacks_options.hpp"
-#include "errors.hpp"
+#include "common/bench/errors.hpp"
 #include "joining_thread.hpp"
-#include "lessons.hpp"
-#include "mapped_memory.hpp"
-#include "text_format.hpp"
-#include "traced_run.hpp"
+#include "common/bench/lesson.hpp"
+#include "common/cuda/mapped_memory.hpp"
+#include "common/report/text_format.hpp"
+#include "common/trace/traced_run.hpp"
 
 namespace cudalab {
 
@@ -330,7 +330,7 @@ class Callbacks final : public Lesson {
     // 1. latency and ordering, cudaLaunchHostFunc; the legacy API once for contrast.
     std::vector<LatencySample> samples;
     std::uint32_t seed = 1;
-    repeat_measurement(ctx.reps, [&] {
+    repeat(ctx.reps, [&] {
       samples.push_back(measure_callback_latency(stream, o, seed++ * 0x9e3779b9u, false));
       return samples.back().latency_us;
     });
@@ -347,7 +347,7 @@ class Callbacks final : public Lesson {
     // 2. a sleeping callback blocks its stream, not the other one.
     const Repetitions long_reps{std::min(ctx.reps.warmup, 1), std::min(ctx.reps.repeat, kLongRunSamples)};
     std::vector<double> gap_ms, other_busy_ms;
-    repeat_measurement(long_reps, [&] {
+    repeat(long_reps, [&] {
       const BlockingSample s = measure_blocking(stream, other, o.callback_ms);
       gap_ms.push_back(s.gap_ms);
       other_busy_ms.push_back(s.other_busy_ms);
@@ -364,7 +364,7 @@ class Callbacks final : public Lesson {
     // Sync loop and worker pipeline alternate within each sample, so a slow moment of the host
     // hits both; 15 pairs keep the median steady (5 flipped the verdict once on the lab H100).
     const Repetitions pipeline_reps{long_reps.warmup, std::min(ctx.reps.repeat, kPipelineSamples)};
-    repeat_measurement(pipeline_reps, [&] {
+    repeat(pipeline_reps, [&] {
       const PipelineRun sync = run_sync_loop(stream, buffers, o);
       sync_ms.push_back(sync.total_ms);
       host_per_batch.push_back(sync.host_ms / o.batches);

@@ -1,6 +1,6 @@
 #include "callbacks_kernels.hpp"
-#include "cuda_check.hpp"
-#include "globaltimer.cuh"
+#include "common/cuda/cuda_check.hpp"
+#include "common/cuda/globaltimer.cuh"
 
 namespace cudalab::callbacks {
 

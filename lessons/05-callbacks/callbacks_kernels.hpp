@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "host_device.hpp"
+#include "common/cuda/host_device.hpp"
 
 namespace cudalab::callbacks {
 

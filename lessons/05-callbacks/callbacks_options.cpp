@@ -1,6 +1,6 @@
 #include "callbacks_options.hpp"
 
-#include "options.hpp"
+#include "common/bench/options.hpp"
 
 namespace cudalab::callbacks {
 

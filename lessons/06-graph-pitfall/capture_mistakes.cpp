@@ -2,8 +2,8 @@
 
 #include <cuda_runtime_api.h>
 
-#include "cuda_raii.hpp"
-#include "training_step.hpp"
+#include "common/cuda/cuda_raii.hpp"
+#include "lessons/shared/training-step/training_step.hpp"
 
 namespace cudalab::graphs {
 

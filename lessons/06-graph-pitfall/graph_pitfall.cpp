@@ -5,11 +5,11 @@
 #include <fmt/format.h>
 
 #include "capture_mistakes.hpp"
-#include "device.hpp"
-#include "lessons.hpp"
-#include "smoke_kernel.hpp"
-#include "step_report.hpp"
-#include "text_format.hpp"
+#include "common/cuda/device.hpp"
+#include "common/bench/lesson.hpp"
+#include "common/cuda/smoke_kernel.hpp"
+#include "lessons/shared/training-step/step_report.hpp"
+#include "common/report/text_format.hpp"
 
 namespace cudalab {
 

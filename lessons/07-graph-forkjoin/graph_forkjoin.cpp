@@ -10,12 +10,12 @@
 
 #include <fmt/format.h>
 
-#include "device.hpp"
-#include "errors.hpp"
-#include "lessons.hpp"
-#include "options.hpp"
-#include "step_report.hpp"
-#include "text_format.hpp"
+#include "common/cuda/device.hpp"
+#include "common/bench/errors.hpp"
+#include "common/bench/lesson.hpp"
+#include "common/bench/options.hpp"
+#include "lessons/shared/training-step/step_report.hpp"
+#include "common/report/text_format.hpp"
 
 namespace cudalab {
 
@@ -188,7 +188,7 @@ class GraphForkJoin final : public Lesson {
     ExplicitStepGraph built = build_step_graph(step);
     GraphExec explicit_exec(built.graph);
     int flip = 0;
-    auto set_params = repeat_measurement(reps, [&] {
+    auto set_params = repeat(reps, [&] {
       const auto start = std::chrono::steady_clock::now();
       retarget_step_exec(explicit_exec.get(), built, *targets[flip++ % 2]);
       return host_us_since(start);
@@ -199,7 +199,7 @@ class GraphForkJoin final : public Lesson {
     const Graph first = capture_fork_join(step, streams);
     GraphExec captured_exec(first);
     flip = 0;
-    auto exec_update = repeat_measurement(reps, [&] {
+    auto exec_update = repeat(reps, [&] {
       const auto start = std::chrono::steady_clock::now();
       const Graph fresh = capture_fork_join(*targets[flip++ % 2], streams);
       cudaGraphExecUpdateResultInfo info{};
@@ -214,7 +214,7 @@ class GraphForkJoin final : public Lesson {
     const std::size_t exec_update_correct = run_and_count(other, captured_exec, streams.origin());
 
     flip = 0;
-    auto reinstantiate = repeat_measurement(reps, [&] {
+    auto reinstantiate = repeat(reps, [&] {
       const auto start = std::chrono::steady_clock::now();
       const Graph fresh = capture_fork_join(*targets[flip++ % 2], streams);
       const GraphExec exec(fresh);

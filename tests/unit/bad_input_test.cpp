@@ -8,9 +8,9 @@
 #include <regex>
 #include <sstream>
 
-#include "app.hpp"
-#include "course.hpp"
-#include "errors.hpp"
+#include "cli/app.hpp"
+#include "cli/course.hpp"
+#include "common/bench/errors.hpp"
 #include "test_support.hpp"
 
 using namespace cudalab;

@@ -3,8 +3,8 @@
 
 #include <stdexcept>
 
-#include "05-callbacks/callbacks_model.hpp"
-#include "05-callbacks/callbacks_options.hpp"
+#include "lessons/05-callbacks/callbacks_model.hpp"
+#include "lessons/05-callbacks/callbacks_options.hpp"
 #include "test_support.hpp"
 
 using namespace cudalab::callbacks;

@@ -6,11 +6,11 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "app.hpp"
-#include "course.hpp"
-#include "errors.hpp"
+#include "cli/app.hpp"
+#include "cli/course.hpp"
+#include "common/bench/errors.hpp"
 #include "test_support.hpp"
-#include "report_json.hpp"
+#include "common/report/report_json.hpp"
 
 using namespace cudalab;
 

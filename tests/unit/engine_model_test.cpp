@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "engine_model.hpp"
+#include "common/model/engine_model.hpp"
 
 using namespace cudalab;
 

@@ -5,11 +5,11 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "app.hpp"
-#include "errors.hpp"
-#include "graph_shape.hpp"
-#include "step_model.hpp"
-#include "step_report.hpp"
+#include "cli/app.hpp"
+#include "common/bench/errors.hpp"
+#include "common/model/graph_shape.hpp"
+#include "lessons/shared/training-step/step_model.hpp"
+#include "lessons/shared/training-step/step_report.hpp"
 #include "test_support.hpp"
 
 using namespace cudalab;

@@ -3,7 +3,12 @@
 
 #include <algorithm>
 
-#include "lessons.hpp"
+#include "common/bench/lesson.hpp"
+
+namespace cudalab {
+std::unique_ptr<Lesson> make_pinned_vs_pageable();
+std::unique_ptr<Lesson> make_stream_overlap();
+}  // namespace cudalab
 
 using namespace cudalab;
 

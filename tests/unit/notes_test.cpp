@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
-#include "course.hpp"
-#include "errors.hpp"
-#include "notes.hpp"
+#include "cli/course.hpp"
+#include "common/bench/errors.hpp"
+#include "common/report/notes.hpp"
 
 using namespace cudalab;
 

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "options.hpp"
+#include "common/bench/options.hpp"
 #include "test_support.hpp"
 
 using namespace cudalab;

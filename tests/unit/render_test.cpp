@@ -4,10 +4,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "errors.hpp"
-#include "render.hpp"
-#include "report_json.hpp"
-#include "text_format.hpp"
+#include "common/bench/errors.hpp"
+#include "common/report/render.hpp"
+#include "common/report/report_json.hpp"
+#include "common/report/text_format.hpp"
 
 using namespace cudalab;
 

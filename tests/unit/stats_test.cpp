@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "stats.hpp"
+#include "common/model/stats.hpp"
 
 using namespace cudalab;
 

@@ -10,7 +10,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "app.hpp"
+#include "cli/app.hpp"
+#include "common/bench/params.hpp"
 
 namespace cudalab::testing_support {
 
@@ -63,6 +64,14 @@ template <typename Options, typename AddOptions>
 ParsedOptions<Options> parse_options(std::vector<std::string> args, AddOptions add) {
   ParsedOptions<Options> p;
   p.error = parse_flags(std::move(args), [&](CLI::App& app) { add(app, p.options); });
+  return p;
+}
+
+// A lesson's Params after parsing `args` with its flag table.
+template <typename P>
+ParsedOptions<P> parse_params(const FlagTable<P>& table, std::vector<std::string> args) {
+  ParsedOptions<P> p;
+  p.error = parse_flags(std::move(args), [&](CLI::App& app) { table.add_to(app, p.options); });
   return p;
 }
 

@@ -6,13 +6,13 @@
 #include <fstream>
 #include <set>
 
-#include "app.hpp"
-#include "cupti_records.hpp"
-#include "errors.hpp"
-#include "render.hpp"
-#include "report_json.hpp"
-#include "text_format.hpp"
-#include "timeline.hpp"
+#include "cli/app.hpp"
+#include "common/trace/cupti_records.hpp"
+#include "common/bench/errors.hpp"
+#include "common/report/render.hpp"
+#include "common/report/report_json.hpp"
+#include "common/report/text_format.hpp"
+#include "common/trace/timeline.hpp"
 
 using namespace cudalab;
 

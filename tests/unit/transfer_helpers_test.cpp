@@ -6,9 +6,9 @@
 #include <numeric>
 #include <vector>
 
-#include "chunking.hpp"
-#include "host_pattern.hpp"
-#include "transfer_model.hpp"
+#include "lessons/03-stream-overlap/chunking.hpp"
+#include "common/bench/host_pattern.hpp"
+#include "lessons/02-pinned-vs-pageable/transfer_model.hpp"
 
 using namespace cudalab;
 

@@ -1,0 +1,169 @@
+#include "options.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "common/report/text_format.hpp"
+
+namespace cudalab {
+
+namespace {
+
+std::string join(const std::vector<std::string>& words, const char* sep) {
+  std::string out;
+  for (const auto& w : words) out += (out.empty() ? "" : sep) + w;
+  return out;
+}
+
+}  // namespace
+
+// Integers only: CLI11 would accept "1e3" or " 4" for an int; a student's typo should not pass.
+CLI::Validator integer_in_range(int min, int max) {
+  return CLI::Validator(
+      [min, max](std::string& text) -> std::string {
+        std::size_t i = (text.size() > 1 && (text[0] == '-' || text[0] == '+')) ? 1 : 0;
+        if (i == text.size()) return fmt::format("'{}' is not a whole number; allowed {} to {}", text, min, max);
+        for (std::size_t k = i; k < text.size(); ++k) {
+          if (!std::isdigit(static_cast<unsigned char>(text[k]))) {
+            return fmt::format("'{}' is not a whole number; allowed {} to {}", text, min, max);
+          }
+        }
+        errno = 0;
+        const long long v = std::strtoll(text.c_str(), nullptr, 10);
+        if (errno == ERANGE || v < min || v > max) {
+          return fmt::format("{} is out of range; allowed {} to {}", text, min, max);
+        }
+        return {};
+      },
+      fmt::format("[{} - {}]", min, max));
+}
+
+std::optional<std::uint64_t> parse_size(const std::string& text) {
+  std::size_t i = 0;
+  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
+  if (i == 0) return std::nullopt;
+  const std::string number = text.substr(0, i);
+  if (number.find('.') != number.rfind('.') || number == ".") return std::nullopt;
+  std::string unit = text.substr(i);
+  for (auto& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  double scale = 0;
+  if (unit.empty() || unit == "b") scale = 1;
+  else if (unit == "k" || unit == "kib") scale = 1024.0;
+  else if (unit == "m" || unit == "mib") scale = 1024.0 * 1024;
+  else if (unit == "g" || unit == "gib") scale = 1024.0 * 1024 * 1024;
+  else if (unit == "kb") scale = 1e3;
+  else if (unit == "mb") scale = 1e6;
+  else if (unit == "gb") scale = 1e9;
+  else return std::nullopt;
+  const double bytes = std::stod(number) * scale;
+  if (!std::isfinite(bytes) || bytes >= 1.8e19) return std::nullopt;
+  const double rounded = std::floor(bytes);
+  if (rounded != bytes) return std::nullopt;  // "1.3B" is not a whole number of bytes
+  return static_cast<std::uint64_t>(rounded);
+}
+
+CLI::Option* add_size_option(CLI::App& app, const std::string& name, std::uint64_t& bytes,
+                             std::uint64_t min_bytes, std::uint64_t max_bytes,
+                             const std::string& description) {
+  const std::string allowed = fmt::format("allowed {} to {}", format_bytes(min_bytes), format_bytes(max_bytes));
+  auto* opt = app.add_option_function<std::string>(
+      name,
+      // The validator below has already accepted the text, so parsing cannot fail here.
+      [&bytes](const std::string& text) { bytes = *parse_size(text); },
+      fmt::format("{} (units B, KiB, MiB, GiB; {}) [default: {}]", description, allowed, format_bytes(bytes)));
+  opt->check(CLI::Validator(
+      [min_bytes, max_bytes, allowed](std::string& text) -> std::string {
+        const auto parsed = parse_size(text);
+        if (!parsed) return fmt::format("'{}' is not a size; write e.g. 4096, 64KiB, 64MiB or 1GiB ({})", text, allowed);
+        if (*parsed < min_bytes || *parsed > max_bytes) return fmt::format("{} is out of range; {}", text, allowed);
+        return {};
+      },
+      "SIZE"));
+  opt->type_name("SIZE");
+  return opt;
+}
+
+CLI::Option* add_int_option(CLI::App& app, const std::string& name, int& value, int min, int max,
+                            const std::string& description) {
+  auto* opt = app.add_option(name, value, description);
+  opt->check(integer_in_range(min, max));
+  opt->capture_default_str();
+  return opt;
+}
+
+CLI::Option* add_output_file_option(CLI::App& app, const std::string& name, std::string& path,
+                                    const std::string& description, bool allow_stdout) {
+  auto* opt = app.add_option(name, path, description);
+  opt->type_name("FILE");
+  opt->check(CLI::Validator(
+      [allow_stdout](std::string& text) -> std::string {
+        if (text == "-") return allow_stdout ? std::string() : std::string("needs a file name ('-' would mix it into the report on stdout)");
+        if (text.empty()) return "needs a file name";
+        const bool existed = std::ifstream(text).good();
+        std::ofstream probe(text, std::ios::app);
+        if (!probe) return fmt::format("cannot write '{}': {}", text, std::strerror(errno));
+        probe.close();
+        if (!existed) std::remove(text.c_str());  // only probing: leave no empty file behind
+        return {};
+      },
+      "FILE"));
+  return opt;
+}
+
+CLI::Option* add_choice_option(CLI::App& app, const std::string& name, std::string& value,
+                               const std::vector<std::string>& choices,
+                               const std::string& description) {
+  auto* opt = app.add_option(name, value, description);
+  opt->check(CLI::Validator(
+      [choices](std::string& text) -> std::string {
+        for (const auto& c : choices) {
+          if (c == text) return {};
+        }
+        return fmt::format("'{}' is not allowed; use one of {}", text, join(choices, ", "));
+      },
+      join(choices, "|")));
+  opt->capture_default_str();
+  return opt;
+}
+
+void add_common_options(CLI::App& app, CommonOptions& o) {
+  const char* group = "Common options";
+  add_int_option(app, "--device", o.device, 0, 63, "CUDA device index (default: device 0)")
+      ->default_str("")
+      ->group(group);
+  add_choice_option(app, "--format", o.format, {"text", "json"}, "output form")->group(group);
+  add_output_file_option(app, "--json", o.json_path, "also write the run as JSON to FILE ('-' for stdout)",
+                         /*allow_stdout=*/true)
+      ->group(group);
+  app.add_flag("--stable", o.stable, "print only what graders may diff (no timings)")->group(group);
+  add_choice_option(app, "--color", o.color, {"auto", "always", "never"},
+                    "colour (auto: only on a terminal and without NO_COLOR)")
+      ->group(group);
+  add_choice_option(app, "--lang", o.lang, {"zh", "en"}, "language of the notes (default from LC_ALL/LANG)")
+      ->group(group);
+  // 0 and -1 are "the lesson's default", not values a user should see as defaults.
+  add_int_option(app, "--repeat", o.repeat, 1, 100000, "timed repetitions (default: the lesson's)")
+      ->default_str("")
+      ->group(group);
+  add_int_option(app, "--warmup", o.warmup, 0, 10000, "untimed warm-up runs (default: the lesson's)")
+      ->default_str("")
+      ->group(group);
+  app.add_flag("--pause", o.pause, "wait for Enter between sections (on a terminal)")->group(group);
+  app.add_flag("--strict", o.strict, "a failed expect check fails the exit code too")->group(group);
+  app.add_flag("--timeline", o.timeline,
+               "trace one extra, untimed run with CUPTI and draw it: one lane per stream")
+      ->group(group);
+  add_output_file_option(app, "--trace", o.trace_path,
+                         "write that traced run as Chrome trace events to FILE.json (open in ui.perfetto.dev)",
+                         /*allow_stdout=*/false)
+      ->group(group);
+}
+
+}  // namespace cudalab

@@ -1,0 +1,57 @@
+// Flags every lesson understands, and the validated option types lessons build theirs from
+// (integers in a range, sizes with units). Bad input becomes one line naming the flag and
+// what is allowed; cli/ turns it into ExitCode::usage.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace cudalab {
+
+struct CommonOptions {
+  int device = -1;              // -1: the lesson's choice (device 0, or all for device-query)
+  std::string format = "text";  // text | json
+  std::string json_path;        // --json FILE; "-" is stdout
+  bool stable = false;
+  std::string color = "auto";   // auto | always | never
+  std::string lang;             // zh | en; empty: from LC_ALL / LANG
+  int repeat = 0;               // 0: the lesson's default
+  int warmup = -1;              // -1: the lesson's default
+  bool pause = false;
+  bool strict = false;
+  bool timeline = false;   // --timeline: trace one extra run with CUPTI and draw it
+  std::string trace_path;  // --trace FILE.json: that run as Chrome trace events (Perfetto)
+};
+
+void add_common_options(CLI::App& app, CommonOptions& options);
+
+// "4096", "64KiB", "64MiB", "1GiB", "16K", "1.5MiB" (binary units; KB/MB/GB are decimal).
+// nullopt when the text is not a size or does not fit in 64 bits.
+std::optional<std::uint64_t> parse_size(const std::string& text);
+
+// --name SIZE with units, limited to [min_bytes, max_bytes].
+CLI::Option* add_size_option(CLI::App& app, const std::string& name, std::uint64_t& bytes,
+                             std::uint64_t min_bytes, std::uint64_t max_bytes,
+                             const std::string& description);
+
+// A whole number in [min, max]; refuses "1e3", " 4" and "4.5", which CLI11 alone would take.
+CLI::Validator integer_in_range(int min, int max);
+
+// --name N, an integer limited to [min, max].
+CLI::Option* add_int_option(CLI::App& app, const std::string& name, int& value, int min, int max,
+                            const std::string& description);
+
+// --name FILE for a file the run will write ("-" allowed when allow_stdout): refused at parse
+// time when it cannot be created, so a lesson never runs and then loses its output.
+CLI::Option* add_output_file_option(CLI::App& app, const std::string& name, std::string& path,
+                                    const std::string& description, bool allow_stdout);
+
+// --name WORD, one of `choices`.
+CLI::Option* add_choice_option(CLI::App& app, const std::string& name, std::string& value,
+                               const std::vector<std::string>& choices,
+                               const std::string& description);
+
+}  // namespace cudalab

@@ -1,0 +1,59 @@
+// How every lesson times GPU work: warm up, repeat, keep every sample (the report shows the
+// median with min/max and the JSON keeps them all). Times come from CUDA events.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <functional>
+#include <vector>
+
+#include "common/bench/interrupt.hpp"
+#include "common/cuda/cuda_raii.hpp"
+
+namespace cudalab {
+
+struct Repetitions {
+  int warmup = 2;
+  int repeat = 10;
+};
+
+// Host wall time since `start`, for what CUDA events cannot see: how long a host call blocked,
+// or what an allocation cost.
+double host_ms_since(std::chrono::steady_clock::time_point start);
+double host_us_since(std::chrono::steady_clock::time_point start);
+
+// Runs `enqueue(stream)` warmup + repeat times; each timed run is bracketed by events on
+// `stream`, so enqueue must put all its work on `stream` or join its other streams back into
+// it. Returns the repeat samples in milliseconds.
+std::vector<double> time_on_stream(cudaStream_t stream, const Repetitions& reps,
+                                   const std::function<void(cudaStream_t)>& enqueue);
+
+// For experiments that time themselves (several events inside one run, side measurements):
+// calls `run_once()` warmup times discarding what it returns, then repeat times keeping it.
+// Only the timed runs come back; a Sample may be a struct of everything one run measured.
+template <class RunOnce>
+auto repeat(const Repetitions& reps, RunOnce&& run_once) -> std::vector<decltype(run_once())> {
+  for (int i = 0; i < reps.warmup; ++i) {
+    throw_if_interrupted();
+    (void)run_once();
+  }
+  std::vector<decltype(run_once())> samples;
+  samples.reserve(static_cast<std::size_t>(reps.repeat));
+  for (int i = 0; i < reps.repeat; ++i) {
+    throw_if_interrupted();
+    samples.push_back(run_once());
+  }
+  return samples;
+}
+
+// One field of every sample: column(samples, &BehindSample::latency_us).
+template <class Sample>
+std::vector<double> column(const std::vector<Sample>& samples, double Sample::*field) {
+  std::vector<double> out;
+  out.reserve(samples.size());
+  for (const auto& s : samples) out.push_back(s.*field);
+  return out;
+}
+
+}  // namespace cudalab

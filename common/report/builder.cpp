@@ -1,0 +1,114 @@
+#include "builder.hpp"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "common/report/text_format.hpp"
+
+namespace cudalab {
+
+Metric measured(std::string key, std::string label, std::string unit, std::vector<double> samples) {
+  Metric m;
+  m.key = std::move(key);
+  m.label = std::move(label);
+  m.unit = std::move(unit);
+  m.samples = std::move(samples);
+  return m;
+}
+
+Metric derived(std::string key, std::string label, std::string unit, double value) {
+  return measured(std::move(key), std::move(label), std::move(unit), {value});
+}
+
+SectionBuilder& SectionBuilder::fact(std::string key, std::string label, std::string value, std::string note,
+                                     bool stable) {
+  get().facts.push_back(Fact{std::move(key), std::move(label), std::move(value), std::move(note), stable});
+  return *this;
+}
+
+SectionBuilder& SectionBuilder::metric(Metric m) {
+  get().metrics.push_back(std::move(m));
+  return *this;
+}
+
+SectionBuilder& SectionBuilder::table(std::string key, std::vector<std::string> columns,
+                                      std::vector<std::vector<Cell>> rows) {
+  get().tables.push_back(Table{std::move(key), std::move(columns), std::move(rows)});
+  return *this;
+}
+
+SectionBuilder& SectionBuilder::art(std::vector<std::string> lines) {
+  auto& a = get().art;
+  a.insert(a.end(), lines.begin(), lines.end());
+  return *this;
+}
+
+ReportBuilder::ReportBuilder(std::vector<Param> params) { report_.params = std::move(params); }
+
+ReportBuilder& ReportBuilder::resolve_param(const std::string& name, std::string value, bool stable) {
+  for (auto& p : report_.params) {
+    if (p.name == name) {
+      p.value = std::move(value);
+      p.stable = stable;
+      return *this;
+    }
+  }
+  throw std::logic_error("resolve_param: no param named " + name);
+}
+
+SectionBuilder ReportBuilder::section(std::string key, std::string title) {
+  std::string notes_key = key;
+  return section(std::move(key), std::move(title), std::move(notes_key));
+}
+
+SectionBuilder ReportBuilder::section(std::string key, std::string title, std::string notes_key) {
+  Section s;
+  s.key = std::move(key);
+  s.title = std::move(title);
+  s.notes_key = std::move(notes_key);
+  report_.sections.push_back(std::move(s));
+  return SectionBuilder(&report_, report_.sections.size() - 1);
+}
+
+ReportBuilder& ReportBuilder::verify(std::string key, bool passed, std::string summary, std::string detail) {
+  report_.checks.push_back(Check{CheckKind::verify, std::move(key), passed, std::move(summary), std::move(detail)});
+  return *this;
+}
+
+ReportBuilder& ReportBuilder::verify(std::string key, const Tally& tally, const std::string& what,
+                                     std::string detail) {
+  return verify(std::move(key), tally.all_correct(),
+                fmt::format("{}: {} of {} elements match the CPU reference", what, format_count(tally.correct),
+                            format_count(tally.checked)),
+                std::move(detail));
+}
+
+ReportBuilder& ReportBuilder::expect(std::string key, bool passed, std::string summary, std::string detail) {
+  report_.checks.push_back(Check{CheckKind::expect, std::move(key), passed, std::move(summary), std::move(detail)});
+  return *this;
+}
+
+ReportBuilder& ReportBuilder::try_next(std::string command, std::string why) {
+  report_.try_next.push_back(TryNext{std::move(command), std::move(why)});
+  return *this;
+}
+
+ReportBuilder& ReportBuilder::headline(std::string text) {
+  report_.headline = std::move(text);
+  return *this;
+}
+
+ReportBuilder& ReportBuilder::timelines(std::vector<Timeline> timelines) {
+  report_.timelines = std::move(timelines);
+  return *this;
+}
+
+ReportBuilder& ReportBuilder::devices(std::vector<DeviceSummary> devices) {
+  report_.devices = std::move(devices);
+  return *this;
+}
+
+Report ReportBuilder::build() && { return std::move(report_); }
+
+}  // namespace cudalab

@@ -1,0 +1,83 @@
+// One way to build a Report: a lesson's report function names its params, sections, metrics,
+// predictions, checks and next steps in the order a reader meets them, and never fills a field
+// of the report model by hand.
+//
+//   ReportBuilder b(flags().params(p));
+//   b.section("latency", "urgent kernel: enqueue to completion")
+//       .metric(measured("urgent.alone", "alone (idle GPU)", "us", m.alone_us).note("its own run time"));
+//   b.verify("urgent_results", m.urgent.all_correct(), "...");
+//   return std::move(b).build();
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/report/report.hpp"
+
+namespace cudalab {
+
+// A metric with every sample of a measurement.
+Metric measured(std::string key, std::string label, std::string unit, std::vector<double> samples);
+// A metric with one computed value: a ratio, a fitted constant, a count.
+Metric derived(std::string key, std::string label, std::string unit, double value);
+
+// Counts elements that matched the CPU reference over every run of an experiment.
+struct Tally {
+  std::size_t checked = 0;
+  std::size_t correct = 0;
+  void add(std::size_t correct_now, std::size_t checked_now) {
+    correct += correct_now;
+    checked += checked_now;
+  }
+  void add(const Tally& other) { add(other.correct, other.checked); }
+  bool all_correct() const { return checked > 0 && correct == checked; }
+};
+
+// Edits one section of the report under construction; cheap to copy, valid while its builder is.
+class SectionBuilder {
+ public:
+  SectionBuilder(Report* report, std::size_t index) : report_(report), index_(index) {}
+  SectionBuilder& fact(std::string key, std::string label, std::string value, std::string note = {},
+                       bool stable = true);
+  SectionBuilder& metric(Metric m);
+  SectionBuilder& table(std::string key, std::vector<std::string> columns, std::vector<std::vector<Cell>> rows);
+  SectionBuilder& art(std::vector<std::string> lines);
+  Section& get() { return report_->sections[index_]; }
+
+ private:
+  Report* report_;
+  std::size_t index_;
+};
+
+// A table cell: literal text, or the median of a metric by key.
+inline Cell text_cell(std::string text) { return Cell{std::move(text), {}}; }
+inline Cell metric_cell(std::string key) { return Cell{{}, std::move(key)}; }
+
+class ReportBuilder {
+ public:
+  explicit ReportBuilder(std::vector<Param> params);
+
+  // A param whose value was resolved during the run (a calibrated count, the device's own
+  // priority range): replaces the declared value; stable only if the user chose it.
+  ReportBuilder& resolve_param(const std::string& name, std::string value, bool stable);
+  // A section; its course-notes key defaults to its own key ("" for none).
+  SectionBuilder section(std::string key, std::string title);
+  SectionBuilder section(std::string key, std::string title, std::string notes_key);
+  ReportBuilder& verify(std::string key, bool passed, std::string summary, std::string detail = {});
+  // "{what}: {correct} of {checked} elements match the CPU reference", from a tally.
+  ReportBuilder& verify(std::string key, const Tally& tally, const std::string& what, std::string detail = {});
+  ReportBuilder& expect(std::string key, bool passed, std::string summary, std::string detail = {});
+  ReportBuilder& try_next(std::string command, std::string why);
+  ReportBuilder& headline(std::string text);
+  ReportBuilder& timelines(std::vector<Timeline> timelines);
+  ReportBuilder& devices(std::vector<DeviceSummary> devices);
+
+  Report build() &&;
+
+ private:
+  Report report_;
+};
+
+}  // namespace cudalab

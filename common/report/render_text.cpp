@@ -1,0 +1,329 @@
+#include <algorithm>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "render.hpp"
+#include "text_format.hpp"
+#include "common/trace/timeline.hpp"
+
+namespace cudalab {
+
+namespace {
+
+// ANSI styles, applied only when the style asks for colour.
+struct Paint {
+  bool on;
+  std::string wrap(std::string_view code, std::string_view text) const {
+    return on ? fmt::format("\x1b[{}m{}\x1b[0m", code, text) : std::string(text);
+  }
+  std::string bold(std::string_view t) const { return wrap("1", t); }
+  std::string dim(std::string_view t) const { return wrap("2", t); }
+  std::string green(std::string_view t) const { return wrap("32", t); }
+  std::string red(std::string_view t) const { return wrap("31", t); }
+  std::string yellow(std::string_view t) const { return wrap("33", t); }
+  std::string cyan(std::string_view t) const { return wrap("36", t); }
+};
+
+constexpr std::size_t kIndent = 2;
+constexpr std::size_t kMaxProseWidth = 96;
+
+class TextRenderer {
+ public:
+  TextRenderer(std::ostream& out, const Report& report, const TextStyle& style)
+      : out_(out), report_(report), style_(style), paint_{style.color} {}
+
+  void render() {
+    header();
+    notes_block("idea", 0);
+    for (const auto& section : report_.sections) {
+      if (style_.between_sections) {
+        out_.flush();
+        style_.between_sections();
+      }
+      render_section(section);
+    }
+    if (style_.timelines) {
+      std::string previous_notes;
+      for (const auto& timeline : report_.timelines) {
+        // Several pictures of one lesson usually share one explanation: print it once, first.
+        render_timeline_section(timeline, timeline.notes_key != previous_notes);
+        previous_notes = timeline.notes_key;
+      }
+    }
+    checks();
+    try_next();
+  }
+
+ private:
+  std::size_t prose_width(std::size_t indent) const {
+    return std::max<std::size_t>(30, std::min(style_.width, kMaxProseWidth) - indent);
+  }
+
+  void header() {
+    out_ << paint_.bold(fmt::format("cudalab {:02d} · {} — {}", report_.lesson_number,
+                                    report_.lesson_slug, report_.lesson_title))
+         << '\n';
+    if (style_.recorded) {
+      out_ << paint_.yellow(fmt::format("recorded run · {} · cudalab {}", report_.recorded_at,
+                                        report_.tool_version))
+           << '\n';
+    }
+    for (const auto& d : report_.devices) {
+      out_ << fmt::format("device {}  {} · sm_{}{} · {} SMs · {} copy engine{}\n", d.index, d.name,
+                          d.cc_major, d.cc_minor, d.sm_count, d.copy_engines,
+                          d.copy_engines == 1 ? "" : "s");
+    }
+    if (!report_.params.empty()) {
+      std::string params;
+      for (const auto& p : report_.params) params += fmt::format("{}{}={}", params.empty() ? "" : " ", p.name, p.value);
+      const auto lines = wrap_text(params, prose_width(10));
+      for (std::size_t i = 0; i < lines.size(); ++i) {
+        out_ << (i == 0 ? "params    " : "          ") << lines[i] << '\n';
+      }
+    }
+    for (const auto& w : report_.warnings) {
+      const auto lines = wrap_text(w, prose_width(10));
+      for (std::size_t i = 0; i < lines.size(); ++i) {
+        out_ << (i == 0 ? paint_.yellow("warning   ") : "          ") << lines[i] << '\n';
+      }
+    }
+  }
+
+  // A course-notes section, wrapped. Lines starting with "- " stay bullets, indented code
+  // (four spaces) and fenced blocks stay verbatim.
+  void notes_block(const std::string& key, std::size_t indent) {
+    if (key.empty()) return;
+    const auto text = notes_section(style_.lang, report_.notes_file(), key);
+    out_ << '\n';
+    if (!text) {
+      out_ << std::string(indent, ' ')
+           << paint_.red(fmt::format("(course notes {}/{} have no section '{}')",
+                                     lang_name(style_.lang), report_.notes_file(), key))
+           << '\n';
+      return;
+    }
+    const std::string pad(indent, ' ');
+    std::istringstream lines(*text);
+    std::string line;
+    std::string paragraph;
+    bool fenced = false;
+    auto flush_paragraph = [&](std::string_view bullet) {
+      if (paragraph.empty()) return;
+      const auto wrapped = wrap_text(paragraph, prose_width(indent + display_width(bullet)));
+      for (std::size_t i = 0; i < wrapped.size(); ++i) {
+        out_ << pad << (i == 0 ? std::string(bullet) : std::string(display_width(bullet), ' ')) << wrapped[i] << '\n';
+      }
+      paragraph.clear();
+    };
+    std::string bullet;
+    while (std::getline(lines, line)) {
+      if (line.rfind("```", 0) == 0) {
+        flush_paragraph(bullet);
+        fenced = !fenced;
+        continue;
+      }
+      if (fenced || line.rfind("    ", 0) == 0) {
+        flush_paragraph(bullet);
+        out_ << pad << line << '\n';
+        continue;
+      }
+      std::string clean = strip_markdown(line);
+      if (clean.empty()) {
+        flush_paragraph(bullet);
+        bullet.clear();
+        out_ << '\n';
+        continue;
+      }
+      if (clean.rfind("- ", 0) == 0 || clean.rfind("* ", 0) == 0) {
+        flush_paragraph(bullet);
+        bullet = "• ";
+        clean = clean.substr(2);
+      } else if (clean.rfind("#", 0) == 0) {  // sub-heading inside a section
+        flush_paragraph(bullet);
+        bullet.clear();
+        out_ << pad << paint_.bold(clean.substr(clean.find_first_not_of("# "))) << '\n';
+        continue;
+      }
+      append_prose(paragraph, clean);
+    }
+    flush_paragraph(bullet);
+  }
+
+  static std::string strip_markdown(const std::string& line) {
+    std::string out;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      if (line.compare(i, 2, "**") == 0) {
+        ++i;
+        continue;
+      }
+      out.push_back(line[i]);
+    }
+    const auto end = out.find_last_not_of(" \t\r");
+    return end == std::string::npos ? std::string() : out.substr(0, end + 1);
+  }
+
+  void section_title(const std::string& text) {
+    out_ << '\n';
+    const std::string title = fmt::format("── {} ", text);
+    const std::size_t rule = std::min<std::size_t>(style_.width, kMaxProseWidth);
+    const std::size_t w = display_width(title);
+    out_ << paint_.bold(title + (w < rule ? repeat_text("─", rule - w) : "")) << '\n';
+  }
+
+  void render_timeline_section(const Timeline& t, bool with_notes) {
+    section_title(fmt::format("timeline · {}", t.title));
+    if (with_notes && !t.notes_key.empty()) notes_block(t.notes_key, kIndent);
+    out_ << '\n';
+    const TimelineStyle chart{style_.color, style_.width > kIndent ? style_.width - kIndent : style_.width};
+    for (const auto& line : render_timeline(t, chart)) out_ << std::string(kIndent, ' ') << line << '\n';
+  }
+
+  void render_section(const Section& s) {
+    section_title(s.title);
+    if (!s.notes_key.empty()) notes_block(s.notes_key, kIndent);
+    if (!s.art.empty()) {
+      out_ << '\n';
+      for (const auto& line : s.art) out_ << std::string(kIndent, ' ') << line << '\n';
+    }
+    facts(s.facts);
+    metrics(s.metrics);
+    for (const auto& t : s.tables) table(t);
+  }
+
+  void facts(const std::vector<Fact>& facts) {
+    if (facts.empty()) return;
+    out_ << '\n';
+    std::size_t label_w = 0, value_w = 0;
+    for (const auto& f : facts) {
+      label_w = std::max(label_w, display_width(f.label));
+      value_w = std::max(value_w, display_width(f.value));
+    }
+    value_w = std::min<std::size_t>(value_w, 36);
+    for (const auto& f : facts) {
+      std::string line = std::string(kIndent, ' ') + pad_right(f.label, label_w + 2) + paint_.bold(pad_right(f.value, value_w));
+      if (!f.note.empty()) {
+        const std::size_t note_col = kIndent + label_w + 2 + std::max(value_w, display_width(f.value)) + 2;
+        const auto wrapped = wrap_text(f.note, std::max<std::size_t>(24, style_.width > note_col ? style_.width - note_col : 24));
+        line += "  " + paint_.dim(wrapped[0]);
+        for (std::size_t i = 1; i < wrapped.size(); ++i) {
+          line += '\n' + std::string(note_col, ' ') + paint_.dim(wrapped[i]);
+        }
+      }
+      out_ << line << '\n';
+    }
+  }
+
+  void metrics(const std::vector<Metric>& metrics) {
+    if (metrics.empty()) return;
+    std::size_t label_w = 0, unit_w = 0;
+    for (const auto& m : metrics) {
+      label_w = std::max(label_w, display_width(m.label));
+      unit_w = std::max(unit_w, display_width(m.unit));
+    }
+    const bool any_range = std::any_of(metrics.begin(), metrics.end(),
+                                       [](const Metric& m) { return m.samples.size() > 1; });
+    out_ << '\n' << std::string(kIndent + label_w + 2, ' ') << paint_.dim(pad_left("median", 9));
+    if (any_range) out_ << std::string(unit_w + 1, ' ') << paint_.dim(pad_left("min", 9) + pad_left("max", 9));
+    out_ << '\n';
+    for (const auto& m : metrics) {
+      out_ << std::string(kIndent, ' ') << pad_right(m.label, label_w + 2);
+      if (m.samples.empty()) {
+        out_ << pad_left("—", 9) << '\n';
+        continue;
+      }
+      const Summary s = m.summary();
+      out_ << paint_.bold(pad_left(format_number(s.median), 9)) << ' ' << pad_right(m.unit, unit_w);
+      if (any_range) {
+        out_ << (m.samples.size() > 1 ? pad_left(format_number(s.min), 9) + pad_left(format_number(s.max), 9)
+                                      : std::string(18, ' '));
+      }
+      std::string extra;
+      if (m.predicted) extra = fmt::format("predicted {} {}", format_number(*m.predicted), m.unit);
+      if (!m.note.empty()) extra += (extra.empty() ? "" : " · ") + m.note;
+      if (!extra.empty()) out_ << "  " << paint_.dim(extra);
+      out_ << '\n';
+    }
+  }
+
+  std::string cell_text(const Cell& c) const {
+    if (c.metric.empty()) return c.text;
+    const Metric* m = report_.find_metric(c.metric);
+    if (m == nullptr || m->samples.empty()) return "—";
+    return format_number(m->summary().median);
+  }
+
+  void table(const Table& t) {
+    std::vector<std::size_t> widths(t.columns.size(), 0);
+    std::vector<std::vector<std::string>> cells;
+    for (std::size_t c = 0; c < t.columns.size(); ++c) widths[c] = display_width(t.columns[c]);
+    for (const auto& row : t.rows) {
+      std::vector<std::string> texts;
+      for (std::size_t c = 0; c < row.size() && c < widths.size(); ++c) {
+        texts.push_back(cell_text(row[c]));
+        widths[c] = std::max(widths[c], display_width(texts.back()));
+      }
+      cells.push_back(std::move(texts));
+    }
+    out_ << '\n' << std::string(kIndent, ' ');
+    for (std::size_t c = 0; c < t.columns.size(); ++c) {
+      const std::string h = c == 0 ? pad_right(t.columns[c], widths[c]) : pad_left(t.columns[c], widths[c]);
+      out_ << (c == 0 ? "" : "  ") << paint_.dim(h);
+    }
+    out_ << '\n';
+    for (const auto& row : cells) {
+      out_ << std::string(kIndent, ' ');
+      for (std::size_t c = 0; c < row.size(); ++c) {
+        out_ << (c == 0 ? pad_right(row[c], widths[c]) : "  " + pad_left(row[c], widths[c]));
+      }
+      out_ << '\n';
+    }
+  }
+
+  void checks() {
+    if (report_.checks.empty()) return;
+    out_ << '\n';
+    for (const auto& c : report_.checks) {
+      const std::string mark = c.passed ? paint_.green("✓") : paint_.red("✗");
+      const std::string kind = c.kind == CheckKind::verify ? "verify" : "expect";
+      out_ << mark << ' ' << pad_right(kind, 8) << c.summary << '\n';
+      if (!c.passed && !c.detail.empty()) {
+        for (const auto& line : wrap_text(c.detail, prose_width(10))) {
+          out_ << std::string(10, ' ') << paint_.dim(line) << '\n';
+        }
+      }
+    }
+  }
+
+  void try_next() {
+    if (report_.try_next.empty()) return;
+    out_ << '\n';
+    std::size_t cmd_w = 0;
+    for (const auto& t : report_.try_next) cmd_w = std::max(cmd_w, display_width(t.command));
+    bool first = true;
+    for (const auto& t : report_.try_next) {
+      out_ << (first ? "try next  " : "          ") << paint_.cyan(pad_right(t.command, cmd_w))
+           << "  " << paint_.dim("# " + t.why) << '\n';
+      first = false;
+    }
+  }
+
+  std::ostream& out_;
+  const Report& report_;
+  const TextStyle& style_;
+  Paint paint_;
+};
+
+}  // namespace
+
+void render_text(std::ostream& out, const Report& report, const TextStyle& style) {
+  TextRenderer(out, report, style).render();
+}
+
+std::string render_text(const Report& report, const TextStyle& style) {
+  std::ostringstream out;
+  render_text(out, report, style);
+  return out.str();
+}
+
+}  // namespace cudalab

@@ -1,0 +1,141 @@
+// The report model: everything a lesson run found, as data only. A lesson fills a Report; the
+// renderers (render.hpp) turn it into text, JSON or the stable grader form. A Report read back
+// from its JSON renders exactly like the live one, so a run can be shown without a GPU.
+#pragma once
+
+#include <optional>
+#include <utility>
+#include <string>
+#include <vector>
+
+#include "common/model/stats.hpp"
+#include "common/trace/timeline.hpp"
+
+namespace cudalab {
+
+// Bump when a field changes meaning or disappears; adding a field keeps the version.
+inline constexpr const char* kReportSchema = "cudalab-run/1";
+
+struct Param {
+  std::string name;    // the flag without dashes: "streams"
+  std::string value;   // as the user would type it: "64MiB"
+  bool stable = true;  // false when the value depends on the GPU (e.g. an auto-calibrated default)
+};
+
+struct DeviceSummary {
+  int index = 0;
+  std::string name;
+  int cc_major = 0;
+  int cc_minor = 0;
+  int sm_count = 0;
+  int copy_engines = 0;  // asyncEngineCount
+};
+
+// A measured quantity: every sample, in one unit. The text shows median / min / max.
+struct Metric {
+  std::string key;    // unique within the report, stable across runs: "overlap.4streams"
+  std::string label;  // for people: "overlapped (4 streams)"
+  std::string unit;   // "ms", "us", "GB/s", "x", "%"
+  std::vector<double> samples;
+  std::optional<double> predicted;  // what the model says, same unit
+  std::string note;                 // short annotation printed to the right
+
+  Summary summary() const { return summarize(samples); }
+
+  // Chained after measured() / derived() (report/builder.hpp).
+  Metric with_prediction(double value) && {
+    predicted = value;
+    return std::move(*this);
+  }
+  Metric with_note(std::string text) && {
+    note = std::move(text);
+    return std::move(*this);
+  }
+};
+
+// One value that is not a timing: a device property, a count, a derived structural fact.
+struct Fact {
+  std::string key;
+  std::string label;
+  std::string value;
+  std::string note;    // what it means / which lesson it matters for
+  bool stable = true;  // printed in --stable output when it cannot change between runs
+};
+
+// A table cell is either literal text or the median of a metric (looked up by key), so the
+// numbers live once, with all their samples, in Section::metrics.
+struct Cell {
+  std::string text;
+  std::string metric;
+};
+
+struct Table {
+  std::string key;
+  std::vector<std::string> columns;
+  std::vector<std::vector<Cell>> rows;
+};
+
+struct Section {
+  std::string key;
+  std::string title;
+  std::string notes_key;          // course-notes section printed under the title ("" = none)
+  std::vector<std::string> art;   // preformatted lines, e.g. a diagram of the engines
+  std::vector<Fact> facts;
+  std::vector<Metric> metrics;
+  std::vector<Table> tables;
+};
+
+enum class CheckKind {
+  verify,  // correctness of results: failure is an error exit
+  expect,  // the behaviour the lesson teaches: printed, fails the exit code only with --strict
+};
+
+struct Check {
+  CheckKind kind = CheckKind::verify;
+  std::string key;
+  bool passed = false;
+  std::string summary;  // "results match the CPU reference (16,777,216 of 16,777,216)"
+  std::string detail;   // why it failed, or why it can fail on other hardware
+};
+
+struct TryNext {
+  std::string command;  // "cudalab stream-overlap --memory pageable"
+  std::string why;      // "where did the overlap go?"
+};
+
+struct Report {
+  std::string schema = kReportSchema;
+  std::string tool_version;
+  std::string recorded_at;  // ISO-8601 UTC of the run
+  int lesson_number = 0;
+  std::string lesson_slug;
+  std::string lesson_title;
+
+  std::vector<Param> params;
+  std::vector<DeviceSummary> devices;  // the device(s) the run used
+  std::vector<std::string> warnings;   // environment problems that distort the lesson
+  std::vector<Section> sections;
+  std::vector<Check> checks;
+  std::vector<TryNext> try_next;
+  std::string headline;  // one short figure for the `cudalab all` summary table
+  // What the GPU did in the traced run(s), when the lesson was asked to trace (--timeline,
+  // --trace). Drawn by the text form with --timeline and by `cudalab show`; never in --stable.
+  std::vector<Timeline> timelines;
+
+  // "03-stream-overlap": the name of the course-notes file this report prints from.
+  std::string notes_file() const;
+  const Metric* find_metric(const std::string& key) const;
+  bool verify_passed() const;
+  bool expect_passed() const;
+};
+
+// Small helpers lessons use to fill reports.
+Check verify_check(std::string key, bool passed, std::string summary, std::string detail = {});
+Check expect_check(std::string key, bool passed, std::string summary, std::string detail = {});
+Metric single_value(std::string key, std::string label, std::string unit, double value,
+                    std::string note = {});
+
+// "2026-11-21T19:04:00Z"
+std::string utc_timestamp_now();
+
+}  // namespace cudalab

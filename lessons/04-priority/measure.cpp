@@ -1,0 +1,147 @@
+// Lesson 04's experiment: a background kernel fills every SM for many waves of blocks of known
+// duration; an urgent kernel is enqueued on another stream while it runs. We time the urgent
+// kernel alone, behind the background at the same priority, and behind it at a higher priority.
+#include "measure.hpp"
+
+#include <chrono>
+#include <cstdint>
+
+#include <fmt/format.h>
+
+#include "common/bench/errors.hpp"
+#include "common/cuda/cuda_raii.hpp"
+#include "common/cuda/mapped_memory.hpp"
+#include "common/trace/traced_run.hpp"
+#include "kernels.hpp"
+#include "model.hpp"
+
+namespace cudalab::priority {
+
+namespace {
+
+// The longest a background can take to show its first block: far above any launch latency.
+constexpr auto kStartTimeout = std::chrono::seconds(10);
+
+struct Buffers {
+  DeviceBuffer<std::uint32_t> background;
+  DeviceBuffer<std::uint32_t> urgent;
+  PinnedBuffer<int> started{1};  // set by the background's first block, polled by the host
+};
+
+// Reads a buffer back and counts the elements that match the CPU's value for them.
+void check_against_cpu(const DeviceBuffer<std::uint32_t>& buffer, std::uint32_t (*expected)(std::uint32_t),
+                       Tally& tally) {
+  std::vector<std::uint32_t> host(buffer.size());
+  CUDALAB_CUDA_CHECK(cudaMemcpy(host.data(), buffer.data(), buffer.bytes(), cudaMemcpyDeviceToHost));
+  std::size_t correct = 0;
+  for (std::size_t i = 0; i < host.size(); ++i) correct += host[i] == expected(static_cast<std::uint32_t>(i)) ? 1 : 0;
+  tally.add(correct, host.size());
+}
+
+std::uint32_t expected_background(std::uint32_t i) { return background_value(i); }
+std::uint32_t expected_urgent(std::uint32_t i) { return urgent_value(i); }
+
+void wait_until_started(const PinnedBuffer<int>& started) {
+  const auto deadline = std::chrono::steady_clock::now() + kStartTimeout;
+  while (*static_cast<volatile int*>(started.data()) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      throw RuntimeError("the background kernel did not start within 10 s");
+    }
+  }
+}
+
+double elapsed_us(const Event& from, const Event& to) {
+  float ms = 0;
+  CUDALAB_CUDA_CHECK(cudaEventElapsedTime(&ms, from.get(), to.get()));
+  return static_cast<double>(ms) * 1000.0;
+}
+
+void poison(const DeviceBuffer<std::uint32_t>& buffer, cudaStream_t stream) {
+  CUDALAB_CUDA_CHECK(cudaMemsetAsync(buffer.data(), 0xFF, buffer.bytes(), stream));
+}
+
+double run_alone(const Stream& urgent_stream, Buffers& b, int urgent_blocks, Tally& urgent_tally) {
+  poison(b.urgent, urgent_stream);
+  urgent_stream.synchronize();
+  Event enqueued, done;
+  enqueued.record(urgent_stream);
+  launch_urgent(urgent_stream, b.urgent.data(), urgent_blocks);
+  done.record(urgent_stream);
+  done.synchronize();
+  check_against_cpu(b.urgent, expected_urgent, urgent_tally);
+  return elapsed_us(enqueued, done);
+}
+
+// The tallies may be null: the traced run skips the read-back, which would otherwise stretch
+// its picture by tens of milliseconds of copies and host checking.
+BehindSample run_behind(const Stream& background_stream, const Stream& urgent_stream, Buffers& b, const Params& p,
+                        int background_blocks, Tally* background_tally, Tally* urgent_tally) {
+  // Poison the urgent output first and wait: a memset queued on the urgent stream behind the
+  // background would itself wait for free SMs and spoil the timing.
+  poison(b.urgent, urgent_stream);
+  urgent_stream.synchronize();
+  poison(b.background, background_stream);
+  background_stream.synchronize();
+  *static_cast<volatile int*>(b.started.data()) = 0;
+
+  Event background_start, background_done, urgent_enqueued, urgent_done;
+  background_start.record(background_stream);
+  launch_background(background_stream, b.background.data(), background_blocks,
+                    static_cast<std::uint64_t>(p.block_us) * 1000u, device_view(b.started));
+  background_done.record(background_stream);
+  wait_until_started(b.started);  // the first wave is resident: now the GPU is full
+  urgent_enqueued.record(urgent_stream);
+  launch_urgent(urgent_stream, b.urgent.data(), p.urgent_blocks);
+  urgent_done.record(urgent_stream);
+  background_done.synchronize();
+  urgent_done.synchronize();
+
+  if (background_tally != nullptr) check_against_cpu(b.background, expected_background, *background_tally);
+  if (urgent_tally != nullptr) check_against_cpu(b.urgent, expected_urgent, *urgent_tally);
+  return BehindSample{elapsed_us(urgent_enqueued, urgent_done), elapsed_us(background_start, urgent_enqueued),
+                      elapsed_us(background_start, background_done)};
+}
+
+}  // namespace
+
+Measurements measure(const Params& p, const RunContext& ctx) {
+  Measurements m;
+  CUDALAB_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&m.least, &m.greatest));
+  CUDALAB_CUDA_CHECK(cudaDeviceGetAttribute(&m.sm_count, cudaDevAttrMultiProcessorCount, ctx.device));
+  m.requested = p.priority.value_or(m.greatest);
+
+  const Stream background_stream(cudaStreamNonBlocking, m.least);
+  const Stream same_stream(cudaStreamNonBlocking, m.least);
+  const Stream urgent_stream(cudaStreamNonBlocking, m.requested);
+  m.granted = urgent_stream.priority();  // CUDA clamps into [greatest, least]
+
+  m.blocks_per_sm = background_blocks_per_sm();
+  if (m.blocks_per_sm <= 0) throw WaivedError("the background kernel cannot run on this device");
+  m.background_blocks = background_block_count(m.sm_count, m.blocks_per_sm, p.waves);
+
+  Buffers b{DeviceBuffer<std::uint32_t>(static_cast<std::size_t>(m.background_blocks) * kBackgroundThreads),
+            DeviceBuffer<std::uint32_t>(static_cast<std::size_t>(p.urgent_blocks) * kUrgentThreads)};
+
+  m.alone_us = repeat(ctx.reps, [&] { return run_alone(same_stream, b, p.urgent_blocks, m.urgent); });
+  auto behind = [&](const Stream& urgent) {
+    return repeat(ctx.reps, [&] {
+      return run_behind(background_stream, urgent, b, p, m.background_blocks, &m.background, &m.urgent);
+    });
+  };
+  m.same = behind(same_stream);
+  m.high = behind(urgent_stream);
+
+  if (ctx.tracing()) {
+    // One more run of each case, untimed, for the picture; the timed runs checked the results.
+    auto trace_case = [&](const Stream& urgent, const std::string& title) {
+      traced_run(m.timelines, title, {{background_stream, "background"}, {urgent, "urgent"}}, [&](TraceSession&) {
+        (void)run_behind(background_stream, urgent, b, p, m.background_blocks, nullptr, nullptr);
+      });
+    };
+    trace_case(same_stream, "urgent kernel at the background's priority: it waits for the last wave");
+    trace_case(urgent_stream, fmt::format("urgent kernel at priority {}: it runs as soon as SMs free up", m.granted));
+  }
+  return m;
+}
+
+}  // namespace cudalab::priority

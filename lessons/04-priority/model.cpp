@@ -1,0 +1,45 @@
+#include "model.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <stdexcept>
+
+#include "common/model/stats.hpp"
+
+namespace cudalab::priority {
+
+int background_block_count(int sm_count, int blocks_per_sm, int waves) {
+  if (sm_count <= 0 || blocks_per_sm <= 0 || waves <= 0) {
+    throw std::invalid_argument("background_block_count: every input must be positive");
+  }
+  const long long blocks = static_cast<long long>(sm_count) * blocks_per_sm * waves;
+  if (blocks > INT_MAX) throw std::invalid_argument("background_block_count: too many blocks for one launch");
+  return static_cast<int>(blocks);
+}
+
+double predict_same_priority_latency_us(double background_us, double enqueue_offset_us, double urgent_alone_us) {
+  return std::max(0.0, background_us - enqueue_offset_us) + urgent_alone_us;
+}
+
+double predict_high_priority_latency_us(double background_us, int waves, double enqueue_offset_us,
+                                        double urgent_alone_us) {
+  if (waves <= 0 || background_us <= 0 || enqueue_offset_us >= background_us) return urgent_alone_us;
+  const double wave_us = background_us / waves;
+  const double into_current_wave = std::fmod(std::max(0.0, enqueue_offset_us), wave_us);
+  return (wave_us - into_current_wave) + urgent_alone_us;
+}
+
+Prediction predict(const Params& p, const Measurements& m) {
+  const double alone = median_of(m.alone_us);
+  Prediction out;
+  for (const auto& s : m.same) {
+    out.same_us.push_back(predict_same_priority_latency_us(s.background_us, s.enqueue_offset_us, alone));
+  }
+  for (const auto& s : m.high) {
+    out.high_us.push_back(predict_high_priority_latency_us(s.background_us, p.waves, s.enqueue_offset_us, alone));
+  }
+  return out;
+}
+
+}  // namespace cudalab::priority

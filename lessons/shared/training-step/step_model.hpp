@@ -1,0 +1,39 @@
+// What the engine model predicts for one "training step" (B batches, each H2D -> L kernels ->
+// D2H) under the four ways lessons 06 and 07 run it. Pure C++: the lessons feed it primitives
+// measured in the same run; the unit tests feed it made-up ones.
+#pragma once
+
+#include "common/model/engine_model.hpp"
+
+namespace cudalab::graphs {
+
+enum class StepMethod {
+  synchronous,      // every op, then a host sync, one stream
+  multi_stream,     // batches spread over S streams, launched one op at a time
+  graph_serial,     // one batch captured on one stream, its graph launched B times on that stream
+  graph_fork_join,  // the whole step captured with fork/join over S streams, launched once
+};
+
+struct StepPrimitives {
+  double h2d_us = 0;               // one batch's input copy
+  double kernel_us = 0;            // one layer kernel
+  double d2h_us = 0;               // one batch's output copy
+  double stream_launch_us = 0;     // host cost of one op launched from a stream
+  double graph_node_us = 0;        // cost of one node inside a launched graph
+  int copy_engines = 2;
+  int max_concurrent_kernels = 32;  // kernels the device runs at once (its limit)
+  int kernel_queues = 8;            // hardware queues (CUDA_DEVICE_MAX_CONNECTIONS, default 8)
+};
+
+struct StepShape {
+  int batches = 8;
+  int layers = 10;
+  int streams = 4;
+};
+
+// Predicted time of one step, in microseconds.
+double predict_step_us(StepMethod method, const StepShape& shape, const StepPrimitives& p);
+
+const char* method_name(StepMethod method);
+
+}  // namespace cudalab::graphs

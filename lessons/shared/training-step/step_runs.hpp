@@ -1,0 +1,71 @@
+// Host-side orchestration shared by lessons 06 and 07: the four ways to run a training step,
+// each timed over `steps` steps and verified; graph capture (serial and fork/join); reading a
+// graph's shape back from CUDA; launch-overhead and primitive measurements for the model.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/model/graph_shape.hpp"
+#include "common/bench/timing.hpp"
+#include "training_step.hpp"
+
+namespace cudalab::graphs {
+
+// Streams and events a run uses: the origin stream (where timing events and graph launches
+// go) and S worker streams joined back into it by events.
+class StepStreams {
+ public:
+  explicit StepStreams(int workers);
+  cudaStream_t origin() const { return origin_.get(); }
+  cudaStream_t worker(int i) const { return workers_[static_cast<std::size_t>(i)].get(); }
+  int count() const { return static_cast<int>(workers_.size()); }
+  // origin -> every worker (fork) and every worker -> origin (join), in stream order.
+  void fork() const;
+  void join() const;
+
+ private:
+  Stream origin_;
+  std::vector<Stream> workers_;
+  Event fork_;
+  std::vector<Event> joins_;
+};
+
+// The graphs of the two graph methods.
+std::vector<GraphExec> instantiate_serial_graphs(const TrainingStep& step, cudaStream_t stream);
+Graph capture_fork_join(const TrainingStep& step, const StepStreams& streams);
+
+struct MethodRun {
+  std::vector<double> per_step_us;  // one sample per repetition: (time of `steps` steps) / steps
+  std::size_t correct = 0;          // elements right after the last repetition
+};
+
+MethodRun run_synchronous(const TrainingStep& step, const StepStreams& streams, int steps, const Repetitions& reps);
+MethodRun run_multi_stream(const TrainingStep& step, const StepStreams& streams, int steps, const Repetitions& reps);
+MethodRun run_graph_serial(const TrainingStep& step, const StepStreams& streams,
+                           const std::vector<GraphExec>& per_batch, int steps, const Repetitions& reps);
+MethodRun run_graph_once_per_step(const TrainingStep& step, const StepStreams& streams, const GraphExec& exec,
+                                  int steps, const Repetitions& reps);
+
+// The shape of a CUDA graph (cudaGraphGetNodes / cudaGraphGetEdges), analysed on the host.
+DagShape shape_of(cudaGraph_t graph);
+
+// Writes cudaGraphDebugDotPrint output; throws RuntimeError when it fails.
+void write_dot(cudaGraph_t graph, const std::string& path);
+
+// A chain of `kernels` empty kernels launched `replays` times from a stream, and the same chain
+// captured as a graph and launched `replays` times: time per kernel in microseconds.
+struct LaunchCost {
+  std::vector<double> stream_per_kernel_us;
+  std::vector<double> graph_per_kernel_us;
+  std::vector<double> capture_instantiate_us;  // host time to capture + instantiate the chain
+};
+LaunchCost measure_launch_cost(int kernels, int replays, const Repetitions& reps);
+
+// Per-op durations of the step's pieces for the engine model, each from a graph chain of the
+// same op (so the host's launch cost is not in them).
+StepPrimitives measure_primitives(const TrainingStep& step, const Repetitions& reps);
+
+
+}  // namespace cudalab::graphs

@@ -1,6 +1,8 @@
 #include "commands.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include <iostream>
 
@@ -24,7 +26,10 @@ RunContext make_context(const CommonOptions& o, const Lesson& lesson) {
   ctx.device = o.device >= 0 ? o.device : 0;
   ctx.device_given = o.device >= 0;
   ctx.reps = lesson.default_repetitions();
-  if (o.repeat > 0) ctx.reps.repeat = o.repeat;
+  if (o.repeat > 0) {
+    ctx.reps.repeat = o.repeat;
+    ctx.reps.adaptive = false;  // the user asked for exactly this many
+  }
   if (o.warmup >= 0) ctx.reps.warmup = o.warmup;
   ctx.lang = o.lang.empty() ? lang_from_environment() : parse_lang(o.lang);
   ctx.timeline = o.timeline;
@@ -32,11 +37,34 @@ RunContext make_context(const CommonOptions& o, const Lesson& lesson) {
   return ctx;
 }
 
+// --wait-idle: polls NVML until no other process holds a context on the GPU, or the time is up
+// (then the lesson runs anyway and its report says who was there). Returns the last snapshot.
+GpuActivity wait_for_idle_gpu(const DeviceInfo& info, int wait_idle_s) {
+  GpuActivity activity = query_gpu_activity(info.pci_bus_id);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(wait_idle_s);
+  bool announced = false;
+  while (other_processes(activity).value_or(0) > 0 && std::chrono::steady_clock::now() < deadline) {
+    if (!announced) {
+      std::cerr << fmt::format("cudalab: waiting up to {} s for {} other process(es) to leave the GPU\n", wait_idle_s,
+                               *other_processes(activity));
+      announced = true;
+    }
+    throw_if_interrupted();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    activity = query_gpu_activity(info.pci_bus_id);
+  }
+  return activity;
+}
+
 // Runs one lesson and stamps what every report carries: identity, version, time, the device it
 // ran on (first; a lesson may list more, as device-query does) and the preflight warnings, so
 // lessons only fill in their own findings.
-Report run_lesson(const LessonRun& run, const RunContext& ctx) {
+Report run_lesson(const LessonRun& run, const RunContext& ctx, int wait_idle_s) {
   use_device(ctx.device);
+  const DeviceInfo info = query_device(ctx.device);
+  ClassroomSnapshot classroom;
+  classroom.before = wait_for_idle_gpu(info, wait_idle_s);
+  classroom.thread_pinned = pin_thread_near_gpu(info.pci_bus_id);
   Report report = run.lesson->run(ctx);
   throw_if_interrupted();  // a lesson that finished its last measurement after Ctrl-C
   report.tool_version = kVersion;
@@ -44,7 +72,11 @@ Report run_lesson(const LessonRun& run, const RunContext& ctx) {
   report.lesson_number = run.entry->number;
   report.lesson_slug = run.entry->slug;
   report.lesson_title = run.entry->title;
-  const DeviceInfo info = query_device(ctx.device);
+  classroom.after = query_gpu_activity(info.pci_bus_id);
+  classroom.link_after = query_pcie_link(info.pci_bus_id);
+  classroom.host_load = host_load_average();
+  classroom.host_cpus = static_cast<int>(std::thread::hardware_concurrency());
+  report.environment = classroom_items(info, classroom);
   const bool listed = std::any_of(report.devices.begin(), report.devices.end(),
                                   [&](const DeviceSummary& d) { return d.index == ctx.device; });
   if (!listed) report.devices.insert(report.devices.begin(), summary_of(info));
@@ -88,7 +120,7 @@ int print_course_list() {
 
 int run_one(const LessonRun& run, const CommonOptions& o) {
   const RunContext ctx = make_context(o, *run.lesson);
-  const Report report = run_lesson(run, ctx);
+  const Report report = run_lesson(run, ctx, o.wait_idle_s);
   emit_report(report, o);
   return exit_code_for(report, o.strict);
 }
@@ -105,7 +137,7 @@ int run_all(const std::vector<LessonRun>& runs, const CommonOptions& o) {
   for (std::size_t i = 0; i < runs.size(); ++i) {
     try {
       const RunContext ctx = make_context(o, *runs[i].lesson);
-      Report report = run_lesson(runs[i], ctx);
+      Report report = run_lesson(runs[i], ctx, o.wait_idle_s);
       if (!json_only) {
         emit_report(report, per_lesson);
         std::cout << '\n';

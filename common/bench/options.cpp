@@ -155,6 +155,9 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
   add_int_option(app, "--warmup", o.warmup, 0, 10000, "untimed warm-up runs (default: the lesson's)")
       ->default_str("")
       ->group(group);
+  add_int_option(app, "--wait-idle", o.wait_idle_s, 0, 3600,
+                 "wait up to SECONDS for other processes to leave the GPU before measuring")
+      ->group(group);
   app.add_flag("--pause", o.pause, "wait for Enter between sections (on a terminal)")->group(group);
   app.add_flag("--strict", o.strict, "a failed expect check fails the exit code too")->group(group);
   app.add_flag("--timeline", o.timeline,

@@ -24,6 +24,7 @@ struct CommonOptions {
   bool strict = false;
   bool timeline = false;   // --timeline: trace one extra run with CUPTI and draw it
   std::string trace_path;  // --trace FILE.json: that run as Chrome trace events (Perfetto)
+  int wait_idle_s = 0;     // --wait-idle SECONDS: wait for other processes to leave the GPU first
 };
 
 void add_common_options(CLI::App& app, CommonOptions& options);

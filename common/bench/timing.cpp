@@ -1,6 +1,7 @@
 #include "timing.hpp"
 
-#include "interrupt.hpp"
+#include "common/bench/interrupt.hpp"
+#include "common/model/stats.hpp"
 
 namespace cudalab {
 
@@ -12,15 +13,34 @@ double host_us_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
 }
 
+bool needs_more_samples(const std::vector<double>& samples_ms, const Repetitions& reps) {
+  if (static_cast<int>(samples_ms.size()) < reps.repeat) return true;
+  if (!reps.adaptive || static_cast<int>(samples_ms.size()) >= kMaxRepeatFactor * reps.repeat) return false;
+  double total_ms = 0;
+  for (double s : samples_ms) total_ms += s;
+  if (total_ms >= kRepeatBudgetMs) return false;
+  return median_ci_relative_halfwidth(samples_ms) > kTargetMedianCi;
+}
+
 std::vector<double> time_on_stream(cudaStream_t stream, const Repetitions& reps,
                                    const std::function<void(cudaStream_t)>& enqueue) {
-  return repeat(reps, [&] {
+  auto once = [&] {
+    throw_if_interrupted();
     EventTimer timer;
     timer.start(stream);
     enqueue(stream);
     timer.stop(stream);
     return static_cast<double>(timer.elapsed_ms());
-  });
+  };
+  std::vector<double> warmups;
+  while (static_cast<int>(warmups.size()) < reps.warmup ||
+         (reps.adaptive && reps.warmup > 0 && !settled(warmups) &&
+          static_cast<int>(warmups.size()) < reps.warmup + kMaxExtraWarmups)) {
+    warmups.push_back(once());
+  }
+  std::vector<double> samples;
+  while (needs_more_samples(samples, reps)) samples.push_back(once());
+  return samples;
 }
 
 }  // namespace cudalab

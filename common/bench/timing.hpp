@@ -14,9 +14,24 @@
 namespace cudalab {
 
 struct Repetitions {
-  int warmup = 2;
-  int repeat = 10;
+  int warmup = 2;   // at least this many untimed runs
+  int repeat = 10;  // at least this many timed runs
+  // Adaptive (unless the user gave --repeat): time_on_stream warms up until the figures settle
+  // and repeats until the median is pinned down, within the bounds below.
+  bool adaptive = true;
 };
+
+// The bounds of adaptive measurement: warm-up stops once the last 3 runs agree within 5% (at
+// most kMaxExtraWarmups more runs); repetition stops once the median's ~95% confidence interval
+// is within ±kTargetMedianCi, or the timed runs reach kMaxRepeatFactor x repeat, or they have
+// taken kRepeatBudgetMs of GPU time.
+inline constexpr int kMaxExtraWarmups = 10;
+inline constexpr double kTargetMedianCi = 0.01;
+inline constexpr int kMaxRepeatFactor = 3;
+inline constexpr double kRepeatBudgetMs = 250.0;
+
+// Whether adaptive repetition should take another timed sample (pure, unit-tested).
+bool needs_more_samples(const std::vector<double>& samples_ms, const Repetitions& reps);
 
 // Host wall time since `start`, for what CUDA events cannot see: how long a host call blocked,
 // or what an allocation cost.

@@ -8,18 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "common/cuda/nvml.hpp"
 #include "common/report/report.hpp"
 
 namespace cudalab {
-
-struct PcieLink {
-  int generation = 0;      // current (may be lower at idle: links downshift to save power)
-  int width = 0;
-  int max_generation = 0;  // what the link can do, device and slot together
-  int max_width = 0;
-  // Theoretical one-direction payload rate at the max generation and width, GB/s (1e9 B/s).
-  double theoretical_gbps() const;
-};
 
 // GB/s per lane after line encoding: Gen1/2 8b/10b, Gen3-5 128b/130b, Gen6 FLIT (242/256).
 double pcie_lane_gbps(int generation);
@@ -69,7 +61,5 @@ std::vector<std::vector<bool>> peer_access_matrix(int count);
 // of Z GiB". `request` names the flag and value, e.g. "--size 900GiB".
 void require_device_memory(const std::string& request, std::uint64_t needed_bytes, const std::string& what);
 
-// NVML's view of the PCIe link, loaded with dlopen so the binary never needs NVML to start.
-std::optional<PcieLink> query_pcie_link(const std::string& pci_bus_id);
 
 }  // namespace cudalab

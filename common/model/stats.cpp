@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 
@@ -28,7 +29,45 @@ Summary summarize(const std::vector<double>& samples) {
   s.mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(s.count);
   s.p99 = quantile(sorted, 0.99);
   s.spread = s.median != 0 ? (s.max - s.min) / std::fabs(s.median) : 0.0;
+
+  std::vector<double> deviations;
+  for (double x : sorted) deviations.push_back(std::fabs(x - s.median));
+  std::sort(deviations.begin(), deviations.end());
+  const double raw_mad = deviations.size() % 2 == 1 ? deviations[mid] : (deviations[mid - 1] + deviations[mid]) / 2.0;
+  s.mad = 1.4826 * raw_mad;
+  double low = s.median, high = s.median;
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    if (s.mad > 0 && std::fabs(samples[i] - s.median) > kOutlierMads * s.mad) {
+      s.outliers.push_back(i);
+    } else {
+      low = std::min(low, samples[i]);
+      high = std::max(high, samples[i]);
+    }
+  }
+  s.inlier_spread = s.median != 0 ? (high - low) / std::fabs(s.median) : 0.0;
   return s;
+}
+
+double median_ci_relative_halfwidth(const std::vector<double>& samples) {
+  const std::size_t n = samples.size();
+  if (n < 5) return std::numeric_limits<double>::infinity();
+  std::vector<double> sorted = samples;
+  std::sort(sorted.begin(), sorted.end());
+  const double half = 0.98 * std::sqrt(static_cast<double>(n));
+  const auto lo = static_cast<std::size_t>(std::max(0.0, std::floor(n / 2.0 - half)));
+  const auto hi = std::min(n - 1, static_cast<std::size_t>(std::ceil(n / 2.0 + half)));
+  const double median = median_of(sorted);
+  return median != 0 ? (sorted[hi] - sorted[lo]) / 2.0 / std::fabs(median) : 0.0;
+}
+
+bool settled(const std::vector<double>& samples, std::size_t window, double tolerance) {
+  if (samples.size() < window || window == 0) return false;
+  const std::vector<double> tail(samples.end() - static_cast<std::ptrdiff_t>(window), samples.end());
+  const double median = median_of(tail);
+  for (double x : tail) {
+    if (median == 0 || std::fabs(x - median) > tolerance * std::fabs(median)) return false;
+  }
+  return true;
 }
 
 double median_of(const std::vector<double>& samples) { return summarize(samples).median; }

@@ -13,13 +13,31 @@ struct Summary {
   double p99 = 0;      // nearest-rank 99th percentile
   double spread = 0;   // (max - min) / median: the run-to-run variation a reader should see
   std::size_t count = 0;
+  // Robust noise: samples further than kOutlierMads scaled MADs from the median are outliers
+  // (hyperfine's rule of thumb); the spread of the rest says whether the figure is steady.
+  double mad = 0;                      // median absolute deviation, scaled to a normal's sigma
+  std::vector<std::size_t> outliers;   // indices into the samples, in sample order
+  double inlier_spread = 0;            // (max - min) / median over the samples that are not outliers
 };
+
+inline constexpr double kOutlierMads = 3.0;
+// A figure whose inlier spread is above its tolerance is printed as noisy. Lessons may set a
+// metric's own tolerance (Metric::spread_tolerance); this is the default.
+inline constexpr double kDefaultSpreadTolerance = 0.10;
 
 // Throws std::invalid_argument on an empty sample set.
 Summary summarize(const std::vector<double>& samples);
 
 // The median alone, for lessons that compare medians of several measurements.
 double median_of(const std::vector<double>& samples);
+
+// Half-width of a ~95% confidence interval of the median (order statistics n/2 -/+ 0.98 sqrt(n)),
+// relative to the median: how far a new run's median may land. Infinity for fewer than 5 samples.
+double median_ci_relative_halfwidth(const std::vector<double>& samples);
+
+// True when the last `window` samples of a warm-up stay within `tolerance` of their median: the
+// clocks, caches and lazy driver setup have settled.
+bool settled(const std::vector<double>& samples, std::size_t window = 3, double tolerance = 0.05);
 
 // The q-quantile (0..1) by nearest rank over a copy of the samples.
 double quantile(std::vector<double> samples, double q);

@@ -72,7 +72,7 @@ SectionBuilder ReportBuilder::section(std::string key, std::string title, std::s
 }
 
 ReportBuilder& ReportBuilder::verify(std::string key, bool passed, std::string summary, std::string detail) {
-  report_.checks.push_back(Check{CheckKind::verify, std::move(key), passed, std::move(summary), std::move(detail)});
+  report_.checks.push_back(Check{CheckKind::verify, std::move(key), passed, std::move(summary), std::move(detail), {}});
   return *this;
 }
 
@@ -85,7 +85,13 @@ ReportBuilder& ReportBuilder::verify(std::string key, const Tally& tally, const 
 }
 
 ReportBuilder& ReportBuilder::expect(std::string key, bool passed, std::string summary, std::string detail) {
-  report_.checks.push_back(Check{CheckKind::expect, std::move(key), passed, std::move(summary), std::move(detail)});
+  report_.checks.push_back(Check{CheckKind::expect, std::move(key), passed, std::move(summary), std::move(detail), {}});
+  return *this;
+}
+
+ReportBuilder& ReportBuilder::depends_on(std::vector<std::string> metric_keys) {
+  if (report_.checks.empty()) throw std::logic_error("depends_on: no check yet");
+  report_.checks.back().depends_on = std::move(metric_keys);
   return *this;
 }
 

@@ -69,6 +69,9 @@ class ReportBuilder {
   // "{what}: {correct} of {checked} elements match the CPU reference", from a tally.
   ReportBuilder& verify(std::string key, const Tally& tally, const std::string& what, std::string detail = {});
   ReportBuilder& expect(std::string key, bool passed, std::string summary, std::string detail = {});
+  // The metrics the last check's verdict is computed from: when one of them is noisy, the text
+  // says the verdict may not hold.
+  ReportBuilder& depends_on(std::vector<std::string> metric_keys);
   ReportBuilder& try_next(std::string command, std::string why);
   ReportBuilder& headline(std::string text);
   ReportBuilder& timelines(std::vector<Timeline> timelines);

@@ -88,6 +88,15 @@ class TextRenderer {
         out_ << (i == 0 ? paint_.yellow("warning   ") : "          ") << lines[i] << '\n';
       }
     }
+    bool first = true;
+    for (const auto& e : report_.environment) {
+      const auto lines = wrap_text(e.summary, prose_width(12));
+      for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string mark = i > 0 ? " " : e.ok ? paint_.green("✓") : paint_.yellow("!");
+        out_ << (first && i == 0 ? "setting   " : "          ") << mark << ' ' << lines[i] << '\n';
+      }
+      first = false;
+    }
   }
 
   // A course-notes section, wrapped. Lines starting with "- " stay bullets, indented code
@@ -224,7 +233,9 @@ class TextRenderer {
     const bool any_range = std::any_of(metrics.begin(), metrics.end(),
                                        [](const Metric& m) { return m.samples.size() > 1; });
     out_ << '\n' << std::string(kIndent + label_w + 2, ' ') << paint_.dim(pad_left("median", 9));
-    if (any_range) out_ << std::string(unit_w + 1, ' ') << paint_.dim(pad_left("min", 9) + pad_left("max", 9));
+    if (any_range) {
+      out_ << std::string(unit_w + 1, ' ') << paint_.dim(pad_left("min", 9) + pad_left("max", 9) + pad_left("spread", 8));
+    }
     out_ << '\n';
     for (const auto& m : metrics) {
       out_ << std::string(kIndent, ' ') << pad_right(m.label, label_w + 2);
@@ -235,15 +246,31 @@ class TextRenderer {
       const Summary s = m.summary();
       out_ << paint_.bold(pad_left(format_number(s.median), 9)) << ' ' << pad_right(m.unit, unit_w);
       if (any_range) {
-        out_ << (m.samples.size() > 1 ? pad_left(format_number(s.min), 9) + pad_left(format_number(s.max), 9)
-                                      : std::string(18, ' '));
+        out_ << (m.samples.size() > 1 ? pad_left(format_number(s.min), 9) + pad_left(format_number(s.max), 9) +
+                                            pad_left(fmt::format("±{:.1f}%", 50.0 * s.inlier_spread), 8)
+                                      : std::string(26, ' '));
       }
       std::string extra;
       if (m.predicted) extra = fmt::format("predicted {} {}", format_number(*m.predicted), m.unit);
       if (!m.note.empty()) extra += (extra.empty() ? "" : " · ") + m.note;
+      const std::string noise = noise_text(m, s);
+      if (!noise.empty()) out_ << "  " << paint_.yellow(noise);
       if (!extra.empty()) out_ << "  " << paint_.dim(extra);
       out_ << '\n';
     }
+  }
+
+  // The spread column is ± half the (max - min) of the samples that are not outliers, relative
+  // to the median. "noisy" when that is wider than the metric's tolerance; then how many samples
+  // lie beyond kOutlierMads MADs (their indices are in the JSON).
+  static std::string noise_text(const Metric& m, const Summary& s) {
+    std::string text;
+    if (m.noisy()) text = "noisy";
+    // Outliers matter to a reader only when they make min and max look wider than the figure is.
+    if (!s.outliers.empty() && s.spread > m.tolerance()) {
+      text += fmt::format("{}{} outlier{}", text.empty() ? "" : ", ", s.outliers.size(), s.outliers.size() == 1 ? "" : "s");
+    }
+    return text;
   }
 
   std::string cell_text(const Cell& c) const {
@@ -290,6 +317,17 @@ class TextRenderer {
       if (!c.passed && !c.detail.empty()) {
         for (const auto& line : wrap_text(c.detail, prose_width(10))) {
           out_ << std::string(10, ' ') << paint_.dim(line) << '\n';
+        }
+      }
+      for (const auto& key : c.depends_on) {
+        const Metric* m = report_.find_metric(key);
+        if (m == nullptr || !m->noisy()) continue;
+        const std::string why = fmt::format(
+            "{} is noisy (its samples spread {:.0f}%, more than the {:.0f}% it may): this verdict may not hold on "
+            "a rerun; another process on the GPU or low clocks are the usual cause",
+            m->label, 100.0 * m->summary().inlier_spread, 100.0 * m->tolerance());
+        for (const auto& line : wrap_text(why, prose_width(10))) {
+          out_ << std::string(10, ' ') << paint_.yellow(line) << '\n';
         }
       }
     }

@@ -29,11 +29,11 @@ bool Report::expect_passed() const {
 }
 
 Check verify_check(std::string key, bool passed, std::string summary, std::string detail) {
-  return Check{CheckKind::verify, std::move(key), passed, std::move(summary), std::move(detail)};
+  return Check{CheckKind::verify, std::move(key), passed, std::move(summary), std::move(detail), {}};
 }
 
 Check expect_check(std::string key, bool passed, std::string summary, std::string detail) {
-  return Check{CheckKind::expect, std::move(key), passed, std::move(summary), std::move(detail)};
+  return Check{CheckKind::expect, std::move(key), passed, std::move(summary), std::move(detail), {}};
 }
 
 Metric single_value(std::string key, std::string label, std::string unit, double value,

@@ -39,8 +39,14 @@ struct Metric {
   std::vector<double> samples;
   std::optional<double> predicted;  // what the model says, same unit
   std::string note;                 // short annotation printed to the right
+  // How much run-to-run spread (of the non-outlier samples, relative to the median) this figure
+  // may have before it is printed as noisy; kDefaultSpreadTolerance when unset.
+  std::optional<double> spread_tolerance;
 
   Summary summary() const { return summarize(samples); }
+  double tolerance() const { return spread_tolerance.value_or(kDefaultSpreadTolerance); }
+  // Three or more samples whose bulk spreads wider than the tolerance.
+  bool noisy() const { return samples.size() >= 3 && summary().inlier_spread > tolerance(); }
 
   // Chained after measured() / derived() (report/builder.hpp).
   Metric with_prediction(double value) && {
@@ -49,6 +55,10 @@ struct Metric {
   }
   Metric with_note(std::string text) && {
     note = std::move(text);
+    return std::move(*this);
+  }
+  Metric with_spread_tolerance(double relative) && {
+    spread_tolerance = relative;
     return std::move(*this);
   }
 };
@@ -96,6 +106,14 @@ struct Check {
   bool passed = false;
   std::string summary;  // "results match the CPU reference (16,777,216 of 16,777,216)"
   std::string detail;   // why it failed, or why it can fail on other hardware
+  std::vector<std::string> depends_on;  // metric keys the verdict is computed from
+};
+
+// One line of the classroom preflight: what the environment was while the lesson measured.
+struct EnvironmentItem {
+  std::string key;      // "other_processes"
+  bool ok = true;
+  std::string summary;  // "no other process is using the GPU"
 };
 
 struct TryNext {
@@ -114,6 +132,7 @@ struct Report {
   std::vector<Param> params;
   std::vector<DeviceSummary> devices;  // the device(s) the run used
   std::vector<std::string> warnings;   // environment problems that distort the lesson
+  std::vector<EnvironmentItem> environment;  // the classroom preflight, one line per item
   std::vector<Section> sections;
   std::vector<Check> checks;
   std::vector<TryNext> try_next;

@@ -25,7 +25,12 @@ void to_json(json& j, const Metric& m) {
     j["median"] = s.median;
     j["min"] = s.min;
     j["max"] = s.max;
+    j["spread"] = s.spread;
+    j["inlier_spread"] = s.inlier_spread;
+    j["outliers"] = s.outliers;
+    j["noisy"] = m.noisy();
   }
+  if (m.spread_tolerance) j["spread_tolerance"] = *m.spread_tolerance;
   if (m.predicted) j["predicted"] = *m.predicted;
   if (!m.note.empty()) j["note"] = m.note;
 }
@@ -50,7 +55,9 @@ void to_json(json& j, const Check& c) {
            {"passed", c.passed},
            {"summary", c.summary},
            {"detail", c.detail}};
+  if (!c.depends_on.empty()) j["depends_on"] = c.depends_on;
 }
+void to_json(json& j, const EnvironmentItem& e) { j = json{{"key", e.key}, {"ok", e.ok}, {"summary", e.summary}}; }
 void to_json(json& j, const TryNext& t) { j = json{{"command", t.command}, {"why", t.why}}; }
 
 json report_to_json(const Report& r) {
@@ -61,6 +68,7 @@ json report_to_json(const Report& r) {
               {"params", r.params},
               {"devices", r.devices},
               {"warnings", r.warnings},
+              {"environment", r.environment},
               {"sections", r.sections},
               {"checks", r.checks},
               {"try_next", r.try_next},
@@ -89,6 +97,7 @@ void from_json(const json& j, Metric& m) {
   j.at("unit").get_to(m.unit);
   j.at("samples").get_to(m.samples);
   if (j.contains("predicted")) m.predicted = j.at("predicted").get<double>();
+  if (j.contains("spread_tolerance")) m.spread_tolerance = j.at("spread_tolerance").get<double>();
   m.note = j.value("note", "");
 }
 void from_json(const json& j, Fact& f) {
@@ -124,6 +133,12 @@ void from_json(const json& j, Check& c) {
   j.at("passed").get_to(c.passed);
   j.at("summary").get_to(c.summary);
   c.detail = j.value("detail", "");
+  if (j.contains("depends_on")) j.at("depends_on").get_to(c.depends_on);
+}
+void from_json(const json& j, EnvironmentItem& e) {
+  j.at("key").get_to(e.key);
+  j.at("ok").get_to(e.ok);
+  j.at("summary").get_to(e.summary);
 }
 void from_json(const json& j, TryNext& t) {
   j.at("command").get_to(t.command);
@@ -153,6 +168,7 @@ Report report_from_json(const json& j) {
     j.at("headline").get_to(r.headline);
     // Added after the first runs were recorded: older runs have none.
     if (j.contains("timelines")) j.at("timelines").get_to(r.timelines);
+    if (j.contains("environment")) j.at("environment").get_to(r.environment);
     return r;
   } catch (const json::exception& e) {
     throw UsageError(std::string("malformed cudalab run: ") + e.what());

@@ -1,0 +1,144 @@
+// Issue 15 without a GPU: outliers, noise, adaptive repetition and the classroom preflight,
+// each decided from made-up samples and snapshots.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "common/bench/timing.hpp"
+#include "common/cuda/preflight.hpp"
+#include "common/model/stats.hpp"
+#include "common/report/builder.hpp"
+#include "common/report/render.hpp"
+#include "common/report/report_json.hpp"
+
+using namespace cudalab;
+
+TEST(Noise, OutliersAreBeyondThreeScaledMadsAndLeaveTheInlierSpread) {
+  // Lesson 05's pattern: steady ~50 us callbacks and one 3.5 ms straggler.
+  const std::vector<double> latency = {50, 52, 49, 51, 50, 3500, 53, 48, 50, 51};
+  const Summary s = summarize(latency);
+  ASSERT_EQ(s.outliers.size(), 1u);
+  EXPECT_EQ(s.outliers[0], 5u);
+  EXPECT_GT(s.spread, 60.0);               // (max - min) / median is ruled by the straggler
+  EXPECT_NEAR(s.inlier_spread, 5.0 / 50.5, 1e-9);  // the rest spread 48..53
+}
+
+TEST(Noise, IdenticalSamplesHaveNoOutliersAndNoSpread) {
+  const Summary s = summarize({7, 7, 7, 7});
+  EXPECT_TRUE(s.outliers.empty());
+  EXPECT_EQ(s.inlier_spread, 0.0);
+}
+
+TEST(Noise, MetricIsNoisyOnlyBeyondItsTolerance) {
+  Metric steady = measured("a", "a", "ms", {1.00, 1.02, 0.99, 1.01, 1.00});
+  EXPECT_FALSE(steady.noisy());
+  Metric wide = measured("b", "b", "ms", {1.0, 1.3, 0.8, 1.1, 1.2});
+  EXPECT_TRUE(wide.noisy());
+  EXPECT_FALSE(std::move(wide).with_spread_tolerance(0.6).noisy());
+  EXPECT_FALSE(measured("c", "c", "ms", {1.0, 2.0}).noisy()) << "two samples say nothing about noise";
+}
+
+TEST(Noise, TextSaysNoisyAndTheDependentCheckSaysWhyItMayNotHold) {
+  ReportBuilder b({});
+  b.section("s", "section", "").metric(measured("copy", "pinned H2D", "GB/s", {40, 55, 50, 30, 52}));
+  b.expect("fast", true, "pinned is fast").depends_on({"copy"});
+  Report r = std::move(b).build();
+  r.lesson_number = 2;
+  r.lesson_slug = "pinned-vs-pageable";
+  TextStyle style;
+  style.width = 100;
+  const std::string text = render_text(r, style);
+  EXPECT_NE(text.find("±25.0%  noisy"), std::string::npos) << text;
+  EXPECT_NE(text.find("pinned H2D is noisy"), std::string::npos) << text;
+  EXPECT_NE(text.find("this verdict"), std::string::npos) << text;
+}
+
+TEST(Noise, JsonCarriesSpreadOutliersAndNoisyAndReadsBack) {
+  Report r;
+  Section s;
+  s.key = "x";
+  s.metrics.push_back(measured("m", "m", "us", {50, 52, 49, 51, 50, 3500}).with_spread_tolerance(0.2));
+  r.sections.push_back(s);
+  r.environment.push_back({"other_processes", false, "1 other process used the GPU"});
+  const auto j = report_to_json(r);
+  const auto& m = j["sections"][0]["metrics"][0];
+  EXPECT_EQ(m["outliers"].size(), 1u);
+  EXPECT_EQ(m["outliers"][0], 5);
+  EXPECT_FALSE(m["noisy"].get<bool>());
+  EXPECT_DOUBLE_EQ(m["spread_tolerance"].get<double>(), 0.2);
+  EXPECT_EQ(j["environment"][0]["key"], "other_processes");
+  auto back = j;
+  back["schema"] = kReportSchema;
+  const Report again = report_from_json(back);
+  EXPECT_DOUBLE_EQ(*again.sections[0].metrics[0].spread_tolerance, 0.2);
+  ASSERT_EQ(again.environment.size(), 1u);
+  EXPECT_FALSE(again.environment[0].ok);
+}
+
+TEST(AdaptiveRepetition, StopsWhenTheMedianIsPinnedDownOrTheBudgetIsSpent) {
+  Repetitions reps{2, 5, true};
+  EXPECT_TRUE(needs_more_samples({1, 1, 1}, reps)) << "fewer than --repeat";
+  EXPECT_FALSE(needs_more_samples({1, 1, 1, 1, 1}, reps)) << "steady: the CI is zero";
+  EXPECT_TRUE(needs_more_samples({1, 1.3, 0.8, 1.1, 0.9}, reps)) << "wide: take more";
+  const std::vector<double> fifteen_wide = {1, 1.3, 0.8, 1.1, 0.9, 1, 1.3, 0.8, 1.1, 0.9, 1, 1.3, 0.8, 1.1, 0.9};
+  EXPECT_FALSE(needs_more_samples(fifteen_wide, reps)) << "three times --repeat is the cap";
+  EXPECT_FALSE(needs_more_samples({100, 130, 80, 110, 90}, reps)) << "250 ms of GPU time is the budget";
+  reps.adaptive = false;
+  EXPECT_FALSE(needs_more_samples({1, 1.3, 0.8, 1.1, 0.9}, reps)) << "--repeat given: exactly that many";
+}
+
+TEST(AdaptiveRepetition, WarmupSettlesWhenTheLastThreeAgree) {
+  EXPECT_FALSE(settled({5.0, 1.2, 1.0}));
+  EXPECT_TRUE(settled({5.0, 1.01, 1.0, 0.99}));
+  EXPECT_FALSE(settled({1.0, 1.0}));
+  EXPECT_TRUE(std::isinf(median_ci_relative_halfwidth({1, 2, 3})));
+}
+
+TEST(Classroom, AnotherProcessOnTheGpuIsCalledOut) {
+  DeviceInfo d;
+  d.name = "NVIDIA H100 80GB HBM3";
+  ClassroomSnapshot s;
+  s.before.compute_processes = 2;  // this process and one other
+  s.after.compute_processes = 1;
+  s.after.sm_clock_mhz = 1980;
+  s.after.sm_clock_max_mhz = 1980;
+  s.link_after = PcieLink{5, 16, 5, 16};
+  s.host_load = 0.5;
+  s.host_cpus = 16;
+  const auto items = classroom_items(d, s);
+  ASSERT_GE(items.size(), 5u);
+  EXPECT_EQ(items[0].key, "other_processes");
+  EXPECT_FALSE(items[0].ok);
+  EXPECT_NE(items[0].summary.find("1 other process"), std::string::npos);
+  for (std::size_t i = 1; i < items.size(); ++i) EXPECT_TRUE(items[i].ok) << items[i].summary;
+}
+
+TEST(Classroom, SlowdownNarrowLinkAndBusyHostAreCalledOut) {
+  DeviceInfo d;
+  ClassroomSnapshot s;
+  s.after.compute_processes = 1;
+  s.after.sm_clock_mhz = 1200;
+  s.after.sm_clock_max_mhz = 1980;
+  s.after.clock_event_reasons = 0x40;  // HW thermal slowdown
+  s.link_after = PcieLink{4, 8, 5, 16};
+  s.host_load = 30;
+  s.host_cpus = 16;
+  for (const auto& item : classroom_items(d, s)) {
+    if (item.key == "clocks" || item.key == "pcie_link" || item.key == "host_load") {
+      EXPECT_FALSE(item.ok) << item.summary;
+    }
+  }
+  s.after.clock_event_reasons = 0x1;  // idle is not a slowdown
+  for (const auto& item : classroom_items(d, s)) {
+    if (item.key == "clocks") {
+      EXPECT_TRUE(item.ok) << item.summary;
+    }
+  }
+}
+
+TEST(Classroom, WithoutNvmlEveryItemSaysUnknownAndNothingIsFlagged) {
+  DeviceInfo d;
+  const auto items = classroom_items(d, ClassroomSnapshot{});
+  for (const auto& item : items) EXPECT_TRUE(item.ok) << item.summary;
+  EXPECT_NE(items[0].summary.find("unknown"), std::string::npos);
+}

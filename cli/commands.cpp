@@ -13,6 +13,7 @@
 #include "common/bench/interrupt.hpp"
 #include "output.hpp"
 #include "common/cuda/preflight.hpp"
+#include "common/report/predict.hpp"
 #include "common/report/report_json.hpp"
 #include "common/report/text_format.hpp"
 #include "common/bench/version.hpp"
@@ -104,6 +105,7 @@ void add_show_options(CLI::App& show, ShowOptions& o) {
   show.add_flag("--stable", o.output.stable, "print only what graders may diff");
   add_choice_option(show, "--color", o.output.color, {"auto", "always", "never"}, "colour");
   add_choice_option(show, "--lang", o.output.lang, {"zh", "en"}, "language of the notes");
+  add_picture_options(show, o.output);
   add_output_file_option(show, "--trace", o.output.trace_path,
                          "write the run's timelines as Chrome trace events to FILE.json", /*allow_stdout=*/false);
 }
@@ -118,9 +120,27 @@ int print_course_list() {
   return to_int(ExitCode::success);
 }
 
+// --predict: the lesson's questions, answered from --answers FILE or on the terminal, before
+// anything is measured.
+std::vector<Guess> ask_predictions(const LessonRun& run, const CommonOptions& o, Lang lang) {
+  if (!o.predict) {
+    if (!o.answers_path.empty()) throw UsageError("--answers: only with --predict");
+    return {};
+  }
+  const auto questions = questions_for(lang, fmt::format("{:02d}-{}", run.entry->number, run.entry->slug));
+  if (questions.empty()) {
+    throw UsageError(fmt::format("--predict: lesson {:02d} asks no questions yet; try lesson 03", run.entry->number));
+  }
+  if (!o.answers_path.empty()) return read_answers(o.answers_path, questions);
+  if (!stdin_is_terminal()) throw UsageError("--predict: needs a terminal to ask on, or --answers FILE");
+  return ask(questions, std::cin, std::cerr);
+}
+
 int run_one(const LessonRun& run, const CommonOptions& o) {
   const RunContext ctx = make_context(o, *run.lesson);
-  const Report report = run_lesson(run, ctx, o.wait_idle_s);
+  std::vector<Guess> guesses = ask_predictions(run, o, ctx.lang);
+  Report report = run_lesson(run, ctx, o.wait_idle_s);
+  report.guesses = std::move(guesses);
   emit_report(report, o);
   return exit_code_for(report, o.strict);
 }

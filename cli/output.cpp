@@ -1,5 +1,6 @@
 #include "output.hpp"
 
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -8,6 +9,7 @@
 #include <string>
 
 #include "common/bench/errors.hpp"
+#include "common/report/render_svg.hpp"
 #include "common/report/report_json.hpp"
 #include "common/report/text_format.hpp"
 
@@ -20,6 +22,19 @@ void write_json_file(const std::string& path, const nlohmann::json& json) {
   if (!out) throw UsageError("--json: cannot write '" + path + "': " + std::strerror(errno));
   out << json.dump(2) << '\n';
   if (!out) throw UsageError("--json: writing '" + path + "' failed: " + std::strerror(errno));
+}
+
+// Braille and box drawing only where the locale says UTF-8; an unset locale (CI, tests) is
+// taken as UTF-8, as every terminal the lab meets today is.
+bool locale_is_utf8() {
+  for (const char* name : {"LC_ALL", "LC_CTYPE", "LANG"}) {
+    const char* v = std::getenv(name);
+    if (v == nullptr || *v == '\0') continue;
+    std::string value(v);
+    for (auto& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return value.find("utf-8") != std::string::npos || value.find("utf8") != std::string::npos;
+  }
+  return true;
 }
 
 bool json_to_stdout(const CommonOptions& o) { return o.format == "json" || o.json_path == "-"; }
@@ -40,6 +55,8 @@ TextStyle text_style(const CommonOptions& o) {
                 (o.color == "auto" && stdout_is_terminal() && (no_color == nullptr || *no_color == '\0'));
   style.width = terminal_width();
   style.timelines = o.timeline;
+  style.tables = o.tables;
+  style.unicode = locale_is_utf8();
   style.lang = o.lang.empty() ? lang_from_environment() : parse_lang(o.lang);
   if (o.pause) style.between_sections = pause_for_enter;
   return style;
@@ -47,6 +64,11 @@ TextStyle text_style(const CommonOptions& o) {
 
 void emit_report(const Report& report, const CommonOptions& o, bool recorded) {
   if (!o.json_path.empty() && o.json_path != "-") write_json_file(o.json_path, report_to_json(report));
+  if (!o.svg_dir.empty()) {
+    const auto written = write_report_svgs(report, o.svg_dir);
+    std::cerr << "cudalab: wrote " << written.size() << " SVG file" << (written.size() == 1 ? "" : "s") << " to "
+              << o.svg_dir << '\n';
+  }
   emit_trace({report}, o);
   if (o.stable) {
     std::cout << render_stable(report);

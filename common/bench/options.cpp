@@ -155,6 +155,12 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
   add_int_option(app, "--warmup", o.warmup, 0, 10000, "untimed warm-up runs (default: the lesson's)")
       ->default_str("")
       ->group(group);
+  add_picture_options(app, o);
+  app.add_flag("--predict", o.predict, "predict first: answer the lesson's questions before it measures")->group(group);
+  app.add_option("--answers", o.answers_path, "with --predict: read the answers from FILE (key = value lines)")
+      ->type_name("FILE")
+      ->check(CLI::ExistingFile)
+      ->group(group);
   add_int_option(app, "--wait-idle", o.wait_idle_s, 0, 3600,
                  "wait up to SECONDS for other processes to leave the GPU before measuring")
       ->group(group);
@@ -166,6 +172,16 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
   add_output_file_option(app, "--trace", o.trace_path,
                          "write that traced run as Chrome trace events to FILE.json (open in ui.perfetto.dev)",
                          /*allow_stdout=*/false)
+      ->group(group);
+}
+
+void add_picture_options(CLI::App& app, CommonOptions& o) {
+  const std::string group = "Output";
+  app.add_flag("--table", o.tables, "list the numbers behind each plot too")->group(group);
+  app.add_option("--svg", o.svg_dir, "write each plot and timeline as an SVG file into DIR")
+      ->type_name("DIR")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string { return text.empty() ? "needs a directory name" : ""; }, "DIR"))
       ->group(group);
 }
 

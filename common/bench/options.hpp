@@ -25,7 +25,14 @@ struct CommonOptions {
   bool timeline = false;   // --timeline: trace one extra run with CUPTI and draw it
   std::string trace_path;  // --trace FILE.json: that run as Chrome trace events (Perfetto)
   int wait_idle_s = 0;     // --wait-idle SECONDS: wait for other processes to leave the GPU first
+  bool tables = false;     // --table: list every plotted metric too
+  std::string svg_dir;     // --svg DIR: each plot and timeline as an SVG file
+  bool predict = false;    // --predict: ask the lesson's questions before it measures
+  std::string answers_path;  // --answers FILE: the answers, for homework and tests
 };
+
+// The flags that only shape output (shared by lessons, `all` and `show`).
+void add_picture_options(CLI::App& app, CommonOptions& options);
 
 void add_common_options(CLI::App& app, CommonOptions& options);
 

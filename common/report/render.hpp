@@ -19,6 +19,8 @@ struct TextStyle {
   Lang lang = Lang::en;
   bool recorded = false;  // rendering a saved run (cudalab show): say so, with device and date
   bool timelines = false;  // draw the report's timelines (--timeline, and always in `cudalab show`)
+  bool tables = false;     // --table: list the metrics a plot draws too, not only the plot
+  bool unicode = true;     // braille and box drawing; ASCII when the terminal cannot show them
   // Called between sections (for --pause in a live lecture); may be empty.
   std::function<void()> between_sections;
 };

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include "render.hpp"
+#include "predict.hpp"
+#include "render_plot.hpp"
 #include "text_format.hpp"
 #include "common/trace/timeline.hpp"
 
@@ -51,6 +53,7 @@ class TextRenderer {
         previous_notes = timeline.notes_key;
       }
     }
+    guesses();
     checks();
     try_next();
   }
@@ -196,8 +199,45 @@ class TextRenderer {
       for (const auto& line : s.art) out_ << std::string(kIndent, ' ') << line << '\n';
     }
     facts(s.facts);
-    metrics(s.metrics);
+    metrics(style_.tables ? s.metrics : unplotted(s));
     for (const auto& t : s.tables) table(t);
+    for (const auto& p : s.plots) plot(p);
+  }
+
+  // Predict, observe, explain: each answer the student gave before the run against what it
+  // measured and what the model said.
+  void guesses() {
+    if (report_.guesses.empty()) return;
+    section_title(style_.lang == Lang::zh ? "先预测，再观察" : "your predictions");
+    out_ << '\n';
+    for (const auto& g : report_.guesses) {
+      for (const auto& line : wrap_text(g.question, prose_width(kIndent))) out_ << std::string(kIndent, ' ') << line << '\n';
+      for (const auto& line : wrap_text(feedback(g, report_, style_.lang), prose_width(kIndent + 2))) {
+        out_ << std::string(kIndent + 2, ' ') << paint_.bold(line) << '\n';
+      }
+    }
+  }
+
+  // The metrics no plot of the section draws: a plotted metric is listed only with --table.
+  static std::vector<Metric> unplotted(const Section& s) {
+    std::vector<Metric> out;
+    for (const auto& m : s.metrics) {
+      bool drawn = false;
+      for (const auto& p : s.plots) {
+        for (const auto& series : p.series) {
+          for (const auto& point : series.points) drawn = drawn || point.metric == m.key;
+        }
+      }
+      if (!drawn) out.push_back(m);
+    }
+    return out;
+  }
+
+  void plot(const Plot& p) {
+    out_ << '\n' << std::string(kIndent, ' ') << paint_.bold(p.title) << '\n';
+    const PlotStyle chart{style_.width > kIndent ? style_.width - kIndent : style_.width, style_.unicode, style_.color};
+    for (const auto& line : render_plot(p, report_, chart)) out_ << std::string(kIndent, ' ') << line << '\n';
+    if (!style_.tables) out_ << std::string(kIndent, ' ') << paint_.dim("(the numbers: --table, or the JSON)") << '\n';
   }
 
   void facts(const std::vector<Fact>& facts) {

@@ -85,6 +85,30 @@ struct Table {
   std::vector<std::vector<Cell>> rows;
 };
 
+// A picture of some of a section's metrics: each point's y is a metric's median (by key) or, for
+// a model curve, a value computed by the lesson. Drawn in the terminal (render_plot) and as SVG.
+struct PlotPoint {
+  double x = 0;
+  std::string metric;  // the metric whose median is y; empty: `y` itself
+  double y = 0;
+};
+
+struct PlotSeries {
+  std::string name;
+  std::vector<PlotPoint> points;
+  bool model = false;  // a line through the points (a fitted or predicted curve), else markers
+};
+
+struct Plot {
+  std::string key;
+  std::string title;
+  std::string x_label, x_unit;  // x_unit "B" prints ticks as sizes (4KiB, 1MiB, ...)
+  std::string y_label, y_unit;
+  bool log_x = false;
+  bool log_y = false;
+  std::vector<PlotSeries> series;
+};
+
 struct Section {
   std::string key;
   std::string title;
@@ -93,6 +117,7 @@ struct Section {
   std::vector<Fact> facts;
   std::vector<Metric> metrics;
   std::vector<Table> tables;
+  std::vector<Plot> plots;  // pictures of metrics above; the text then lists those only with --table
 };
 
 enum class CheckKind {
@@ -116,6 +141,14 @@ struct EnvironmentItem {
   std::string summary;  // "no other process is using the GPU"
 };
 
+// A student's answer in predict-first mode (--predict): what they expected a metric's median to
+// be before it was measured. The text form sets it against the measurement and the model.
+struct Guess {
+  std::string metric;    // the metric's key
+  std::string question;  // as it was asked, in the run's language
+  double answer = 0;     // in the metric's unit
+};
+
 struct TryNext {
   std::string command;  // "cudalab stream-overlap --memory pageable"
   std::string why;      // "where did the overlap go?"
@@ -136,6 +169,7 @@ struct Report {
   std::vector<Section> sections;
   std::vector<Check> checks;
   std::vector<TryNext> try_next;
+  std::vector<Guess> guesses;  // --predict: the student's answers, asked before the run
   std::string headline;  // one short figure for the `cudalab all` summary table
   // What the GPU did in the traced run(s), when the lesson was asked to trace (--timeline,
   // --trace). Drawn by the text form with --timeline and by `cudalab show`; never in --stable.

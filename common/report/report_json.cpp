@@ -44,10 +44,20 @@ void to_json(json& j, const Cell& c) {
 void to_json(json& j, const Table& t) {
   j = json{{"key", t.key}, {"columns", t.columns}, {"rows", t.rows}};
 }
+void to_json(json& j, const PlotPoint& p) {
+  j = p.metric.empty() ? json{{"x", p.x}, {"y", p.y}} : json{{"x", p.x}, {"metric", p.metric}};
+}
+void to_json(json& j, const PlotSeries& s) { j = json{{"name", s.name}, {"model", s.model}, {"points", s.points}}; }
+void to_json(json& j, const Plot& p) {
+  j = json{{"key", p.key},         {"title", p.title},   {"x_label", p.x_label}, {"x_unit", p.x_unit},
+           {"y_label", p.y_label}, {"y_unit", p.y_unit}, {"log_x", p.log_x},     {"log_y", p.log_y},
+           {"series", p.series}};
+}
 void to_json(json& j, const Section& s) {
   j = json{{"key", s.key},         {"title", s.title},     {"notes_key", s.notes_key},
            {"art", s.art},         {"facts", s.facts},     {"metrics", s.metrics},
            {"tables", s.tables}};
+  if (!s.plots.empty()) j["plots"] = s.plots;
 }
 void to_json(json& j, const Check& c) {
   j = json{{"kind", c.kind == CheckKind::verify ? "verify" : "expect"},
@@ -58,6 +68,7 @@ void to_json(json& j, const Check& c) {
   if (!c.depends_on.empty()) j["depends_on"] = c.depends_on;
 }
 void to_json(json& j, const EnvironmentItem& e) { j = json{{"key", e.key}, {"ok", e.ok}, {"summary", e.summary}}; }
+void to_json(json& j, const Guess& g) { j = json{{"metric", g.metric}, {"question", g.question}, {"answer", g.answer}}; }
 void to_json(json& j, const TryNext& t) { j = json{{"command", t.command}, {"why", t.why}}; }
 
 json report_to_json(const Report& r) {
@@ -72,6 +83,7 @@ json report_to_json(const Report& r) {
               {"sections", r.sections},
               {"checks", r.checks},
               {"try_next", r.try_next},
+              {"guesses", r.guesses},
               {"headline", r.headline},
               {"timelines", r.timelines}};
 }
@@ -116,6 +128,27 @@ void from_json(const json& j, Table& t) {
   j.at("columns").get_to(t.columns);
   j.at("rows").get_to(t.rows);
 }
+void from_json(const json& j, PlotPoint& p) {
+  j.at("x").get_to(p.x);
+  p.metric = j.value("metric", "");
+  p.y = j.value("y", 0.0);
+}
+void from_json(const json& j, PlotSeries& s) {
+  j.at("name").get_to(s.name);
+  s.model = j.value("model", false);
+  j.at("points").get_to(s.points);
+}
+void from_json(const json& j, Plot& p) {
+  j.at("key").get_to(p.key);
+  j.at("title").get_to(p.title);
+  p.x_label = j.value("x_label", "");
+  p.x_unit = j.value("x_unit", "");
+  p.y_label = j.value("y_label", "");
+  p.y_unit = j.value("y_unit", "");
+  p.log_x = j.value("log_x", false);
+  p.log_y = j.value("log_y", false);
+  j.at("series").get_to(p.series);
+}
 void from_json(const json& j, Section& s) {
   j.at("key").get_to(s.key);
   j.at("title").get_to(s.title);
@@ -124,6 +157,7 @@ void from_json(const json& j, Section& s) {
   j.at("facts").get_to(s.facts);
   j.at("metrics").get_to(s.metrics);
   j.at("tables").get_to(s.tables);
+  if (j.contains("plots")) j.at("plots").get_to(s.plots);
 }
 void from_json(const json& j, Check& c) {
   const std::string kind = j.at("kind").get<std::string>();
@@ -139,6 +173,11 @@ void from_json(const json& j, EnvironmentItem& e) {
   j.at("key").get_to(e.key);
   j.at("ok").get_to(e.ok);
   j.at("summary").get_to(e.summary);
+}
+void from_json(const json& j, Guess& g) {
+  j.at("metric").get_to(g.metric);
+  j.at("question").get_to(g.question);
+  j.at("answer").get_to(g.answer);
 }
 void from_json(const json& j, TryNext& t) {
   j.at("command").get_to(t.command);
@@ -168,6 +207,7 @@ Report report_from_json(const json& j) {
     j.at("headline").get_to(r.headline);
     // Added after the first runs were recorded: older runs have none.
     if (j.contains("timelines")) j.at("timelines").get_to(r.timelines);
+    if (j.contains("guesses")) j.at("guesses").get_to(r.guesses);
     if (j.contains("environment")) j.at("environment").get_to(r.environment);
     return r;
   } catch (const json::exception& e) {

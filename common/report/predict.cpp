@@ -1,0 +1,159 @@
+#include "predict.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <istream>
+#include <ostream>
+#include <regex>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "common/bench/errors.hpp"
+#include "common/report/text_format.hpp"
+
+namespace cudalab {
+
+namespace {
+
+std::optional<double> parse_number(std::string text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.erase(text.begin());
+  if (text.empty()) return std::nullopt;
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (used != text.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+std::string choices_text(const Question& q) {
+  std::string out;
+  for (std::size_t i = 0; i < q.choices.size(); ++i) {
+    out += fmt::format("{}{}) {} {}", i == 0 ? "" : "   ", static_cast<char>('a' + i), format_number(q.choices[i]), q.unit);
+  }
+  return out;
+}
+
+// A typed answer: a number, or a choice's letter when the question has choices.
+std::optional<double> answer_of(const Question& q, const std::string& text) {
+  if (text.size() == 1 && !q.choices.empty()) {
+    const auto index = static_cast<std::size_t>(std::tolower(static_cast<unsigned char>(text[0])) - 'a');
+    if (index < q.choices.size()) return q.choices[index];
+  }
+  return parse_number(text);
+}
+
+}  // namespace
+
+std::optional<Question> parse_question(const std::string& line) {
+  static const std::regex pattern(R"(^\s*-\s+([a-z0-9_.\-]+)\s+\(([^)]*)\):\s+(.*?)(?:\s+\[([^\]]*)\])?\s*$)");
+  std::smatch m;
+  if (!std::regex_match(line, m, pattern)) return std::nullopt;
+  Question q{m[1].str(), m[2].str(), m[3].str(), {}};
+  std::istringstream list(m[4].str());
+  std::string item;
+  while (std::getline(list, item, ',')) {
+    if (const auto v = parse_number(item)) q.choices.push_back(*v);
+  }
+  return q;
+}
+
+std::vector<Question> questions_for(Lang lang, const std::string& notes_file) {
+  std::vector<Question> out;
+  const auto section = notes_section(lang, notes_file, "predict");
+  if (!section) return out;
+  std::istringstream lines(*section);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (auto q = parse_question(line)) out.push_back(std::move(*q));
+  }
+  return out;
+}
+
+std::vector<Guess> ask(const std::vector<Question>& questions, std::istream& in, std::ostream& out) {
+  std::vector<Guess> guesses;
+  for (const auto& q : questions) {
+    for (;;) {
+      out << "\n? " << q.text << '\n';
+      if (!q.choices.empty()) out << "  " << choices_text(q) << '\n';
+      out << "  your answer (" << q.unit << "): " << std::flush;
+      std::string line;
+      if (!std::getline(in, line)) throw UsageError("--predict: no answer was given (input ended)");
+      if (const auto v = answer_of(q, line)) {
+        guesses.push_back({q.metric, q.text, *v});
+        break;
+      }
+      out << "  a number, please" << (q.choices.empty() ? "" : ", or a letter") << '\n';
+    }
+  }
+  return guesses;
+}
+
+std::vector<Guess> read_answers(const std::string& path, const std::vector<Question>& questions) {
+  std::ifstream file(path);
+  if (!file) throw UsageError(fmt::format("--answers: cannot read '{}'", path));
+  std::vector<std::optional<double>> answers(questions.size());
+  std::size_t next = 0, line_no = 0;
+  std::string line;
+  while (std::getline(file, line)) {
+    ++line_no;
+    line = line.substr(0, line.find('#'));
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const auto eq = line.find('=');
+    std::size_t index = next;
+    std::string value = line;
+    if (eq != std::string::npos) {
+      std::string key = line.substr(0, eq);
+      key.erase(0, key.find_first_not_of(" \t"));
+      key.erase(key.find_last_not_of(" \t") + 1);
+      index = questions.size();
+      for (std::size_t i = 0; i < questions.size(); ++i) index = questions[i].metric == key ? i : index;
+      if (index == questions.size()) {
+        throw UsageError(fmt::format("--answers: {} line {}: this lesson asks nothing about '{}'", path, line_no, key));
+      }
+      value = line.substr(eq + 1);
+    }
+    if (index >= questions.size()) throw UsageError(fmt::format("--answers: {} line {}: more answers than questions", path, line_no));
+    const auto v = answer_of(questions[index], value.erase(0, value.find_first_not_of(" \t")).substr(0, value.find_last_not_of(" \t\r") + 1));
+    if (!v) throw UsageError(fmt::format("--answers: {} line {}: '{}' is not a number", path, line_no, value));
+    answers[index] = v;
+    next = index + 1;
+  }
+  std::vector<Guess> guesses;
+  for (std::size_t i = 0; i < questions.size(); ++i) {
+    if (!answers[i]) throw UsageError(fmt::format("--answers: {} has no answer for {}", path, questions[i].metric));
+    guesses.push_back({questions[i].metric, questions[i].text, *answers[i]});
+  }
+  return guesses;
+}
+
+std::string feedback(const Guess& guess, const Report& report, Lang lang) {
+  const Metric* m = report.find_metric(guess.metric);
+  const bool zh = lang == Lang::zh;
+  if (m == nullptr || m->samples.empty()) {
+    return zh ? fmt::format("你的答案 {:g}；本次运行没有测量这一项", guess.answer)
+              : fmt::format("you said {:g}; this run did not measure it", guess.answer);
+  }
+  const double measured = m->summary().median;
+  std::string text = zh ? fmt::format("你的答案 {:g} {}；实测 {} {}", guess.answer, m->unit,
+                                      format_number(measured), m->unit)
+                        : fmt::format("you said {:g} {}; measured {} {}", guess.answer, m->unit,
+                                      format_number(measured), m->unit);
+  if (m->predicted) {
+    text += zh ? fmt::format("（模型 {} {}）", format_number(*m->predicted), m->unit)
+               : fmt::format(" (model {} {})", format_number(*m->predicted), m->unit);
+  }
+  if (measured == 0) return text;
+  const double off = (guess.answer - measured) / std::fabs(measured);
+  if (std::fabs(off) <= 0.10) return text + (zh ? "：误差在 10% 以内，很好" : ": within 10%, well done");
+  const int percent = static_cast<int>(std::lround(100 * std::fabs(off)));
+  if (zh) return text + fmt::format("：{}了 {}%", off > 0 ? "高估" : "低估", percent);
+  return text + fmt::format(": {}% too {}", percent, off > 0 ? "high" : "low");
+}
+
+}  // namespace cudalab

@@ -1,0 +1,197 @@
+#include "render_svg.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "common/bench/errors.hpp"
+#include "common/report/render_plot.hpp"
+
+namespace cudalab {
+
+namespace {
+
+constexpr double kWidth = 960, kHeight = 540;
+constexpr double kLeft = 90, kRight = 30, kTop = 60, kBottom = 110;
+constexpr const char* kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
+constexpr const char* kFont = "font-family=\"DejaVu Sans, Noto Sans CJK SC, sans-serif\"";
+
+std::string escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default:
+        if (static_cast<unsigned char>(c) >= 0x20 || c == '\t') out += c;  // no control characters in XML
+    }
+  }
+  return out;
+}
+
+std::string header(const std::string& title, double height = kHeight) {
+  return fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\">\n"
+      "<rect width=\"{0}\" height=\"{1}\" fill=\"white\"/>\n"
+      "<text x=\"{2}\" y=\"34\" {3} font-size=\"22\" font-weight=\"bold\">{4}</text>\n",
+      kWidth, height, kLeft, kFont, escape(title));
+}
+
+std::string text(double x, double y, const std::string& s, const char* anchor = "middle", int size = 15) {
+  return fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" {} font-size=\"{}\" text-anchor=\"{}\">{}</text>\n", x, y, kFont,
+                     size, anchor, escape(s));
+}
+
+struct Range {
+  double lo, hi;
+  bool log;
+  double at(double v, double from, double to) const {
+    const double a = log ? std::log10(lo) : lo, b = log ? std::log10(hi) : hi;
+    const double t = b > a ? ((log ? std::log10(v) : v) - a) / (b - a) : 0.5;
+    return from + t * (to - from);
+  }
+};
+
+Range range_of(const std::vector<ResolvedSeries>& series, bool x, bool log) {
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (const auto& s : series) {
+    for (const auto& p : s.points) {
+      const double v = x ? p.first : p.second;
+      if (log && v <= 0) continue;
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+  }
+  if (!std::isfinite(lo)) return {1, 10, log};
+  if (!log && !x) lo = std::min(lo, 0.0);
+  if (hi == lo) hi = log ? lo * 10 : lo + 1;
+  return {lo, hi, log};
+}
+
+std::string marker(double x, double y, std::size_t k, const char* color) {
+  switch (k % 3) {
+    case 0: return fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"5\" fill=\"{}\"/>\n", x, y, color);
+    case 1: return fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"9\" height=\"9\" fill=\"{}\"/>\n", x - 4.5, y - 4.5, color);
+    default:
+      return fmt::format("<path d=\"M{:.1f},{:.1f} l5,9 l-10,0 z\" fill=\"{}\"/>\n", x, y - 6, color);
+  }
+}
+
+}  // namespace
+
+std::string plot_svg(const Plot& plot, const Report& report) {
+  const auto series = resolve_plot(plot, report);
+  const Range xr = range_of(series, true, plot.log_x), yr = range_of(series, false, plot.log_y);
+  const double x0 = kLeft, x1 = kWidth - kRight, y0 = kHeight - kBottom, y1 = kTop;
+  std::string svg = header(plot.title);
+  for (double t : axis_ticks(yr.lo, yr.hi, plot.log_y)) {
+    const double y = yr.at(t, y0, y1);
+    svg += fmt::format("<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#ddd\"/>\n", x0, y, x1, y);
+    svg += text(x0 - 8, y + 5, tick_label(t, plot.y_unit), "end");
+  }
+  const auto x_ticks = plot.log_x && plot.x_unit == "B" ? size_ticks(xr.lo, xr.hi) : axis_ticks(xr.lo, xr.hi, plot.log_x);
+  for (double t : x_ticks) {
+    const double x = xr.at(t, x0, x1);
+    svg += fmt::format("<line x1=\"{:.1f}\" y1=\"{}\" x2=\"{:.1f}\" y2=\"{}\" stroke=\"#ddd\"/>\n", x, y1, x, y0);
+    svg += text(x, y0 + 22, tick_label(t, plot.x_unit));
+  }
+  svg += fmt::format("<path d=\"M{},{} L{},{} L{},{}\" fill=\"none\" stroke=\"black\" stroke-width=\"1.5\"/>\n", x0, y1, x0,
+                     y0, x1, y0);
+  svg += text((x0 + x1) / 2, y0 + 48, plot.x_label + (plot.x_unit.empty() || plot.x_unit == "B" ? "" : " (" + plot.x_unit + ")") +
+                                          (plot.log_x ? " · log scale" : ""));
+  svg += fmt::format("<text transform=\"translate(24,{:.1f}) rotate(-90)\" {} font-size=\"15\" text-anchor=\"middle\">{}</text>\n",
+                     (y0 + y1) / 2, kFont, escape(plot.y_label + (plot.y_unit.empty() ? "" : " (" + plot.y_unit + ")")));
+  double legend_x = x0;
+  std::size_t measured = 0;
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    const char* color = kPalette[i % std::size(kPalette)];
+    const auto& s = series[i];
+    if (s.model) {
+      std::string points;
+      for (const auto& p : s.points) points += fmt::format("{:.1f},{:.1f} ", xr.at(p.first, x0, x1), yr.at(p.second, y0, y1));
+      svg += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"6 4\"/>\n",
+                         points, color);
+      svg += fmt::format("<line x1=\"{:.1f}\" y1=\"{}\" x2=\"{:.1f}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"6 4\"/>\n",
+                         legend_x, kHeight - 24, legend_x + 24, kHeight - 24, color);
+    } else {
+      for (const auto& p : s.points) svg += marker(xr.at(p.first, x0, x1), yr.at(p.second, y0, y1), measured, color);
+      svg += marker(legend_x + 12, kHeight - 24, measured, color);
+      ++measured;
+    }
+    svg += text(legend_x + 30, kHeight - 19, s.name, "start", 14);
+    legend_x += 40 + 8.0 * static_cast<double>(s.name.size());
+  }
+  return svg + "</svg>\n";
+}
+
+std::string timeline_svg(const Timeline& t) {
+  const double x0 = 150, x1 = kWidth - kRight, top = kTop + 10;
+  const double lane_h = std::clamp(360.0 / static_cast<double>(std::max<std::size_t>(1, t.lanes.size())), 14.0, 40.0);
+  const double height = top + lane_h * static_cast<double>(t.lanes.size()) + 110;
+  const double span_us = std::max(1.0, static_cast<double>(t.span_ns()) / 1000.0);
+  auto at = [&](std::int64_t ns) { return x0 + (static_cast<double>(ns) / 1000.0) / span_us * (x1 - x0); };
+  std::string svg = header(t.title, height);
+  const char* colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#7f7f7f"};
+  for (std::size_t l = 0; l < t.lanes.size(); ++l) {
+    svg += text(x0 - 10, top + lane_h * (static_cast<double>(l) + 0.65), t.lanes[l].name, "end", 14);
+  }
+  for (const auto& op : t.ops) {
+    const double y = top + lane_h * static_cast<double>(op.lane) + 4;
+    svg += fmt::format("<rect x=\"{:.2f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"{:.1f}\" fill=\"{}\" stroke=\"white\" stroke-width=\"0.5\"/>\n",
+                       at(op.start_ns), y, std::max(1.0, at(op.end_ns) - at(op.start_ns)), lane_h - 8,
+                       colors[static_cast<int>(op.kind)]);
+  }
+  const double axis_y = top + lane_h * static_cast<double>(t.lanes.size()) + 6;
+  svg += fmt::format("<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"black\"/>\n", x0, axis_y, x1, axis_y);
+  for (double tick : axis_ticks(0, span_us, false)) {
+    const double x = x0 + tick / span_us * (x1 - x0);
+    svg += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"black\"/>\n", x, axis_y, x, axis_y + 6);
+    svg += text(x, axis_y + 24, tick_label(tick, "us"));
+  }
+  svg += text((x0 + x1) / 2, axis_y + 48, "time since the first operation (µs)");
+  double lx = x0;
+  for (auto kind : {ActivityKind::h2d, ActivityKind::kernel, ActivityKind::d2h, ActivityKind::memset, ActivityKind::host_callback}) {
+    svg += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"16\" height=\"12\" fill=\"{}\"/>\n", lx, height - 32,
+                       colors[static_cast<int>(kind)]);
+    svg += text(lx + 22, height - 21, activity_kind_name(kind), "start", 14);
+    lx += 130;
+  }
+  return svg + "</svg>\n";
+}
+
+std::vector<std::string> write_report_svgs(const Report& report, const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw UsageError(fmt::format("--svg: cannot create '{}': {}", dir, ec.message()));
+  std::vector<std::string> written;
+  auto write = [&](const std::string& key, const std::string& svg) {
+    const std::string path = fmt::format("{}/{:02d}-{}.{}.svg", dir, report.lesson_number, report.lesson_slug, key);
+    std::ofstream out(path, std::ios::trunc);
+    out << svg;
+    if (!out) throw UsageError(fmt::format("--svg: cannot write '{}': {}", path, std::strerror(errno)));
+    written.push_back(path);
+  };
+  for (const auto& section : report.sections) {
+    for (const auto& plot : section.plots) write(plot.key, plot_svg(plot, report));
+  }
+  for (std::size_t i = 0; i < report.timelines.size(); ++i) {
+    const auto& t = report.timelines[i];
+    std::string key = fmt::format("timeline-{}{}{}", i + 1, t.key.empty() ? "" : "-", t.key);
+    for (char& c : key) {
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '-';
+    }
+    write(key, timeline_svg(t));
+  }
+  return written;
+}
+
+}  // namespace cudalab

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every lesson (small parameters from tests/lesson-smoke-args.txt) under compute-sanitizer's
+# Runs every lesson (small parameters from lessons/NN-slug/smoke-args.txt) under compute-sanitizer's
 # memcheck (with leak checking), racecheck, synccheck and initcheck. Exit 0 only when every run is
 # clean; prints one summary line per lesson and tool.
 #   tests/sanitize.sh [path/to/cudalab] [tool ...]
@@ -21,9 +21,11 @@ esac
 
 failures=0
 runs=0
-while IFS=$'\t' read -r slug args; do
-  [ -z "$slug" ] && continue
-  case "$slug" in \#*) continue ;; esac
+for folder in "$here"/../lessons/[0-9][0-9]-*/; do
+  [ -f "$folder/smoke-args.txt" ] || continue
+  name=$(basename "$folder")  # NN-slug: the lesson runs by its number
+  number=${name%%-*}
+  args=$(head -n 1 "$folder/smoke-args.txt")
   for tool in "${tools[@]}"; do
     extra=()
     [ "$tool" = memcheck ] && extra=(--leak-check full)
@@ -31,21 +33,21 @@ while IFS=$'\t' read -r slug args; do
     start=$(date +%s)
     # shellcheck disable=SC2086 # args are a list of flags by design
     "$sanitizer" --tool "$tool" "${extra[@]}" --error-exitcode 99 --print-limit 20 \
-      "$cudalab" "$slug" $args --format json --color never >"$log.out" 2>"$log"
+      "$cudalab" "$number" $args --format json --color never >"$log.out" 2>"$log"
     rc=$?
     secs=$(( $(date +%s) - start ))
     # compute-sanitizer writes its summary lines to the program's stdout, stderr holds the rest.
     summary=$(cat "$log" "$log.out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY" | sed 's/^========= //' | tr '\n' ' ')
     runs=$((runs + 1))
     if [ $rc -eq 0 ]; then
-      printf 'clean   %-20s %-10s %4ss  %s\n' "$slug" "$tool" "$secs" "$summary"
+      printf 'clean   %-22s %-10s %4ss  %s\n' "$name" "$tool" "$secs" "$summary"
     else
       failures=$((failures + 1))
-      printf 'FAILED  %-20s %-10s %4ss  exit %s  %s\n' "$slug" "$tool" "$secs" "$rc" "$summary"
+      printf 'FAILED  %-22s %-10s %4ss  exit %s  %s\n' "$name" "$tool" "$secs" "$rc" "$summary"
       cat "$log" "$log.out" | grep -E "^=========" | sed -n '1,60p' | sed 's/^/    /'
     fi
     rm -f "$log" "$log.out"
   done
-done <"$here/lesson-smoke-args.txt"
+done
 echo "sanitize: $runs runs, $failures with errors"
 [ $failures -eq 0 ]

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# The lab-GPU session in batches (nothing is built there). Logs go to $OUT.
-#   tools/gpu-batch.sh BUILD_DIR full      GPU tests, each lesson in every output form and language,
-#                                          stable output three times, odd values, timelines
-#   tools/gpu-batch.sh BUILD_DIR quick     GPU tests and one run of each lesson
+# The lab-GPU session in batches (nothing is built there). Logs and runs go to $OUT as tarballs.
+#   tools/gpu-batch.sh BUILD_DIR tests     CTest's GPU tests and the unit tests
+#   tools/gpu-batch.sh BUILD_DIR record    every lesson recorded as a reference run (flags from
+#                                          lessons/NN-slug/reference-args.txt), zh text, --stable
+#                                          three times, all three times with spreads, two students
+#                                          at once, predict mode, SVGs, odd values
 #   tools/gpu-batch.sh BUILD_DIR sanitize  every lesson under compute-sanitizer (tests/sanitize.sh)
 set -u
 build=${1:?build dir}
-mode=${2:-full}
+mode=${2:-record}
 out=${OUT:-/tmp/cudalab-out}
 mkdir -p "$out/logs" "$out/runs"
 bin=$build/cudalab
@@ -15,84 +17,73 @@ export NO_COLOR=1
   date -u +%FT%TZ
   nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.max,pcie.link.width.max --format=csv
 } >"$out/logs/machine.txt" 2>&1
+pack() { tar -C "$out" -czf "$out/$1.tgz" logs runs && rm -rf "$out/logs" "$out/runs"; }
 
-if [ "$mode" = sanitize ]; then
+case "$mode" in
+sanitize)
   echo "== compute-sanitizer"
   tests/sanitize.sh "$bin" 2>&1 | tee "$out/logs/sanitize.txt" | grep -v "^    " | tail -n 40
-  tar -C "$out" -czf "$out/logs.tgz" logs && rm -rf "$out/logs" "$out/runs"
-  exit 0
-fi
+  pack sanitize
+  exit 0 ;;
+tests)
+  echo "== ctest -L gpu"
+  (cd "$build" && ctest -L gpu --output-on-failure --timeout 300) >"$out/logs/ctest-gpu.txt" 2>&1
+  grep -E "tests passed|Failed|\*\*\*" "$out/logs/ctest-gpu.txt" | tail -n 15
+  echo "== unit tests on the GPU machine"
+  (cd "$build" && ctest -LE gpu --output-on-failure) >"$out/logs/ctest-unit.txt" 2>&1
+  grep -E "tests passed|Failed" "$out/logs/ctest-unit.txt" | tail -n 4
+  pack tests
+  exit 0 ;;
+esac
 
-echo "== ctest -L gpu"
-(cd "$build" && ctest -L gpu --output-on-failure --timeout 300) >"$out/logs/ctest-gpu.txt" 2>&1
-tail -n 15 "$out/logs/ctest-gpu.txt"
-echo "== unit tests on the GPU machine"
-(cd "$build" && ctest -LE gpu --output-on-failure) >"$out/logs/ctest-unit.txt" 2>&1
-tail -n 4 "$out/logs/ctest-unit.txt"
-
-slugs=$("$bin" list | awk '/^  [0-9][0-9]  / && !/not built yet/ {print $1"-"$2}')
-for s in $slugs; do
-  slug=${s#*-}
-  echo "== $s"
-  "$bin" "$slug" --json "$out/runs/$s.json" >"$out/logs/$s.txt" 2>&1
+for folder in lessons/[0-9][0-9]-*/; do
+  s=$(basename "$folder"); n=${s%%-*}
+  args=$(cat "$folder/reference-args.txt" 2>/dev/null)
+  echo "== $s $args"
+  # shellcheck disable=SC2086
+  "$bin" "$n" $args --color never --json "$out/runs/$s.json" >"$out/logs/$s.txt" 2>&1
   echo "exit $?" >>"$out/logs/$s.txt"
-  tail -n 30 "$out/logs/$s.txt"
-  if [ "$mode" = full ]; then
-    "$bin" "$slug" --lang zh >"$out/logs/$s.zh.txt" 2>&1
-    for i in 1 2 3; do "$bin" "$slug" --stable >"$out/logs/$s.stable$i.txt" 2>&1; done
-    if cmp -s "$out/logs/$s.stable1.txt" "$out/logs/$s.stable2.txt" && cmp -s "$out/logs/$s.stable1.txt" "$out/logs/$s.stable3.txt"; then
-      echo "stable: 3 runs byte-identical"
-    else
-      echo "stable: DIFFERENT"; diff "$out/logs/$s.stable1.txt" "$out/logs/$s.stable2.txt"; diff "$out/logs/$s.stable1.txt" "$out/logs/$s.stable3.txt"
-    fi
+  grep -E "^(✓|✗)|^exit|^warning|^setting +!" "$out/logs/$s.txt" | head -n 40
+  "$bin" show "$out/runs/$s.json" --lang zh --color never >"$out/logs/$s.zh.txt" 2>&1
+  "$bin" show "$out/runs/$s.json" --svg "$out/logs/svg" >/dev/null 2>>"$out/logs/svg.txt"
+  for i in 1 2 3; do "$bin" "$n" --stable >"$out/logs/$s.stable$i.txt" 2>&1; done
+  if cmp -s "$out/logs/$s.stable1.txt" "$out/logs/$s.stable2.txt" && cmp -s "$out/logs/$s.stable1.txt" "$out/logs/$s.stable3.txt"; then
+    echo "stable: 3 runs byte-identical"
+  else
+    echo "stable: DIFFERENT"; diff "$out/logs/$s.stable1.txt" "$out/logs/$s.stable2.txt"; diff "$out/logs/$s.stable1.txt" "$out/logs/$s.stable3.txt"
+  fi
+  if [ -f "course-notes/runs/$s.json" ] && "$bin" compare --help >/dev/null 2>&1; then
+    "$bin" compare "course-notes/runs/$s.json" "$out/runs/$s.json" >"$out/logs/$s.compare.txt" 2>&1
+    echo "compare with the old reference: exit $?"
   fi
 done
-if [ "$mode" = full ]; then
-  echo "== cudalab all --stable, three times"
-  for i in 1 2 3; do "$bin" all --stable >"$out/logs/all.stable$i.txt" 2>&1; echo "exit $?" >>"$out/logs/all.stable$i.txt"; done
-  if cmp -s "$out/logs/all.stable1.txt" "$out/logs/all.stable2.txt" && cmp -s "$out/logs/all.stable1.txt" "$out/logs/all.stable3.txt"; then
-    echo "all --stable: 3 runs byte-identical ($(wc -l <"$out/logs/all.stable1.txt") lines)"
-  else
-    echo "all --stable: DIFFERENT"; diff "$out/logs/all.stable1.txt" "$out/logs/all.stable2.txt"; diff "$out/logs/all.stable1.txt" "$out/logs/all.stable3.txt"
-  fi
-  echo "== odd values and hostile environments"
-  n=0
-  odd() {  # odd ARGS...: one run, its exit code and the lines that matter
-    n=$((n + 1))
-    "$bin" "$@" >"$out/logs/odd.$n.txt" 2>&1
-    local rc=$?
-    echo "# cudalab $*" >>"$out/logs/odd.$n.txt"
-    printf '%-58s exit %s\n' "$*" "$rc"
-    grep -E "✗|speed-up|speedup|faster|error|waived|GB/s at|per kernel|latency|CUDA" "$out/logs/odd.$n.txt" | grep -v "^  [a-zA-Z•]" | head -n 6 | sed 's/^/    /'
-  }
-  odd stream-overlap --streams 8
-  odd stream-overlap --streams 3 --size 1000003
-  odd stream-overlap --streams 1
-  odd stream-overlap --streams 64
-  odd stream-overlap --size 1GiB
-  odd stream-overlap --size 900GiB
-  odd priority --priority -100
-  odd callbacks --callback-ms 50
-  odd graph-pitfall --streams 1
-  odd graph-pitfall --batches 1
-  odd graph-pitfall --layers 1
-  odd graph-pitfall --streams 64
-  odd graph-pitfall --show-errors
-  odd graph-forkjoin --streams 1
-  odd graph-forkjoin --batches 1
-  odd graph-forkjoin --layers 1
-  odd graph-forkjoin --streams 64
-  odd device-query --device 7
-  CUDA_VISIBLE_DEVICES= "$bin" stream-overlap; echo "CUDA_VISIBLE_DEVICES='' stream-overlap: exit $?"
-  "$bin" stream-overlap --repeat 0; echo "stream-overlap --repeat 0: exit $?"
+
+echo "== cudalab all, three times"
+for i in 1 2 3; do
   start=$(date +%s%N)
-  "$bin" pinned-vs-pageable >/dev/null 2>"$out/logs/sigint.txt" & pid=$!
-  sleep 1.5; kill -INT $pid; wait $pid; rc=$?
-  echo "Ctrl-C after 1.5 s into pinned-vs-pageable: exit $rc after $(( ($(date +%s%N) - start) / 1000000 )) ms: $(cat "$out/logs/sigint.txt")"
-  nvidia-smi --query-compute-apps=pid,used_memory --format=csv,noheader | sed 's/^/    left on the GPU: /'
-  echo "== timelines"
-  "$bin" stream-overlap --timeline --trace "$out/logs/trace-03.json" >"$out/logs/timeline-03.txt" 2>&1; echo "stream-overlap --timeline --trace: exit $?"
-  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('trace events:', len(d['traceEvents'] if isinstance(d, dict) else d))" "$out/logs/trace-03.json"
-  for s in $slugs; do "$bin" "${s#*-}" --timeline --color never >"$out/logs/timeline-$s.txt" 2>&1; echo "$s --timeline: exit $?"; done
-fi
-tar -C "$out" -czf "$out/logs.tgz" logs runs && rm -rf "$out/logs" "$out/runs"
+  "$bin" all --json "$out/logs/all$i.json" >"$out/logs/all$i.txt" 2>&1
+  echo "all run $i: exit $? in $(( ($(date +%s%N) - start) / 1000000 )) ms"
+done
+python3 tools/spread.py "$out"/logs/all1.json "$out"/logs/all2.json "$out"/logs/all3.json | tee "$out/logs/spread.txt"
+
+echo "== two students at once"
+"$bin" 02 --size 256MiB --direction both >"$out/logs/student-a.txt" 2>&1 & a=$!
+sleep 0.3
+"$bin" 03 >"$out/logs/student-b.txt" 2>&1; echo "student b (03): exit $?"
+wait $a; echo "student a (02): exit $?"
+grep -h "other process" "$out/logs/student-a.txt" "$out/logs/student-b.txt" | sed 's/^/    /'
+grep -hE "^✗ verify" "$out/logs/student-a.txt" "$out/logs/student-b.txt" | sed 's/^/    /'
+
+echo "== predict first"
+printf 'speedup.depth_first = 3\n' >"$out/logs/answers.txt"
+"$bin" 03 --predict --answers "$out/logs/answers.txt" --json "$out/logs/predict.json" >"$out/logs/predict.txt" 2>&1
+echo "03 --predict --answers: exit $?"; grep -A3 "your predictions" "$out/logs/predict.txt"
+
+echo "== odd values"
+for args in "03 --streams 8" "03 --streams 1" "03 --size 900GiB" "04 --priority -100" "01 --device 7" "03 --repeat 0"; do
+  # shellcheck disable=SC2086
+  "$bin" $args >"$out/logs/odd.txt" 2>&1; echo "cudalab $args: exit $? $(grep -E 'speed-up|error|waived' "$out/logs/odd.txt" | head -n 1)"
+done
+CUDA_VISIBLE_DEVICES= "$bin" 03 2>&1 | head -n 2; echo "CUDA_VISIBLE_DEVICES='' 03: exit ${PIPESTATUS[0]}"
+CUDA_LAUNCH_BLOCKING=1 "$bin" 03 --size 4MiB 2>&1 | grep -m1 "CUDA_LAUNCH_BLOCKING"
+pack record

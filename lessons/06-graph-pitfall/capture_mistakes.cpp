@@ -2,6 +2,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "common/cuda/cuda_check.hpp"
 #include "common/cuda/cuda_raii.hpp"
 #include "lessons/shared/training-step/training_step.hpp"
 
@@ -88,6 +93,87 @@ CaptureMistake launch_without_instantiate() {
   return m;
 }
 
+// cudaMalloc, a "potentially unsafe" call, while a capture in `mode` is open: from the capturing
+// thread itself, or from another thread.
+CaptureMistake malloc_during_capture(cudaStreamCaptureMode mode, bool other_thread) {
+  const char* mode_name = mode == cudaStreamCaptureModeGlobal        ? "global"
+                          : mode == cudaStreamCaptureModeThreadLocal ? "thread-local"
+                                                                     : "relaxed";
+  const bool forbidden = mode == cudaStreamCaptureModeGlobal || (mode == cudaStreamCaptureModeThreadLocal && !other_thread);
+  CaptureMistake m{fmt::format("malloc.{}.{}", mode_name, other_thread ? "other_thread" : "same_thread"),
+                   fmt::format("cudaMalloc from {} during a {} capture", other_thread ? "another thread" : "the capturing thread",
+                               mode_name),
+                   "cudaMalloc", "", forbidden ? "cudaErrorStreamCaptureUnsupported" : "cudaSuccess",
+                   forbidden ? "this mode forbids calls that could synchronize behind the capture's back"
+                             : "this mode lets it through: the allocation is not part of the graph"};
+  Stream stream;
+  CUDALAB_CUDA_CHECK(cudaStreamBeginCapture(stream, mode));
+  cudaError_t err = cudaSuccess;
+  auto allocate = [&err] {
+    void* p = nullptr;
+    err = cudaMalloc(&p, 256);
+    if (p != nullptr) CUDALAB_CUDA_CHECK_NOEXCEPT(cudaFree(p));
+  };
+  if (other_thread) {
+    std::thread t(allocate);
+    t.join();
+  } else {
+    allocate();
+  }
+  m.error_name = name_of(err);
+  abandon_capture(stream);
+  return m;
+}
+
+void CUDART_CB do_nothing(cudaStream_t, cudaError_t, void*) {}
+void CUDART_CB host_node(void*) {}
+
+// The legacy callback cannot become a graph node; cudaLaunchHostFunc can.
+CaptureMistake legacy_callback_in_capture() {
+  CaptureMistake m{"add_callback", "cudaStreamAddCallback during a capture", "cudaStreamAddCallback", "",
+                   "cudaErrorStreamCaptureUnsupported",
+                   "the legacy callback has no graph node; capture cudaLaunchHostFunc instead (a host node)"};
+  Stream stream;
+  CUDALAB_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  m.error_name = name_of(cudaStreamAddCallback(stream, do_nothing, nullptr, 0));
+  abandon_capture(stream);
+  return m;
+}
+
+// Every capturable kind in one capture: a kernel, an async copy, an async memset, a host function,
+// and an event record / wait across two streams. All return cudaSuccess; the graph shows them.
+CaptureMistake everything_capturable() {
+  CaptureMistake m{"capturable", "kernel, cudaMemcpyAsync, cudaMemsetAsync, cudaLaunchHostFunc, event record/wait",
+                   "each call during capture", "", "cudaSuccess",
+                   "these become kernel, memcpy, memset and host nodes; the event pair becomes an edge"};
+  Stream origin, side;
+  Event fork(cudaEventDisableTiming), back(cudaEventDisableTiming);
+  DeviceBuffer<int> a(256), b(256);
+  cudaError_t worst = cudaSuccess;
+  auto keep = [&](cudaError_t e) { worst = worst == cudaSuccess ? e : worst; };
+  CUDALAB_CUDA_CHECK(cudaStreamBeginCapture(origin, cudaStreamCaptureModeGlobal));
+  keep(cudaMemsetAsync(a.data(), 0, a.bytes(), origin));
+  keep(cudaEventRecord(fork, origin));
+  keep(cudaStreamWaitEvent(side, fork, 0));
+  launch_empty_kernels(1, side);
+  keep(cudaMemcpyAsync(b.data(), a.data(), a.bytes(), cudaMemcpyDeviceToDevice, side));
+  keep(cudaEventRecord(back, side));
+  keep(cudaStreamWaitEvent(origin, back, 0));
+  keep(cudaLaunchHostFunc(origin, host_node, nullptr));
+  cudaGraph_t graph = nullptr;
+  keep(cudaStreamEndCapture(origin, &graph));
+  std::size_t nodes = 0;
+  if (graph != nullptr) {
+    CUDALAB_CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &nodes));
+    CUDALAB_CUDA_CHECK(cudaGraphDestroy(graph));
+  }
+  m.error_name = name_of(worst);
+  m.meaning += fmt::format(" ({} nodes captured)", nodes);
+  abandon_capture(side);
+  abandon_capture(origin);
+  return m;
+}
+
 }  // namespace
 
 std::vector<CaptureMistake> make_capture_mistakes() {
@@ -96,6 +182,13 @@ std::vector<CaptureMistake> make_capture_mistakes() {
   mistakes.push_back(synchronize_during_capture());
   mistakes.push_back(fork_without_join());
   mistakes.push_back(launch_without_instantiate());
+  mistakes.push_back(legacy_callback_in_capture());
+  for (auto mode : {cudaStreamCaptureModeGlobal, cudaStreamCaptureModeThreadLocal, cudaStreamCaptureModeRelaxed}) {
+    mistakes.push_back(malloc_during_capture(mode, /*other_thread=*/false));
+  }
+  mistakes.push_back(malloc_during_capture(cudaStreamCaptureModeGlobal, /*other_thread=*/true));
+  mistakes.push_back(malloc_during_capture(cudaStreamCaptureModeThreadLocal, /*other_thread=*/true));
+  mistakes.push_back(everything_capturable());
   return mistakes;
 }
 

@@ -9,7 +9,7 @@
 #include "common/bench/errors.hpp"
 #include "common/model/graph_shape.hpp"
 #include "lessons/shared/training-step/step_model.hpp"
-#include "lessons/shared/training-step/step_report.hpp"
+#include "lessons/shared/training-step/step_model.hpp"
 #include "test_support.hpp"
 
 using namespace cudalab;

@@ -40,4 +40,27 @@ const char* method_name(StepMethod method) {
   return "?";
 }
 
+std::map<StepMethod, double> predict_methods(const std::vector<StepMethod>& methods, const StepShape& shape,
+                                             const StepPrimitives& p) {
+  std::map<StepMethod, double> out;
+  for (StepMethod m : methods) out[m] = predict_step_us(m, shape, p);
+  return out;
+}
+
+DagShape expected_fork_join_shape(const StepShape& shape) {
+  const std::size_t chains = static_cast<std::size_t>(std::min(shape.batches, shape.streams));
+  const std::size_t per_batch = static_cast<std::size_t>(shape.layers) + 2;
+  const std::size_t longest_chain_batches =
+      static_cast<std::size_t>((shape.batches + shape.streams - 1) / shape.streams);
+  DagShape d;
+  d.nodes = static_cast<std::size_t>(shape.batches) * per_batch;
+  d.edges = d.nodes - chains;
+  d.width = chains;
+  d.widest_level = chains;
+  d.critical_path = longest_chain_batches * per_batch;
+  d.roots = chains;
+  d.leaves = chains;
+  return d;
+}
+
 }  // namespace cudalab::graphs

@@ -3,7 +3,11 @@
 // measured in the same run; the unit tests feed it made-up ones.
 #pragma once
 
+#include <map>
+#include <vector>
+
 #include "common/model/engine_model.hpp"
+#include "common/model/graph_shape.hpp"
 
 namespace cudalab::graphs {
 
@@ -33,6 +37,11 @@ struct StepShape {
 
 // Predicted time of one step, in microseconds.
 double predict_step_us(StepMethod method, const StepShape& shape, const StepPrimitives& p);
+std::map<StepMethod, double> predict_methods(const std::vector<StepMethod>& methods, const StepShape& shape,
+                                             const StepPrimitives& p);
+
+// What the fork/join DAG of this workload must look like: S chains of ceil(B/S) batches.
+DagShape expected_fork_join_shape(const StepShape& shape);
 
 const char* method_name(StepMethod method);
 

@@ -11,29 +11,6 @@ namespace {
 
 constexpr int kPrimitiveChain = 20;  // ops per chain when timing one primitive
 
-std::vector<Event> make_events(int count) {
-  std::vector<Event> events;
-  for (int i = 0; i < count; ++i) events.emplace_back(cudaEventDisableTiming);
-  return events;
-}
-
-std::vector<Stream> make_streams(int count) {
-  std::vector<Stream> streams;
-  for (int i = 0; i < count; ++i) streams.emplace_back();
-  return streams;
-}
-
-// Captures what `enqueue(stream)` puts on `stream` into a graph (thread-local capture mode, so
-// other threads' CUDA calls are not affected).
-template <typename Enqueue>
-Graph capture_on(cudaStream_t stream, Enqueue&& enqueue) {
-  CUDALAB_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  enqueue(stream);
-  cudaGraph_t graph = nullptr;
-  CUDALAB_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
-  return Graph(graph);
-}
-
 std::vector<double> per_step(std::vector<double> samples_ms, int steps) {
   for (double& s : samples_ms) s = s * 1000.0 / steps;
   return samples_ms;
@@ -43,7 +20,7 @@ std::vector<double> per_step(std::vector<double> samples_ms, int steps) {
 // Median per-op time of `enqueue_one` captured `kPrimitiveChain` times into one graph.
 double per_op_in_graph_chain(cudaStream_t stream, const Repetitions& reps,
                              const std::function<void(cudaStream_t)>& enqueue_one) {
-  Graph graph = capture_on(stream, [&](cudaStream_t s) {
+  Graph graph = capture(stream, [&](cudaStream_t s) {
     for (int k = 0; k < kPrimitiveChain; ++k) enqueue_one(s);
   });
   GraphExec exec(graph);
@@ -54,40 +31,24 @@ double per_op_in_graph_chain(cudaStream_t stream, const Repetitions& reps,
 }  // namespace
 
 
-StepStreams::StepStreams(int workers)
-    : workers_(make_streams(workers)), fork_(cudaEventDisableTiming), joins_(make_events(workers)) {}
-
-void StepStreams::fork() const {
-  fork_.record(origin());
-  for (const auto& w : workers_) CUDALAB_CUDA_CHECK(cudaStreamWaitEvent(w.get(), fork_.get(), 0));
-}
-
-void StepStreams::join() const {
-  for (std::size_t i = 0; i < workers_.size(); ++i) {
-    joins_[i].record(workers_[i].get());
-    CUDALAB_CUDA_CHECK(cudaStreamWaitEvent(origin(), joins_[i].get(), 0));
-  }
-}
 
 std::vector<GraphExec> instantiate_serial_graphs(const TrainingStep& step, cudaStream_t stream) {
   // One batch captured on one stream: the pitfall. One exec per batch's buffers, so every launch
   // works on its own batch and each batch's output can be verified; the launch loop is serial.
   std::vector<GraphExec> execs;
   for (int b = 0; b < step.shape().batches; ++b) {
-    Graph graph = capture_on(stream, [&](cudaStream_t s) { step.enqueue_batch(b, s); });
+    Graph graph = capture(stream, [&](cudaStream_t s) { step.enqueue_batch(b, s); });
     execs.emplace_back(graph);
   }
   return execs;
 }
 
 Graph capture_fork_join(const TrainingStep& step, const StepStreams& streams) {
-  CUDALAB_CUDA_CHECK(cudaStreamBeginCapture(streams.origin(), cudaStreamCaptureModeThreadLocal));
-  streams.fork();  // the workers join the capture by waiting on an event the origin recorded
-  for (int b = 0; b < step.shape().batches; ++b) step.enqueue_batch(b, streams.worker(b % streams.count()));
-  streams.join();  // every worker must be joined back before the capture ends
-  cudaGraph_t graph = nullptr;
-  CUDALAB_CUDA_CHECK(cudaStreamEndCapture(streams.origin(), &graph));
-  return Graph(graph);
+  return capture(streams.origin(), [&](cudaStream_t) {
+    streams.fork();  // the workers join the capture by waiting on an event the origin recorded
+    for (int b = 0; b < step.shape().batches; ++b) step.enqueue_batch(b, streams.worker(b % streams.count()));
+    streams.join();  // every worker must be joined back before the capture ends
+  });
 }
 
 MethodRun run_synchronous(const TrainingStep& step, const StepStreams& streams, int steps, const Repetitions& reps) {
@@ -181,12 +142,12 @@ LaunchCost measure_launch_cost(int kernels, int replays, const Repetitions& reps
 
   cost.capture_instantiate_us = repeat(reps, [&] {
     const auto start = std::chrono::steady_clock::now();
-    Graph graph = capture_on(stream, [&](cudaStream_t s) { launch_empty_kernels(kernels, s); });
+    Graph graph = capture(stream, [&](cudaStream_t s) { launch_empty_kernels(kernels, s); });
     GraphExec exec(graph);
     return host_us_since(start);
   });
 
-  Graph graph = capture_on(stream, [&](cudaStream_t s) { launch_empty_kernels(kernels, s); });
+  Graph graph = capture(stream, [&](cudaStream_t s) { launch_empty_kernels(kernels, s); });
   GraphExec exec(graph);
   cost.graph_per_kernel_us = time_on_stream(stream, reps, [&](cudaStream_t s) {
     for (int r = 0; r < replays; ++r) exec.launch(s);

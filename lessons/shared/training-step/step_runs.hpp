@@ -9,6 +9,7 @@
 
 #include "common/model/graph_shape.hpp"
 #include "common/bench/timing.hpp"
+#include "common/cuda/streams.hpp"
 #include "training_step.hpp"
 
 namespace cudalab::graphs {
@@ -17,19 +18,17 @@ namespace cudalab::graphs {
 // go) and S worker streams joined back into it by events.
 class StepStreams {
  public:
-  explicit StepStreams(int workers);
+  explicit StepStreams(int workers) : workers_(workers) {}
   cudaStream_t origin() const { return origin_.get(); }
-  cudaStream_t worker(int i) const { return workers_[static_cast<std::size_t>(i)].get(); }
-  int count() const { return static_cast<int>(workers_.size()); }
+  cudaStream_t worker(int i) const { return workers_.worker(i).get(); }
+  int count() const { return workers_.count(); }
   // origin -> every worker (fork) and every worker -> origin (join), in stream order.
-  void fork() const;
-  void join() const;
+  void fork() const { workers_.fork(origin_); }
+  void join() const { workers_.join(origin_); }
 
  private:
   Stream origin_;
-  std::vector<Stream> workers_;
-  Event fork_;
-  std::vector<Event> joins_;
+  ForkJoin workers_;
 };
 
 // The graphs of the two graph methods.

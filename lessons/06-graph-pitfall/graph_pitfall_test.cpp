@@ -1,0 +1,95 @@
+// Lesson 06 without a GPU: every check of its report from made-up runs of both cases.
+#include <gtest/gtest.h>
+
+#include "model.hpp"
+#include "report.hpp"
+#include "tests/unit/test_support.hpp"
+
+using namespace cudalab;
+using namespace cudalab::graph_pitfall;
+using graphs::StepMethod;
+
+namespace {
+
+StepCase made_up_case(const graphs::StepParams& p, double multi_us, double serial_us, double forkjoin_us,
+                      double launch_us) {
+  StepCase c;
+  c.params = p;
+  c.elements = 100;
+  c.inputs.primitives.h2d_us = 10;
+  c.inputs.primitives.kernel_us = 15;
+  c.inputs.primitives.d2h_us = 10;
+  c.inputs.primitives.stream_launch_us = launch_us;
+  c.inputs.primitives.graph_node_us = 1;
+  c.inputs.chain20.stream_per_kernel_us = {launch_us};
+  c.inputs.chain20.graph_per_kernel_us = {1};
+  c.runs[StepMethod::synchronous] = {{4000}, 100};
+  c.runs[StepMethod::multi_stream] = {{multi_us}, 100};
+  c.runs[StepMethod::graph_serial] = {{serial_us}, 100};
+  if (forkjoin_us > 0) c.runs[StepMethod::graph_fork_join] = {{forkjoin_us}, 100};
+  return c;
+}
+
+Measurements made_up(double lb_multi, double lb_serial, double lb_forkjoin) {
+  const Params p;
+  Measurements m;
+  m.main = made_up_case(p, 1480, 5500, 0, 3.7);
+  m.main.runs.erase(StepMethod::graph_fork_join);
+  m.launch_bound = made_up_case(launch_bound_case(p), lb_multi, lb_serial, lb_forkjoin, 3.7);
+  m.launch_bound.runs.erase(StepMethod::synchronous);
+  m.one_batch.nodes = 12;
+  return m;
+}
+
+const Check& check(const Report& r, const std::string& key) {
+  for (const auto& c : r.checks) {
+    if (c.key == key) return c;
+  }
+  throw std::out_of_range(key);
+}
+
+}  // namespace
+
+TEST(GraphPitfallReport, DefaultStepIsGpuBoundAndTheSerialGraphLoses) {
+  const Params p;
+  const Measurements m = made_up(90, 60, 30);
+  const Report r = build_report(p, m, predict(p, m));
+  EXPECT_TRUE(check(r, "graph_serial_slower").passed);
+  // 8 batches x 12 ops x 3.7 us = 355 us of launching against a 1480 us step.
+  EXPECT_TRUE(check(r, "default_is_gpu_bound").passed);
+  EXPECT_TRUE(check(r, "launch_bound_graph_wins").passed);
+  EXPECT_TRUE(r.verify_passed());
+  EXPECT_NEAR(r.find_metric("case.default.launch_share")->summary().median, 100.0 * 8 * 12 * 3.7 / 1480, 1e-9);
+}
+
+TEST(GraphPitfallReport, LaunchBoundCaseFailsWhenNoGraphBeatsMultiStream) {
+  const Params p;
+  const Measurements m = made_up(50, 60, 55);
+  EXPECT_FALSE(check(build_report(p, m, predict(p, m)), "launch_bound_graph_wins").passed);
+}
+
+TEST(GraphPitfallReport, ALaunchHeavyDefaultIsNotCalledGpuBound) {
+  const Params p;
+  Measurements m = made_up(90, 60, 30);
+  m.main.inputs.primitives.stream_launch_us = 10;  // 960 us of launching in a 1480 us step
+  EXPECT_FALSE(check(build_report(p, m, predict(p, m)), "default_is_gpu_bound").passed);
+}
+
+TEST(GraphPitfallReport, AWrongElementInEitherCaseFailsVerify) {
+  const Params p;
+  Measurements m = made_up(90, 60, 30);
+  m.launch_bound.runs[StepMethod::graph_serial].correct = 99;
+  const Report r = build_report(p, m, predict(p, m));
+  EXPECT_FALSE(check(r, "launch_bound.results.graph-serial").passed);
+  EXPECT_TRUE(check(r, "results.graph-serial").passed);
+  EXPECT_FALSE(r.verify_passed());
+}
+
+TEST(GraphPitfallFlags, StepFlagsAndShowErrors) {
+  const auto parsed = testing_support::parse_params(flags(), {"--layers", "1", "--features", "64", "--show-errors"});
+  ASSERT_EQ(parsed.error, "");
+  EXPECT_EQ(parsed.options.layers, 1);
+  EXPECT_EQ(parsed.options.features, 64);
+  EXPECT_TRUE(parsed.options.show_errors);
+  EXPECT_NE(testing_support::parse_params(flags(), {"--layers", "0"}).error.find("--layers"), std::string::npos);
+}

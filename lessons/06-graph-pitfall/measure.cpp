@@ -1,0 +1,56 @@
+#include "measure.hpp"
+
+#include <fmt/format.h>
+
+#include "common/cuda/cuda_check.hpp"
+#include "common/cuda/smoke_kernel.hpp"
+#include "common/cuda/streams.hpp"
+
+namespace cudalab::graph_pitfall {
+
+namespace {
+
+using namespace graphs;
+
+StepCase measure_case(const StepParams& p, const std::vector<StepMethod>& methods, const DeviceInfo& device,
+                      const Repetitions& reps) {
+  const TrainingStep step(p.shape(), p.features, 1);
+  const StepStreams streams(p.streams);
+  StepCase c{p, step.elements(), measure_model_inputs(step, device, reps), {}};
+  c.runs = run_methods(methods, step, streams, p.steps, reps);
+  return c;
+}
+
+void trace(Measurements& m, const Params& p) {
+  const TrainingStep step(p.shape(), p.features, 1);
+  const StepStreams streams(p.streams);
+  trace_method(m.timelines, StepMethod::multi_stream, step, streams,
+               fmt::format("multi-stream: {} batches over {} streams, side by side", p.batches, p.streams));
+  trace_method(m.timelines, StepMethod::graph_serial, step, streams,
+               fmt::format("graph-serial: {} one-batch graphs, one after another", p.batches));
+}
+
+}  // namespace
+
+Measurements measure(const Params& p, const RunContext& ctx) {
+  const DeviceInfo device = query_device(ctx.device);
+  Measurements m;
+  m.main = measure_case(p, kMethods, device, ctx.reps);
+  m.launch_bound = measure_case(launch_bound_case(p), kLaunchBoundMethods, device, ctx.reps);
+  {
+    const TrainingStep step(p.shape(), p.features, 1);
+    const Stream stream;
+    const Graph one_batch = capture(stream, [&](cudaStream_t s) { step.enqueue_batch(0, s); });
+    m.one_batch = shape_of(one_batch.get());
+  }
+  if (ctx.tracing()) trace(m, p);
+  if (p.show_errors) {
+    m.mistakes = make_capture_mistakes();
+    // The process must still be usable: no sticky error, no stream left capturing.
+    CUDALAB_CUDA_CHECK(cudaDeviceSynchronize());
+    m.healthy_after_mistakes = run_smoke_kernel(kProbeElements);
+  }
+  return m;
+}
+
+}  // namespace cudalab::graph_pitfall

@@ -1,0 +1,139 @@
+#include "report.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "common/model/stats.hpp"
+#include "common/report/builder.hpp"
+#include "common/report/text_format.hpp"
+#include "lessons/shared/training-step/step_report.hpp"
+
+namespace cudalab::graph_pitfall {
+
+namespace {
+
+using graphs::StepMethod;
+
+double median_step(const StepCase& c, StepMethod method) { return median_of(c.runs.at(method).per_step_us); }
+
+void graph_section(ReportBuilder& b, const Params& p, const Measurements& m) {
+  auto s = b.section("graph", "the captured graph of one batch", "pitfall");
+  graphs::add_shape_facts(s, "serial", "one-batch graph", m.one_batch);
+  s.fact("launches_per_step", "graph launches per step", std::to_string(p.batches),
+         "all on one stream: each waits for the previous one");
+}
+
+// Where a step's time goes, in the default case and a launch-bound one, side by side.
+void bound_section(ReportBuilder& b, const Measurements& m, const Prediction& predicted) {
+  auto s = b.section("bound", "when graphs pay: a GPU-bound step and a launch-bound one", "bound");
+  std::vector<std::vector<Cell>> rows;
+  for (const auto& [name, c, pred] : {std::tuple{"default", &m.main, &predicted.main},
+                                      std::tuple{"launch_bound", &m.launch_bound, &predicted.launch_bound}}) {
+    const std::string key = std::string("case.") + name;
+    const double multi = median_step(*c, StepMethod::multi_stream);
+    const double serial = median_step(*c, StepMethod::graph_serial);
+    s.metric(derived(key + ".launch_share", fmt::format("{}: host launching / multi-stream step", name), "%",
+                     100.0 * pred->launch_us_per_step / multi)
+                 .with_note(fmt::format("{} launches x {} us", pred->launches_per_step,
+                                        format_number(c->inputs.primitives.stream_launch_us))))
+        .metric(derived(key + ".serial_over_multi", fmt::format("{}: graph-serial / multi-stream", name), "x",
+                        serial / multi)
+                    .with_prediction(pred->serial_over_multi));
+    rows.push_back({text_cell(fmt::format("{} ({} layers x {} features)", name, c->params.layers, c->params.features)),
+                    text_cell(fmt::format("{} us", format_number(multi))), text_cell(fmt::format("{} us", format_number(serial))),
+                    metric_cell(key + ".serial_over_multi"), metric_cell(key + ".launch_share")});
+  }
+  const double fork_join = median_step(m.launch_bound, StepMethod::graph_fork_join);
+  s.metric(derived("case.launch_bound.forkjoin_over_multi", "launch_bound: graph-forkjoin / multi-stream", "x",
+                   fork_join / median_step(m.launch_bound, StepMethod::multi_stream))
+               .with_prediction(predicted.launch_bound.step_us.at(StepMethod::graph_fork_join) /
+                                predicted.launch_bound.step_us.at(StepMethod::multi_stream)));
+  s.table("bound", {"case", "multi-stream", "graph-serial", "serial / multi", "launching %"}, rows);
+}
+
+void verdict_checks(ReportBuilder& b, const Params& p, const Measurements& m, const Prediction& predicted) {
+  const double ratio = median_step(m.main, StepMethod::graph_serial) / median_step(m.main, StepMethod::multi_stream);
+  b.section("verdict", "graph-serial vs multi-stream", "")
+      .metric(derived("serial_over_multi", "graph-serial / multi-stream", "x", ratio)
+                  .with_prediction(predicted.main.serial_over_multi)
+                  .with_note("above 1: the graph loses"));
+  if (p.streams >= 2 && p.batches >= 2) {
+    b.expect("graph_serial_slower", ratio > 1.0,
+             "graph-serial is slower than multi-stream: the graph kept only one batch's parallelism",
+             "it can win when kernels are so short that launch cost dominates everything, or when the device runs "
+             "only one kernel at a time");
+  }
+  b.expect("model_agrees", (ratio > 1.0) == (predicted.main.serial_over_multi > 1.0),
+           "the engine model picks the same winner between graph-serial and multi-stream as the measurement",
+           "the model knows only launch costs, op durations, copy engines and stream order; clock changes or a busy "
+           "GPU can tip a close race");
+  const auto& lb = m.launch_bound;
+  const double lb_multi = median_step(lb, StepMethod::multi_stream);
+  const double best_graph = std::min(median_step(lb, StepMethod::graph_serial), median_step(lb, StepMethod::graph_fork_join));
+  b.expect("launch_bound_graph_wins", best_graph < lb_multi,
+           fmt::format("with one small layer per batch the host's launches set the pace, and a graph wins ({} vs {} us)",
+                       format_number(best_graph), format_number(lb_multi)),
+           "needs a launch cost per op above the op's own GPU time; a very fast host CPU narrows the gap");
+  b.expect("default_is_gpu_bound", predicted.main.launch_us_per_step < kLaunchBoundShare * median_step(m.main, StepMethod::multi_stream),
+           fmt::format("at the default shape launching takes {} us of a {} us step: the step is GPU-bound",
+                       format_number(predicted.main.launch_us_per_step),
+                       format_number(median_step(m.main, StepMethod::multi_stream))),
+           "a slow host or small kernels make the default step launch-bound too");
+}
+
+void mistakes_section(ReportBuilder& b, const Measurements& m) {
+  if (m.mistakes.empty()) return;
+  auto s = b.section("mistakes", "capture mistakes and capture modes, made on purpose");
+  std::vector<std::vector<Cell>> rows;
+  for (const auto& x : m.mistakes) {
+    rows.push_back({text_cell(x.mistake), text_cell(x.call), text_cell(x.error_name)});
+    s.fact(x.key, x.mistake, x.error_name, x.meaning);
+    b.expect("mistake." + x.key, x.error_name == x.expected, fmt::format("{}: {}", x.call, x.error_name),
+             fmt::format("CUDA documents {} for this; another driver may report it differently", x.expected));
+  }
+  s.table("mistakes", {"mistake", "reported by", "returned"}, rows);
+  const std::size_t correct = m.healthy_after_mistakes.value_or(0);
+  b.verify("device_healthy_after_mistakes", correct == kProbeElements,
+           fmt::format("the device still runs kernels after the mistakes ({} of {} elements)", format_count(correct),
+                       format_count(kProbeElements)),
+           "a mistake left an error or a capture behind");
+}
+
+void lecture_section(ReportBuilder& b, const Measurements& m) {
+  const auto& in = m.main.inputs;
+  b.section("lecture", "lecture vs lab: graphs captured from one stream")
+      .metric(derived("lecture.serial_over_multi", "lecture 000: one-stream graph slower than multi-stream", "x",
+                      median_step(m.main, StepMethod::graph_serial) / median_step(m.main, StepMethod::multi_stream))
+                  .with_note("confirmed when above 1"))
+      .metric(derived("lecture.kernel_over_launch", "one layer kernel / its launch cost", "x",
+                      in.primitives.kernel_us / in.primitives.stream_launch_us)
+                  .with_note("far above 1: kernels overlap, so concurrency is what the serial graph loses"));
+}
+
+}  // namespace
+
+Report build_report(const Params& p, const Measurements& m, const Prediction& predicted) {
+  ReportBuilder b(flags().params(p));
+  graphs::primitives_section(b, m.main.inputs);
+  graphs::methods_section(b, m.main.runs, predicted.main.step_us, p);
+  graphs::method_verify_checks(b, m.main.runs, m.main.elements);
+  graph_section(b, p, m);
+  verdict_checks(b, p, m, predicted);
+  bound_section(b, m, predicted);
+  graphs::method_verify_checks(b, m.launch_bound.runs, m.launch_bound.elements, "launch_bound.results.",
+                               "launch-bound case, ");
+  mistakes_section(b, m);
+  lecture_section(b, m);
+  const double ratio = median_step(m.main, StepMethod::graph_serial) / median_step(m.main, StepMethod::multi_stream);
+  b.headline(fmt::format("graph-serial {:.2f}x the multi-stream time (model {:.2f}x)", ratio,
+                         predicted.main.serial_over_multi));
+  b.try_next("cudalab graph-pitfall --show-errors", "the capture mistakes and the errors they return")
+      .try_next("cudalab graph-pitfall --streams 1", "with one stream there is no parallelism to lose")
+      .try_next("cudalab graph-pitfall --layers 1 --features 64", "launch-bound: now graphs pay")
+      .try_next("cudalab graph-forkjoin", "the right way: capture the parallelism with fork/join");
+  b.timelines(m.timelines);
+  return std::move(b).build();
+}
+
+}  // namespace cudalab::graph_pitfall

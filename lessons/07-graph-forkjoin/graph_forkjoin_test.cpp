@@ -1,0 +1,80 @@
+// Lesson 07 without a GPU: its report's checks and the payback model from made-up runs.
+#include <gtest/gtest.h>
+
+#include "model.hpp"
+#include "report.hpp"
+#include "tests/unit/test_support.hpp"
+
+using namespace cudalab;
+using namespace cudalab::graph_forkjoin;
+using graphs::StepMethod;
+
+namespace {
+
+Measurements made_up(double forkjoin_us, double graph_per_kernel_us) {
+  const Params p;
+  Measurements m;
+  m.elements = 100;
+  m.inputs.primitives = {10, 15, 10, 3.7, 1.0};
+  m.inputs.chain20 = {{4.0}, {1.0}, {300}};
+  for (StepMethod s : {StepMethod::synchronous, StepMethod::multi_stream, StepMethod::graph_serial, StepMethod::graph_fork_join}) {
+    m.runs[s] = {{1000}, 100};
+  }
+  m.runs[StepMethod::graph_fork_join] = {{forkjoin_us}, 100};
+  m.runs[StepMethod::graph_serial] = {{3700}, 100};
+  m.captured = m.built = graphs::expected_fork_join_shape(p.shape());
+  m.explicit_correct = 100;
+  for (int k : kSweepKernels) m.sweep.push_back({k, {{4.0}, {graph_per_kernel_us}, {300}}});
+  m.update = {{60}, {140}, {160}, 100, 100, 100};
+  m.memcpy_async_call_us = {2.0};
+  return m;
+}
+
+const Check& check(const Report& r, const std::string& key) {
+  for (const auto& c : r.checks) {
+    if (c.key == key) return c;
+  }
+  throw std::out_of_range(key);
+}
+
+}  // namespace
+
+TEST(GraphForkJoinReport, EveryCheckOnTheDefaults) {
+  const Params p;
+  const Measurements m = made_up(970, 1.0);
+  const Report r = build_report(p, m, predict(p, m));
+  EXPECT_TRUE(r.verify_passed());
+  EXPECT_TRUE(r.expect_passed());
+  EXPECT_EQ(r.headline, "forkjoin 0.97x, serial 3.70x the multi-stream time");
+  EXPECT_DOUBLE_EQ(r.find_metric("lecture.launch_ratio")->summary().median, 4.0);
+  ASSERT_EQ(r.sections.size(), 8u);
+}
+
+TEST(GraphForkJoinReport, ASlowForkJoinOrACostlyGraphNodeFailsItsExpect) {
+  const Params p;
+  Measurements m = made_up(1001, 1.5);
+  const Report r = build_report(p, m, predict(p, m));
+  EXPECT_FALSE(check(r, "forkjoin_not_slower").passed);
+  EXPECT_FALSE(check(r, "launch.graph_per_kernel_cheaper").passed) << "4.0 / 1.5 < 3";
+}
+
+TEST(GraphForkJoinReport, AShapeMismatchFailsVerify) {
+  const Params p;
+  Measurements m = made_up(970, 1.0);
+  m.built.edges += 1;
+  EXPECT_FALSE(check(build_report(p, m, predict(p, m)), "dag.same_shape").passed);
+}
+
+TEST(GraphForkJoinReport, TheLaunchSweepIsAPlot) {
+  const Params p;
+  const Measurements m = made_up(970, 1.0);
+  const Report r = build_report(p, m, predict(p, m));
+  bool found = false;
+  for (const auto& s : r.sections) found = found || (!s.plots.empty() && s.plots[0].series[0].points.size() == kSweepKernels.size());
+  EXPECT_TRUE(found);
+}
+
+TEST(GraphForkJoinModel, PaybackIsCeilOfBuildOverSaving) {
+  EXPECT_EQ(*payback_replays(4.0, 1.0, 20, 300), 5.0);
+  EXPECT_FALSE(payback_replays(1.0, 1.0, 20, 300).has_value());
+}

@@ -1,0 +1,20 @@
+#include "model.hpp"
+
+#include <cmath>
+
+namespace cudalab::graph_forkjoin {
+
+std::optional<double> payback_replays(double stream_us_per_kernel, double graph_us_per_kernel, int kernels,
+                                      double build_us) {
+  const double saved_per_replay = (stream_us_per_kernel - graph_us_per_kernel) * kernels;
+  if (saved_per_replay <= 0) return std::nullopt;
+  return std::ceil(build_us / saved_per_replay);
+}
+
+Prediction predict(const Params& p, const Measurements& m) {
+  std::vector<graphs::StepMethod> methods;
+  for (const auto& run : m.runs) methods.push_back(run.first);
+  return {graphs::predict_methods(methods, p.shape(), m.inputs.primitives), graphs::expected_fork_join_shape(p.shape())};
+}
+
+}  // namespace cudalab::graph_forkjoin

@@ -1,0 +1,156 @@
+#include "report.hpp"
+
+#include <fmt/format.h>
+
+#include "common/model/stats.hpp"
+#include "common/report/builder.hpp"
+#include "common/report/text_format.hpp"
+#include "lessons/shared/training-step/step_report.hpp"
+
+namespace cudalab::graph_forkjoin {
+
+namespace {
+
+using graphs::StepMethod;
+
+bool same_shape(const DagShape& a, const DagShape& b) {
+  return a.nodes == b.nodes && a.edges == b.edges && a.width == b.width && a.critical_path == b.critical_path &&
+         a.roots == b.roots && a.leaves == b.leaves;
+}
+
+double step_us(const Measurements& m, StepMethod method) { return median_of(m.runs.at(method).per_step_us); }
+
+void dag_section(ReportBuilder& b, const Params& p, const Measurements& m, const Prediction& predicted) {
+  auto s = b.section("dag", "the step as a DAG: fork/join capture vs built node by node", "forkjoin");
+  graphs::add_shape_facts(s, "captured", "fork/join capture", m.captured);
+  graphs::add_shape_facts(s, "explicit", "explicit API", m.built);
+  const DagShape& e = predicted.expected;
+  s.fact("expected", "expected",
+         fmt::format("{} nodes, {} edges, width {}, critical path {}", e.nodes, e.edges, e.width, e.critical_path),
+         "min(B,S) chains of ceil(B/S) batches x (L+2) nodes");
+  if (!p.dot.empty()) s.fact("dot", "Graphviz file", p.dot, "cudaGraphDebugDotPrint of the fork/join capture");
+  b.verify("dag.same_shape", same_shape(m.captured, m.built),
+           "the explicitly built graph has the same shape as the fork/join capture",
+           "the explicit builder must add the same nodes and dependencies the capture records");
+  b.expect("dag.expected_shape", same_shape(m.captured, e), "the capture has min(B,S) independent chains, as fork/join should give",
+           "a different shape means the capture recorded extra nodes or dependencies");
+  b.verify("results.explicit-graph", m.explicit_correct == m.elements,
+           fmt::format("explicit-API graph: every batch matches the CPU reference ({} of {})",
+                       format_count(m.explicit_correct), format_count(m.elements)),
+           "a missing dependency in the explicit graph");
+}
+
+void verdict_section(ReportBuilder& b, const Measurements& m, const Prediction& predicted) {
+  const double multi = step_us(m, StepMethod::multi_stream);
+  const double serial = step_us(m, StepMethod::graph_serial);
+  const double forkjoin = step_us(m, StepMethod::graph_fork_join);
+  const auto& model = predicted.step_us;
+  b.section("verdict", "graphs vs multi-stream", "")
+      .metric(derived("forkjoin_over_multi", "graph-forkjoin / multi-stream", "x", forkjoin / multi)
+                  .with_prediction(model.at(StepMethod::graph_fork_join) / model.at(StepMethod::multi_stream))
+                  .with_note("at most 1: the parallel graph keeps up or wins"))
+      .metric(derived("serial_over_multi", "graph-serial / multi-stream", "x", serial / multi)
+                  .with_prediction(model.at(StepMethod::graph_serial) / model.at(StepMethod::multi_stream))
+                  .with_note("above 1: the serial graph loses (lesson 06)"));
+  b.expect("forkjoin_not_slower", forkjoin <= multi, "graph-forkjoin is at least as fast as multi-stream",
+           "when each kernel is long, launch cost hides behind the work and both tie; noise may then tip it either way")
+      .depends_on({graphs::method_key(StepMethod::graph_fork_join), graphs::method_key(StepMethod::multi_stream)});
+  b.headline(fmt::format("forkjoin {:.2f}x, serial {:.2f}x the multi-stream time", forkjoin / multi, serial / multi));
+}
+
+void sweep_section(ReportBuilder& b, const Measurements& m) {
+  auto s = b.section("launch", fmt::format("launch cost: K empty kernels, stream vs graph ({} replays per sample)",
+                                           kSweepReplays));
+  std::vector<std::vector<Cell>> rows;
+  Plot plot{"launch_sweep", "launch cost per kernel: from a stream vs inside a graph", "kernels per chain (K)", "",
+            "cost per kernel", "us", true, false, {{"stream", {}, false}, {"graph", {}, false}}};
+  for (const auto& point : m.sweep) {
+    const auto& c = point.cost;
+    const std::string prefix = fmt::format("k{}", point.kernels);
+    const double stream = median_of(c.stream_per_kernel_us), graph = median_of(c.graph_per_kernel_us);
+    const auto payback = payback_replays(stream, graph, point.kernels, median_of(c.capture_instantiate_us));
+    s.metric(measured(prefix + ".stream", fmt::format("K={} stream, per kernel", point.kernels), "us", c.stream_per_kernel_us))
+        .metric(measured(prefix + ".graph", fmt::format("K={} graph, per kernel", point.kernels), "us", c.graph_per_kernel_us))
+        .metric(measured(prefix + ".build", fmt::format("K={} capture+instantiate", point.kernels), "us",
+                         c.capture_instantiate_us))
+        .metric(derived(prefix + ".ratio", fmt::format("K={} stream / graph", point.kernels), "x", stream / graph));
+    rows.push_back({text_cell(std::to_string(point.kernels)), metric_cell(prefix + ".stream"), metric_cell(prefix + ".graph"),
+                    metric_cell(prefix + ".ratio"), metric_cell(prefix + ".build"),
+                    text_cell(payback ? fmt::format("{:.0f} replays", *payback) : "never")});
+    plot.series[0].points.push_back({static_cast<double>(point.kernels), prefix + ".stream", 0});
+    plot.series[1].points.push_back({static_cast<double>(point.kernels), prefix + ".graph", 0});
+    if (point.kernels == 20) {
+      b.expect("launch.graph_per_kernel_cheaper", stream / graph >= kGraphLaunchAdvantage,
+               "a 20-kernel graph costs at most a third per kernel of launching from a stream",
+               "a fast host CPU shrinks the stream's launch cost; older GPUs and drivers have a larger per-node cost "
+               "inside graphs");
+    }
+  }
+  s.table("launch", {"K", "stream per kernel", "graph per kernel", "stream / graph", "capture+instantiate",
+                     "pays back after"},
+          rows);
+  s.get().plots.push_back(std::move(plot));
+}
+
+void update_section(ReportBuilder& b, const Measurements& m) {
+  const auto& u = m.update;
+  b.section("update", "new buffers, same graph: update vs re-instantiate (host time)")
+      .metric(measured("set_params", "cudaGraphExec*NodeSetParams on every node", "us", u.set_params_us)
+                  .with_note("no capture"))
+      .metric(measured("exec_update", "capture again + cudaGraphExecUpdate", "us", u.exec_update_us))
+      .metric(measured("reinstantiate", "capture again + cudaGraphInstantiate", "us", u.reinstantiate_us));
+  for (const auto& [key, how, correct] : {std::tuple{"set_params", "SetParams", u.set_params_correct},
+                                          std::tuple{"exec_update", "cudaGraphExecUpdate", u.exec_update_correct},
+                                          std::tuple{"reinstantiate", "re-instantiation", u.reinstantiate_correct}}) {
+    b.verify(fmt::format("results.update.{}", key), correct == m.elements,
+             fmt::format("after {}: the new buffers' results match the CPU ({} of {})", how, format_count(correct),
+                         format_count(m.elements)),
+             "the updated graph still pointed at the old buffers");
+  }
+  b.expect("update.cheaper_than_reinstantiate",
+           median_of(u.exec_update_us) < median_of(u.reinstantiate_us) &&
+               median_of(u.set_params_us) < median_of(u.reinstantiate_us),
+           "updating an instantiated graph is cheaper than instantiating it again",
+           "instantiation cost grows with the node count; a tiny graph may instantiate about as fast as it updates");
+}
+
+// Lecture 000's figures and lecture 004's explicit-graph example, next to this run.
+void lecture_section(ReportBuilder& b, const Measurements& m) {
+  const double launch = median_of(m.inputs.chain20.stream_per_kernel_us);
+  const double node = median_of(m.inputs.chain20.graph_per_kernel_us);
+  b.section("lecture", "lecture vs lab: what graphs save")
+      .metric(derived("lecture.launch_ratio", "lecture 000: 5-20x less launch cost; here, 20 kernels", "x", launch / node))
+      .metric(derived("lecture.step_speedup", "lecture 000: 1.5-3x faster overall; here, multi-stream / fork-join", "x",
+                      step_us(m, StepMethod::multi_stream) / step_us(m, StepMethod::graph_fork_join)))
+      .metric(derived("lecture.kernel_launch", "lecture 000: ~10 us per kernel launch; here", "us", launch))
+      .metric(measured("lecture.memcpy_async_call", "lecture 000: ~5 us per cudaMemcpyAsync; here, host time", "us",
+                       m.memcpy_async_call_us))
+      .fact("lecture.launch_graph", "lecture 004: cudaGraphLaunch(graph, stream)",
+            "cudaGraphInstantiate(&exec, graph, 0); cudaGraphLaunch(exec, stream)",
+            "a cudaGraph_t cannot be launched: CUDA 13 takes only an instantiated cudaGraphExec_t")
+      .fact("lecture.kernel_params", "lecture 004: kernelParams = (void**)&d_data",
+            "void* args[] = {&d_data, &n}; kernelParams = args",
+            "kernelParams is an array with one pointer per kernel argument, each pointing at that argument");
+}
+
+}  // namespace
+
+Report build_report(const Params& p, const Measurements& m, const Prediction& predicted) {
+  ReportBuilder b(flags().params(p));
+  graphs::primitives_section(b, m.inputs);
+  graphs::methods_section(b, m.runs, predicted.step_us, p);
+  graphs::method_verify_checks(b, m.runs, m.elements);
+  dag_section(b, p, m, predicted);
+  verdict_section(b, m, predicted);
+  sweep_section(b, m);
+  update_section(b, m);
+  lecture_section(b, m);
+  b.try_next("cudalab graph-forkjoin --dot step.dot", "then: dot -Tsvg step.dot > step.svg, and look at the DAG")
+      .try_next("cudalab graph-forkjoin --streams 1", "one stream: the fork/join graph is a chain again")
+      .try_next("cudalab graph-forkjoin --layers 1 --features 64", "almost no work: launch cost is everything")
+      .try_next("cudalab graph-forkjoin --streams 64 --batches 64", "as wide as the DAG can get");
+  b.timelines(m.timelines);
+  return std::move(b).build();
+}
+
+}  // namespace cudalab::graph_forkjoin

@@ -1,0 +1,36 @@
+// The GPU side lessons 06 and 07 share: the model's inputs measured on this device, and each way
+// of running the training step timed and verified.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/cuda/device.hpp"
+#include "common/trace/timeline.hpp"
+#include "step_params.hpp"
+#include "step_runs.hpp"
+
+namespace cudalab::graphs {
+
+// The model's inputs, measured in this run: op durations, stream launch cost, graph node cost.
+struct ModelInputs {
+  StepPrimitives primitives;
+  LaunchCost chain20;  // 20 empty kernels, stream vs graph
+};
+ModelInputs measure_model_inputs(const TrainingStep& step, const DeviceInfo& device, const Repetitions& reps);
+
+// Each method's run, looked up by method.
+using MethodRuns = std::map<StepMethod, MethodRun>;
+
+MethodRun run_method(StepMethod method, const TrainingStep& step, const StepStreams& streams, int steps,
+                     const Repetitions& reps);
+MethodRuns run_methods(const std::vector<StepMethod>& methods, const TrainingStep& step, const StepStreams& streams,
+                       int steps, const Repetitions& reps);
+
+// One more, untimed training step of `method` under CUPTI, appended to `timelines`: graph
+// launches on the origin's lane, batches on "stream i".
+void trace_method(std::vector<Timeline>& timelines, StepMethod method, const TrainingStep& step,
+                  const StepStreams& streams, const std::string& title);
+
+}  // namespace cudalab::graphs

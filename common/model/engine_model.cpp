@@ -1,6 +1,8 @@
 #include "engine_model.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <deque>
 #include <map>
 #include <stdexcept>
 
@@ -23,54 +25,159 @@ int engine_of(OpKind kind, const EngineConfig& config) {
 
 }  // namespace
 
-Schedule simulate(const std::vector<Op>& ops, const EngineConfig& config) {
-  Schedule schedule;
-  schedule.start.resize(ops.size());
-  schedule.end.resize(ops.size());
+namespace {
 
+// The state of one simulation: which ops have run, when each engine slot and stream frees up,
+// and how far the host has issued.
+class Simulation {
+ public:
+  Simulation(const std::vector<Op>& ops, const EngineConfig& config)
+      : ops_(ops), config_(config), hardware_queues_(static_cast<std::size_t>(std::max(1, config.hardware_queues))),
+        queues_(hardware_queues_ * kEngines) {
+    std::map<int, std::size_t> last_of_stream;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      for (std::size_t dep : ops[i].waits_on) {
+        if (dep >= i) throw std::invalid_argument("an op may only wait on ops issued before it");
+      }
+      queues_[fifo_of(ops[i])].push_back(i);
+      const auto last = last_of_stream.find(ops[i].stream);
+      prev_in_stream_.push_back(last == last_of_stream.end() ? kNone : last->second);
+      last_of_stream[ops[i].stream] = i;
+    }
+    issue_.resize(ops.size());
+    done_.assign(ops.size(), false);
+    schedule_.start.resize(ops.size());
+    schedule_.end.resize(ops.size());
+  }
+
+  Schedule run() && {
+    for (std::size_t scheduled = 0; scheduled < ops_.size(); ++scheduled) {
+      extend_issue();
+      const Choice choice = pick();
+      if (choice.queue == kNone) throw std::logic_error("engine model: no op can run (a dependency cycle)");
+      place(choice);
+    }
+    return std::move(schedule_);
+  }
+
+ private:
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  struct Choice {
+    std::size_t queue = kNone;
+    double start = 0;
+  };
   struct EngineState {
     std::vector<double> slot_free;  // when each slot becomes free
-    std::map<int, double> last_start;  // per hardware queue: in-order dispatch within a queue
+    std::size_t last_queue = kNone;  // the queue it served last
   };
-  std::map<int, EngineState> engines;
-  std::map<int, double> stream_free;
-  double host_clock = 0;
 
-  for (std::size_t i = 0; i < ops.size(); ++i) {
-    const Op& op = ops[i];
-    const int engine_id = engine_of(op.kind, config);
-    EngineState& engine = engines[engine_id];
-    if (engine.slot_free.empty()) {
-      const int slots = engine_id == 0 ? std::max(1, config.concurrent_kernels) : 1;
-      engine.slot_free.assign(static_cast<std::size_t>(slots), 0.0);
-    }
-
-    const int queue = engine_id == 0 ? op.stream % std::max(1, config.kernel_queues) : 0;
-    host_clock += config.launch_overhead;
-    double start = std::max({host_clock, stream_free[op.stream], engine.last_start[queue]});
-    for (std::size_t dep : op.waits_on) {
-      if (dep >= i) throw std::invalid_argument("an op may only wait on ops issued before it");
-      start = std::max(start, schedule.end[dep]);
-    }
-    // Take a slot that is already free when the op could start (the latest such, so earlier-free
-    // slots stay for ops that are ready sooner); only if none is, wait for the earliest one.
-    auto slot = engine.slot_free.end();
-    for (auto it = engine.slot_free.begin(); it != engine.slot_free.end(); ++it) {
-      if (*it <= start && (slot == engine.slot_free.end() || *it > *slot)) slot = it;
-    }
-    if (slot == engine.slot_free.end()) slot = std::min_element(engine.slot_free.begin(), engine.slot_free.end());
-    start = std::max(start, *slot);
-
-    const double end = start + op.duration;
-    schedule.start[i] = start;
-    schedule.end[i] = end;
-    *slot = end;
-    engine.last_start[queue] = start;
-    stream_free[op.stream] = end;
-    if (op.host_synchronous) host_clock = std::max(host_clock, end);
-    schedule.makespan = std::max(schedule.makespan, end);
+  // Each hardware queue keeps its work for each engine in issue order: one FIFO per (queue, engine).
+  static constexpr std::size_t kEngines = 3;
+  std::size_t fifo_of(const Op& op) const {
+    const auto queue = static_cast<std::size_t>(op.stream) % hardware_queues_;
+    return queue * kEngines + static_cast<std::size_t>(engine_of(op.kind, config_));
   }
-  return schedule;
+
+  EngineState& engine(OpKind kind) {
+    const int id = engine_of(kind, config_);
+    EngineState& e = engines_[id];
+    if (e.slot_free.empty()) e.slot_free.assign(id == 0 ? std::max(1, config_.concurrent_kernels) : 1, 0.0);
+    return e;
+  }
+
+  // The host issues op i after op i-1, paying the launch overhead; after a host-synchronous op
+  // it waits for that op to end, so later issue times are known only once it has been placed.
+  void extend_issue() {
+    while (issued_ < ops_.size()) {
+      if (issued_ > 0 && ops_[issued_ - 1].host_synchronous) {
+        if (!done_[issued_ - 1]) return;
+        host_clock_ = std::max(host_clock_, schedule_.end[issued_ - 1]);
+      }
+      host_clock_ += config_.launch_overhead;
+      issue_[issued_++] = host_clock_;
+    }
+  }
+
+  // The earliest an op at the head of its queue can start, or a negative value if something it
+  // depends on has not been placed yet.
+  double earliest_start(std::size_t i, std::size_t queue) {
+    if (i >= issued_) return -1;
+    const Op& op = ops_[i];
+    double start = std::max(issue_[i], queue_last_start_[queue]);
+    const std::size_t before = prev_in_stream_[i];
+    if (before != kNone) {
+      if (!done_[before]) return -1;
+      start = std::max(start, schedule_.end[before]);
+    }
+    for (std::size_t dep : op.waits_on) {
+      if (!done_[dep]) return -1;
+      start = std::max(start, schedule_.end[dep]);
+    }
+    const auto& slots = engine(op.kind).slot_free;
+    return std::max(start, *std::min_element(slots.begin(), slots.end()));
+  }
+
+  Choice pick() {
+    Choice best;
+    std::size_t best_op = 0;
+    bool best_kept = false;
+    for (std::size_t q = 0; q < queues_.size(); ++q) {
+      if (queues_[q].empty()) continue;
+      const std::size_t i = queues_[q].front();
+      const double start = earliest_start(i, q);
+      if (start < 0) continue;
+      const bool kept = engine(ops_[i].kind).last_queue == q;
+      const double eps = 1e-9 * std::max(1.0, std::fabs(start));
+      const bool better = best.queue == kNone || start < best.start - eps ||
+                          (start <= best.start + eps && ((kept && !best_kept) || (kept == best_kept && i < best_op)));
+      if (better) {
+        best = Choice{q, start};
+        best_op = i;
+        best_kept = kept;
+      }
+    }
+    return best;
+  }
+
+  void place(const Choice& choice) {
+    const std::size_t i = queues_[choice.queue].front();
+    queues_[choice.queue].pop_front();
+    const Op& op = ops_[i];
+    EngineState& e = engine(op.kind);
+    // The latest slot already free at the start, so earlier-free slots stay for others.
+    auto slot = e.slot_free.end();
+    for (auto it = e.slot_free.begin(); it != e.slot_free.end(); ++it) {
+      if (*it <= choice.start && (slot == e.slot_free.end() || *it > *slot)) slot = it;
+    }
+    if (slot == e.slot_free.end()) slot = std::min_element(e.slot_free.begin(), e.slot_free.end());
+    const double end = choice.start + op.duration;
+    *slot = end;
+    e.last_queue = choice.queue;
+    schedule_.start[i] = choice.start;
+    schedule_.end[i] = end;
+    schedule_.makespan = std::max(schedule_.makespan, end);
+    queue_last_start_[choice.queue] = choice.start;
+    done_[i] = true;
+  }
+
+  const std::vector<Op>& ops_;
+  const EngineConfig& config_;
+  std::size_t hardware_queues_;
+  std::vector<std::deque<std::size_t>> queues_;  // op indices per (hardware queue, engine), issue order
+  std::map<int, EngineState> engines_;
+  std::map<std::size_t, double> queue_last_start_;
+  std::vector<std::size_t> prev_in_stream_;  // the op issued before it on its stream, or kNone
+  std::vector<double> issue_;
+  std::vector<bool> done_;
+  std::size_t issued_ = 0;
+  double host_clock_ = 0;
+  Schedule schedule_;
+};
+
+}  // namespace
+
+Schedule simulate(const std::vector<Op>& ops, const EngineConfig& config) {
+  return Simulation(ops, config).run();
 }
 
 std::vector<Op> pipeline_ops(int chunks, int streams, const PipelineStages& per_chunk,

@@ -7,11 +7,16 @@
 //   * the host has issued it,
 //   * the previous operation of its stream has ended (stream order),
 //   * every operation it waits on has ended (cudaStreamWaitEvent on an event recorded after it),
-//   * its engine is free, and every operation issued to that engine before it has started —
-//     engines take work in issue order (one hardware queue per engine), which is why on a
-//     device with a single copy engine the issue order (depth- vs breadth-first) matters.
-//     The compute engine may have several queues (EngineConfig::kernel_queues); then the
-//     order holds per queue.
+//   * a slot of its engine is free, and
+//   * every earlier operation of its hardware queue has started. The device has several
+//     hardware work queues (Hyper-Q "connections", CUDA_DEVICE_MAX_CONNECTIONS, 8 by default);
+//     stream s feeds queue s % queues. A queue dispatches in issue order, to every engine (copy
+//     and compute alike); different queues do not wait for each other. With one queue every
+//     engine takes work in issue order, which is why on old GPUs (or with
+//     CUDA_DEVICE_MAX_CONNECTIONS=1) the issue order (depth- vs breadth-first) matters.
+// When an engine frees up and several queues have work for it that could start at once, the
+// queue it just served keeps it (the front end drains a queue until it must wait), then the
+// earliest issued wins.
 // A host-synchronous operation (a copy from pageable memory) blocks the host until it ends,
 // so nothing issued after it can start earlier: that is how pageable memory kills overlap.
 // With one copy engine, H2D and D2H share it; with two or more they have one each.
@@ -33,14 +38,17 @@ struct Op {
   std::string label;
 };
 
+// CUDA's default number of hardware work queues (CUDA_DEVICE_MAX_CONNECTIONS unset).
+inline constexpr int kDefaultHardwareQueues = 8;
+
 struct EngineConfig {
   int copy_engines = 2;         // cudaDeviceProp::asyncEngineCount (0 or 1: one shared engine)
   int concurrent_kernels = 1;   // kernels that may run at once (1 when each fills the GPU)
   double launch_overhead = 0;   // host time to issue one op, in the ops' time unit
-  // Hardware work queues feeding the compute engine (Hyper-Q: CUDA_DEVICE_MAX_CONNECTIONS,
-  // 8 by default). Stream s uses queue s % kernel_queues; the in-issue-order rule for kernels
-  // holds only within one queue. 1 = a single queue, the strictest (and the old) behaviour.
-  int kernel_queues = 1;
+  // Hardware work queues feeding every engine (Hyper-Q: CUDA_DEVICE_MAX_CONNECTIONS, 8 by
+  // default). Stream s uses queue s % hardware_queues; the in-issue-order rule holds only within
+  // one queue. 1 = a single queue for the whole device (pre-Kepler GPUs).
+  int hardware_queues = kDefaultHardwareQueues;
 };
 
 struct Schedule {

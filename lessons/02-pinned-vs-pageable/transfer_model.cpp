@@ -4,7 +4,7 @@
 #include <limits>
 #include <stdexcept>
 
-namespace cudalab {
+namespace cudalab::pinned {
 
 TransferFit fit_transfer_time(const std::vector<double>& bytes, const std::vector<double>& seconds) {
   if (bytes.size() != seconds.size() || bytes.size() < 2) {
@@ -38,4 +38,4 @@ double break_even_transfers(double extra_setup_s, double slow_s, double fast_s) 
   return std::ceil(std::max(0.0, extra_setup_s) / saving);
 }
 
-}  // namespace cudalab
+}  // namespace cudalab::pinned

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-namespace cudalab {
+namespace cudalab::pinned {
 
 struct TransferFit {
   double latency_s = 0;        // fixed cost per copy (driver, DMA setup, PCIe round trip)
@@ -24,4 +24,4 @@ TransferFit fit_transfer_time(const std::vector<double>& bytes, const std::vecto
 // (slow_s - fast_s) on each transfer. Returns infinity when there is no saving.
 double break_even_transfers(double extra_setup_s, double slow_s, double fast_s);
 
-}  // namespace cudalab
+}  // namespace cudalab::pinned

@@ -10,9 +10,11 @@ namespace {
 constexpr double t = 1.0;
 const PipelineStages kEqual{t, t, t};
 
-double makespan(int chunks, int streams, int copy_engines, IssueOrder order, bool pageable = false) {
+double makespan(int chunks, int streams, int copy_engines, IssueOrder order, bool pageable = false,
+                int hardware_queues = kDefaultHardwareQueues) {
   EngineConfig config;
   config.copy_engines = copy_engines;
+  config.hardware_queues = hardware_queues;
   return simulate(pipeline_ops(chunks, streams, kEqual, order, pageable), config).makespan;
 }
 }  // namespace
@@ -31,14 +33,36 @@ TEST(EngineModel, PipelinedOnTwoCopyEnginesTakesNPlusTwoStages) {
   }
 }
 
-TEST(EngineModel, OneSharedCopyEngineMakesIssueOrderMatter) {
-  const double depth = makespan(4, 4, 1, IssueOrder::depth_first);
-  const double breadth = makespan(4, 4, 1, IssueOrder::breadth_first);
+TEST(EngineModel, OneSharedCopyEngineAndOneQueueMakeIssueOrderMatter) {
+  // One hardware queue (a pre-Kepler GPU, or CUDA_DEVICE_MAX_CONNECTIONS=1): the copy engine
+  // takes its work strictly in issue order.
+  const double depth = makespan(4, 4, 1, IssueOrder::depth_first, false, 1);
+  const double breadth = makespan(4, 4, 1, IssueOrder::breadth_first, false, 1);
   EXPECT_NE(depth, breadth);
   EXPECT_DOUBLE_EQ(breadth, 8 * t);  // 4 uploads, then 4 downloads on the one engine
   EXPECT_DOUBLE_EQ(depth, 12 * t);   // each download blocks the next upload in the queue
   // With two engines the order no longer matters.
-  EXPECT_DOUBLE_EQ(makespan(4, 4, 2, IssueOrder::depth_first), makespan(4, 4, 2, IssueOrder::breadth_first));
+  EXPECT_DOUBLE_EQ(makespan(4, 4, 2, IssueOrder::depth_first, false, 1),
+                   makespan(4, 4, 2, IssueOrder::breadth_first, false, 1));
+}
+
+TEST(EngineModel, HardwareQueuesDecideWhatBreadthFirstCostsWithTwoChunksPerStream) {
+  // 8 equal chunks on 4 streams, two copy engines. Depth-first: kernel c+4 follows D2H c in its
+  // stream, and the pipeline still takes N+2 = 10 stages whatever the queues.
+  for (int queues : {1, 4, 8}) {
+    EXPECT_DOUBLE_EQ(makespan(8, 4, 2, IssueOrder::depth_first, false, queues), 10 * t) << queues;
+  }
+  // Breadth-first with one queue: kernel 0 waits (stream order) for upload 4, every kernel waits
+  // for the one before it in the queue, and downloads 4..7 queue behind download 3: 18 stages.
+  EXPECT_DOUBLE_EQ(makespan(8, 4, 2, IssueOrder::breadth_first, false, 1), 18 * t);
+  // With a queue per stream, the upload engine serves stream 0's second upload right after its
+  // first (the queue keeps the engine), so kernels start after 2 stages: 12 stages.
+  EXPECT_DOUBLE_EQ(makespan(8, 4, 2, IssueOrder::breadth_first, false, 4), 12 * t);
+  EXPECT_DOUBLE_EQ(makespan(8, 4, 2, IssueOrder::breadth_first, false, 8), 12 * t);
+  // Two queues for four streams: streams 0 and 2 share one, so it lands in between.
+  const double two = makespan(8, 4, 2, IssueOrder::breadth_first, false, 2);
+  EXPECT_GT(two, 12 * t);
+  EXPECT_LE(two, 18 * t);
 }
 
 TEST(EngineModel, PageableCopiesSerializeThePipeline) {
@@ -96,9 +120,10 @@ TEST(EngineModel, KernelQueuesLetStreamsDispatchIndependently) {
   ops[2] = Op{OpKind::kernel, 1, 1, {}, false, "b0"};
   EngineConfig one_queue;
   one_queue.concurrent_kernels = 4;
+  one_queue.hardware_queues = 1;
   EXPECT_DOUBLE_EQ(simulate(ops, one_queue).start[2], 10);
   EngineConfig two_queues = one_queue;
-  two_queues.kernel_queues = 2;
+  two_queues.hardware_queues = 2;
   EXPECT_DOUBLE_EQ(simulate(ops, two_queues).start[2], 0);
 }
 

@@ -20,7 +20,7 @@ double predict_step_us(StepMethod method, const StepShape& shape, const StepPrim
   config.concurrent_kernels = parallel ? std::max(1, std::min(streams, p.max_concurrent_kernels)) : 1;
   // A stream pays the host's launch cost per op; a graph pays its (smaller) per-node cost.
   config.launch_overhead = graph ? p.graph_node_us : p.stream_launch_us;
-  config.kernel_queues = p.kernel_queues;
+  config.hardware_queues = p.hardware_queues;
 
   const auto ops = batch_chain_ops(shape.batches, streams, stages, method == StepMethod::synchronous);
   return simulate(ops, config).makespan;

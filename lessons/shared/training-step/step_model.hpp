@@ -22,7 +22,7 @@ struct StepPrimitives {
   double graph_node_us = 0;        // cost of one node inside a launched graph
   int copy_engines = 2;
   int max_concurrent_kernels = 32;  // kernels the device runs at once (its limit)
-  int kernel_queues = 8;            // hardware queues (CUDA_DEVICE_MAX_CONNECTIONS, default 8)
+  int hardware_queues = kDefaultHardwareQueues;  // CUDA_DEVICE_MAX_CONNECTIONS
 };
 
 struct StepShape {

@@ -1,6 +1,6 @@
 #include <algorithm>
 
-#include "affine_kernel.hpp"
+#include "kernels.hpp"
 #include "common/cuda/cuda_check.hpp"
 
 namespace cudalab::stream_overlap {

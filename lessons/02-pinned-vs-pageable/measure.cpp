@@ -1,0 +1,229 @@
+// Lesson 02's experiment: copies a buffer host->device and back for three kinds of host memory
+// over a size sweep, runs both directions at once, times how long cudaMemcpyAsync keeps the
+// host, and what allocating and pinning host memory costs. Every copied byte is checked.
+#include "measure.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "common/bench/errors.hpp"
+#include "common/bench/host_pattern.hpp"
+#include "common/cuda/cuda_raii.hpp"
+#include "common/cuda/device.hpp"
+#include "common/cuda/streams.hpp"
+#include "common/report/text_format.hpp"
+#include "common/trace/traced_run.hpp"
+
+namespace cudalab::pinned {
+
+namespace {
+
+// Big copies need fewer repeats for a steady median; this keeps the default run to seconds.
+constexpr std::uint64_t kFullRepeatsUpTo = 16ull << 20;
+constexpr int kMinRepeats = 5;
+// Allocation is timed on the host, once per call: a warm-up and five samples.
+constexpr Repetitions kAllocationReps{1, 5};
+
+struct FreeDeleter {
+  void operator()(void* p) const { std::free(p); }
+};
+using MallocBuffer = std::unique_ptr<unsigned char, FreeDeleter>;
+MallocBuffer malloc_bytes(std::size_t bytes) {
+  auto* p = static_cast<unsigned char*>(std::malloc(bytes));
+  if (p == nullptr) throw RuntimeError(fmt::format("malloc of {} bytes failed", bytes));
+  return MallocBuffer(p);
+}
+
+// One kind of host memory of `bytes`.
+struct HostMemory {
+  MemoryKind kind;
+  MallocBuffer plain;  // pageable, and the memory a registration page-locks
+  PinnedBuffer<unsigned char> pinned;
+  HostRegistration registration;
+
+  HostMemory(MemoryKind k, std::size_t bytes) : kind(k) {
+    if (k == MemoryKind::pinned) {
+      pinned = PinnedBuffer<unsigned char>(bytes);
+    } else {
+      plain = malloc_bytes(bytes);
+      std::memset(plain.get(), 0, bytes);  // touch every page before it is timed or registered
+      if (k == MemoryKind::registered) registration = HostRegistration(plain.get(), bytes);
+    }
+  }
+  unsigned char* data() const { return kind == MemoryKind::pinned ? pinned.data() : plain.get(); }
+};
+
+void copy_async(Direction d, unsigned char* host, unsigned char* device, std::size_t bytes, cudaStream_t stream) {
+  if (d == Direction::h2d) {
+    CUDALAB_CUDA_CHECK(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, stream));
+  } else {
+    CUDALAB_CUDA_CHECK(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, stream));
+  }
+}
+
+Repetitions reps_for(std::uint64_t n, Repetitions reps) {
+  if (n > kFullRepeatsUpTo) {
+    reps.repeat = std::max<int>(std::min(reps.repeat, kMinRepeats), static_cast<int>(reps.repeat * kFullRepeatsUpTo / n));
+    reps.warmup = std::min(reps.warmup, 1);
+  }
+  return reps;
+}
+
+// One size of the sweep for one kind of memory: H2D of a pattern over a poisoned device buffer,
+// read back and checked; D2H of the device's copy over poisoned host memory, checked.
+void sweep_one_size(Measurements& m, const HostMemory& host, std::size_t si, const RunContext& ctx,
+                    DeviceBuffer<unsigned char>& device, std::vector<unsigned char>& readback, const Stream& stream) {
+  const std::uint64_t n = m.sizes[si];
+  const auto seed = static_cast<std::uint32_t>(si + 1);
+  const Repetitions reps = reps_for(n, ctx.reps);
+  auto time_copy = [&](Direction d) {
+    return time_on_stream(stream, reps, [&](cudaStream_t s) { copy_async(d, host.data(), device.data(), n, s); });
+  };
+  auto uses = [&](Direction d) { return std::find(m.directions.begin(), m.directions.end(), d) != m.directions.end(); };
+  fill_pattern(host.data(), n, seed);
+  CUDALAB_CUDA_CHECK(cudaMemset(device.data(), 0xFF, n));
+  if (uses(Direction::h2d)) {
+    m.copy_ms[{host.kind, Direction::h2d}].push_back(time_copy(Direction::h2d));
+    CUDALAB_CUDA_CHECK(cudaMemcpy(readback.data(), device.data(), n, cudaMemcpyDeviceToHost));
+    m.bytes[{host.kind, Direction::h2d}].add(count_pattern_matches(readback.data(), n, seed), n);
+  } else {
+    CUDALAB_CUDA_CHECK(cudaMemcpy(device.data(), host.data(), n, cudaMemcpyHostToDevice));
+  }
+  if (uses(Direction::d2h)) {
+    poison_against_pattern(host.data(), n, seed);
+    m.copy_ms[{host.kind, Direction::d2h}].push_back(time_copy(Direction::d2h));
+    m.bytes[{host.kind, Direction::d2h}].add(count_pattern_matches(host.data(), n, seed), n);
+  }
+}
+
+// Both directions at once from pinned memory, on two streams forked from `stream`.
+void measure_bidirectional(Measurements& m, const RunContext& ctx, DeviceBuffer<unsigned char>& device,
+                           std::vector<unsigned char>& readback, const Stream& stream) {
+  const std::uint64_t n = m.probe;
+  PinnedBuffer<unsigned char> up(n), down(n);
+  DeviceBuffer<unsigned char> device_src(n);
+  constexpr std::uint32_t kUpSeed = 101, kDownSeed = 102;
+  fill_pattern(up.data(), n, kUpSeed);
+  fill_pattern(down.data(), n, kDownSeed);
+  CUDALAB_CUDA_CHECK(cudaMemcpy(device_src.data(), down.data(), n, cudaMemcpyHostToDevice));
+  poison_against_pattern(down.data(), n, kDownSeed);
+  CUDALAB_CUDA_CHECK(cudaMemset(device.data(), 0xFF, n));
+  const ForkJoin lanes(2);
+  auto enqueue_both = [&](cudaStream_t s) {
+    lanes.fork(s);
+    copy_async(Direction::h2d, up.data(), device.data(), n, lanes.worker(0));
+    copy_async(Direction::d2h, down.data(), device_src.data(), n, lanes.worker(1));
+    lanes.join(s);
+  };
+  m.bidirectional_ms = time_on_stream(stream, ctx.reps, enqueue_both);
+  stream.synchronize();
+  CUDALAB_CUDA_CHECK(cudaMemcpy(readback.data(), device.data(), n, cudaMemcpyDeviceToHost));
+  m.bidirectional_bytes.add(count_pattern_matches(readback.data(), n, kUpSeed), n);
+  m.bidirectional_bytes.add(count_pattern_matches(down.data(), n, kDownSeed), n);
+  if (ctx.tracing()) {  // after the check: the traced run rewrites the buffers
+    traced_run(m.timelines,
+               fmt::format("both directions at once: {} up and {} down, pinned", format_bytes(n), format_bytes(n)),
+               {{lanes.worker(0), "upload (H2D)"}, {lanes.worker(1), "download (D2H)"}},
+               [&](TraceSession&) { enqueue_both(stream); });
+  }
+}
+
+// The picture: one copy per memory kind, each kind on its own lane, one after another.
+void trace_kinds(Measurements& m, DeviceBuffer<unsigned char>& device) {
+  std::vector<std::unique_ptr<HostMemory>> hosts;
+  std::vector<Stream> streams(m.kinds.size());
+  std::vector<NamedLane> lanes;
+  for (std::size_t k = 0; k < m.kinds.size(); ++k) {
+    hosts.push_back(std::make_unique<HostMemory>(m.kinds[k], m.probe));
+    lanes.push_back({streams[k].get(), fmt::format("{} memory", name_of(m.kinds[k]))});
+  }
+  std::string what;
+  for (Direction d : m.directions) what += what.empty() ? label_of(d) : std::string(" + ") + label_of(d);
+  traced_run(m.timelines,
+             fmt::format("{} of {} from each kind of host memory, one after another", what, format_bytes(m.probe)),
+             lanes, [&](TraceSession&) {
+               for (std::size_t k = 0; k < m.kinds.size(); ++k) {
+                 for (Direction d : m.directions) copy_async(d, hosts[k]->data(), device.data(), m.probe, streams[k]);
+                 streams[k].synchronize();  // the next kind starts on an idle bus
+               }
+             });
+}
+
+// How long cudaMemcpyAsync keeps the host, per kind and direction, at the probe size.
+void measure_async_calls(Measurements& m, const RunContext& ctx, DeviceBuffer<unsigned char>& device,
+                         const Stream& stream) {
+  for (MemoryKind kind : m.kinds) {
+    const HostMemory host(kind, m.probe);
+    for (Direction d : m.directions) {
+      m.async_call_us[{kind, d}] = repeat(ctx.reps, [&] {
+        const auto start = std::chrono::steady_clock::now();
+        copy_async(d, host.data(), device.data(), m.probe, stream);
+        const double returned_after_us = host_us_since(start);
+        stream.synchronize();
+        return returned_after_us;
+      });
+    }
+  }
+}
+
+AllocationCosts measure_allocation(std::uint64_t n) {
+  AllocationCosts c;
+  c.malloc_touch_ms = repeat(kAllocationReps, [&] {
+    const auto start = std::chrono::steady_clock::now();
+    const MallocBuffer b = malloc_bytes(n);
+    std::memset(b.get(), 0, n);  // malloc alone only reserves addresses; the pages come on first touch
+    return host_ms_since(start);
+  });
+  c.pinned_ms = repeat(kAllocationReps, [&] {
+    const auto start = std::chrono::steady_clock::now();
+    const PinnedBuffer<unsigned char> b(n);
+    return host_ms_since(start);
+  });
+  const MallocBuffer to_register = malloc_bytes(n);
+  std::memset(to_register.get(), 0, n);
+  c.register_ms = repeat(kAllocationReps, [&] {
+    const auto start = std::chrono::steady_clock::now();
+    const HostRegistration reg(to_register.get(), n);
+    return host_ms_since(start);
+  });
+  return c;
+}
+
+}  // namespace
+
+Measurements measure(const Params& p, const RunContext& ctx) {
+  Measurements m;
+  m.sizes = sweep_sizes(p.size);
+  m.probe = probe_size(m.sizes);
+  for (MemoryKind k : {MemoryKind::pageable, MemoryKind::pinned, MemoryKind::registered}) {
+    if (p.memory == "all" || p.memory == name_of(k)) m.kinds.push_back(k);
+  }
+  if (p.direction != "d2h") m.directions.push_back(Direction::h2d);
+  if (p.direction != "h2d") m.directions.push_back(Direction::d2h);
+  const bool both_directions = m.directions.size() == 2;
+  const std::uint64_t largest = m.sizes.back();
+  require_device_memory("--size " + format_bytes(p.size),
+                        largest + (both_directions && m.uses(MemoryKind::pinned) ? m.probe : 0),
+                        "the largest transfer's device buffer");
+  m.pcie = query_device(ctx.device).pcie;
+
+  const Stream stream;
+  DeviceBuffer<unsigned char> device(largest);
+  std::vector<unsigned char> readback(largest);
+  for (MemoryKind kind : m.kinds) {
+    const HostMemory host(kind, largest);
+    for (std::size_t si = 0; si < m.sizes.size(); ++si) sweep_one_size(m, host, si, ctx, device, readback, stream);
+  }
+  if (both_directions && m.uses(MemoryKind::pinned)) measure_bidirectional(m, ctx, device, readback, stream);
+  if (ctx.tracing()) trace_kinds(m, device);
+  measure_async_calls(m, ctx, device, stream);
+  if (m.uses(MemoryKind::pinned) || m.uses(MemoryKind::registered)) m.allocation = measure_allocation(m.probe);
+  return m;
+}
+
+}  // namespace cudalab::pinned

@@ -1,0 +1,28 @@
+// Lesson 02's flags: one table, read by CLI11 and by the report.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "common/bench/params.hpp"
+
+namespace cudalab::pinned {
+
+struct Params {
+  std::uint64_t size = 0;  // 0: the sweep 4KiB..256MiB
+  std::string direction = "both";
+  std::string memory = "all";
+};
+
+inline const FlagTable<Params>& flags() {
+  static const FlagTable<Params> table =
+      FlagTable<Params>()
+          // 2GiB at most: bandwidth is flat from ~16MiB on, and each size is pinned, filled and
+          // checked for three kinds of host memory (16GiB took minutes on the lab machine).
+          .size("size", &Params::size, 0, 2ull << 30, "one transfer size instead of the sweep (0: sweep 4KiB..256MiB)")
+          .choice("direction", &Params::direction, {"h2d", "d2h", "both"}, "copy direction(s)")
+          .choice("memory", &Params::memory, {"all", "pageable", "pinned", "registered"}, "host memory kind(s)");
+  return table;
+}
+
+}  // namespace cudalab::pinned

@@ -1,0 +1,204 @@
+#include "report.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "common/model/stats.hpp"
+#include "common/report/builder.hpp"
+#include "common/report/text_format.hpp"
+
+namespace cudalab::pinned {
+
+namespace {
+
+double gbps(double bytes, double ms) { return bytes / (ms * 1e-3) / 1e9; }
+
+std::vector<double> bandwidth_samples(double bytes, const std::vector<double>& ms) {
+  std::vector<double> out;
+  for (double t : ms) out.push_back(gbps(bytes, t));
+  return out;
+}
+
+void add_sweep(ReportBuilder& b, const Measurements& m) {
+  for (Direction d : m.directions) {
+    auto s = b.section(std::string("bandwidth.") + name_of(d), fmt::format("{} bandwidth by size", label_of(d)),
+                       d == Direction::h2d ? "bandwidth" : "");
+    for (MemoryKind kind : m.kinds) {
+      for (std::size_t si = 0; si < m.sizes.size(); ++si) {
+        const std::uint64_t n = m.sizes[si];
+        s.metric(measured(fmt::format("bw.{}.{}.{}", name_of(kind), name_of(d), format_bytes(n)),
+                          fmt::format("{:>7} {}", format_bytes(n), name_of(kind)), "GB/s",
+                          bandwidth_samples(static_cast<double>(n), m.copy_ms.at({kind, d}).at(si))));
+      }
+    }
+  }
+}
+
+void add_model(ReportBuilder& b, const Measurements& m, const Prediction& predicted) {
+  if (predicted.fits.empty()) return;
+  auto s = b.section("model", "model: t(n) = latency + n / bandwidth");
+  if (m.pcie) {
+    s.fact("link", "PCIe link",
+           fmt::format("Gen{} x{}: {:.1f} GB/s each way in theory", m.pcie->max_generation, m.pcie->max_width,
+                       m.pcie->theoretical_gbps()),
+           "after line encoding; packet headers and flow control take a further share", false);
+  }
+  for (const auto& [key, fit] : predicted.fits) {
+    const std::string id = fmt::format("{}.{}", name_of(key.first), name_of(key.second));
+    const std::string who = fmt::format("{} {}", name_of(key.first), label_of(key.second));
+    std::string note;
+    if (m.pcie) note = fmt::format("{:.0f}% of the link", 100.0 * fit.bandwidth_Bps / 1e9 / m.pcie->theoretical_gbps());
+    s.metric(derived("fit." + id + ".bandwidth", who + " asymptotic bandwidth", "GB/s", fit.bandwidth_Bps / 1e9)
+                 .with_note(note))
+        .metric(derived("fit." + id + ".latency", who + " latency", "us", fit.latency_s * 1e6))
+        .metric(derived("fit." + id + ".half_bandwidth", who + " half-bandwidth size", "KiB",
+                        fit.half_bandwidth_bytes() / 1024.0)
+                    .with_note("copies smaller than this are mostly latency"));
+  }
+}
+
+void add_bidirectional(ReportBuilder& b, const Measurements& m) {
+  if (m.bidirectional_ms.empty()) return;
+  const double n = static_cast<double>(m.probe);
+  const auto aggregate = bandwidth_samples(2.0 * n, m.bidirectional_ms);
+  const double h2d = gbps(n, m.probe_ms(MemoryKind::pinned, Direction::h2d));
+  const double one_way_sum = h2d + gbps(n, m.probe_ms(MemoryKind::pinned, Direction::d2h));
+  b.section("bidirectional", fmt::format("both directions at once ({} pinned, two streams)", format_bytes(m.probe)))
+      .metric(measured("bidirectional.aggregate", "aggregate H2D + D2H", "GB/s", aggregate)
+                  .with_note(fmt::format("{:.2f}× one direction alone; {:.0f}% of H2D + D2H measured apart",
+                                         median_of(aggregate) / h2d, 100.0 * median_of(aggregate) / one_way_sum)));
+}
+
+void add_host_blocking(ReportBuilder& b, const Measurements& m) {
+  auto s = b.section("host_blocking", fmt::format("host time inside cudaMemcpyAsync ({})", format_bytes(m.probe)));
+  for (MemoryKind kind : m.kinds) {
+    for (Direction d : m.directions) {
+      s.metric(measured(fmt::format("async_call.{}.{}", name_of(kind), name_of(d)),
+                        fmt::format("{} {} call returns after", name_of(kind), label_of(d)), "us",
+                        m.async_call_us.at({kind, d}))
+                   .with_note(fmt::format("the copy itself takes {} ms", format_number(m.probe_ms(kind, d)))));
+    }
+  }
+}
+
+std::string copies_text(double copies) {
+  return std::isinf(copies) ? "never: pinned copies are not faster here" : fmt::format("{:.0f}", copies);
+}
+
+void add_pinning_cost(ReportBuilder& b, const Measurements& m, const Prediction& predicted) {
+  if (!m.allocation) return;
+  auto s = b.section("pinning_cost", fmt::format("the cost of pinning {}", format_bytes(m.probe)));
+  s.metric(measured("alloc.malloc", "malloc + first touch", "ms", m.allocation->malloc_touch_ms)
+               .with_note("the OS maps and zeroes each page as it is first written; includes the free"))
+      .metric(measured("alloc.cudaMallocHost", "cudaMallocHost (+ cudaFreeHost)", "ms", m.allocation->pinned_ms)
+                  .with_note("allocates, touches, locks and maps every page for DMA; includes the free"))
+      .metric(measured("alloc.cudaHostRegister", "cudaHostRegister (+ unregister)", "ms", m.allocation->register_ms)
+                  .with_note("locks and maps memory already touched: the cost of pinning alone"));
+  if (!predicted.break_even) return;
+  const BreakEven& be = *predicted.break_even;
+  const std::string what = fmt::format("{} {}", label_of(be.direction), format_bytes(m.probe));
+  s.metric(derived("alloc.break_even", fmt::format("{} copies before pinning pays ({})", label_of(be.direction),
+                                                    format_bytes(m.probe)),
+                   "copies", be.alloc_copies)
+               .with_note(be.alloc_extra_ms > 0
+                              ? fmt::format("cudaMallocHost costs {} ms more than malloc + first touch; each pinned "
+                                            "copy saves {} ms",
+                                            format_number(be.alloc_extra_ms), format_number(be.saving_ms))
+                              : fmt::format("cudaMallocHost cost no more than malloc + first touch: it pays from the "
+                                            "first copy, each saving {} ms",
+                                            format_number(be.saving_ms))));
+  s.fact("register_break_even", fmt::format("registering memory you have ({})", what),
+         fmt::format("{} ms, repaid after {} copies", format_number(be.register_ms), copies_text(be.register_copies)),
+         "cudaHostRegister on memory already touched: pinning's own cost", false);
+}
+
+// The lectures' claims about pinned memory (lectures 002 and 003), each beside this run's figure.
+void add_lecture(ReportBuilder& b, const Measurements& m) {
+  if (!(m.uses(MemoryKind::pinned) && m.uses(MemoryKind::pageable))) return;
+  const Direction d = m.directions.front();
+  const double n = static_cast<double>(m.probe);
+  const double pinned_bw = gbps(n, m.probe_ms(MemoryKind::pinned, d));
+  const double pageable_bw = gbps(n, m.probe_ms(MemoryKind::pageable, d));
+  const double pageable_call_ms = median_of(m.async_call_us.at({MemoryKind::pageable, d})) * 1e-3;
+  b.section("lecture", "lecture vs lab: what the lectures say about pinned memory")
+      .fact("claim_dma", "lecture: pinned memory is faster (DMA reads it directly)", "no figure given",
+            "lecture 003; lecture 002 ran on an NVIDIA L20 but printed no bandwidth")
+      .metric(derived("lecture.pinned_speedup", fmt::format("pinned / pageable bandwidth, {} {}", label_of(d),
+                                                            format_bytes(m.probe)),
+                      "x", pinned_bw / pageable_bw)
+                  .with_note(fmt::format("{:.1f} vs {:.1f} GB/s", pinned_bw, pageable_bw)))
+      .fact("claim_async", "lecture: cudaMemcpyAsync on pageable memory falls back to a synchronous copy",
+            "no figure given", "lecture 003")
+      .metric(derived("lecture.async_pageable_share", "pageable cudaMemcpyAsync: host blocked for", "%",
+                      100.0 * pageable_call_ms / m.probe_ms(MemoryKind::pageable, d))
+                  .with_note("of the copy's own time"));
+}
+
+}  // namespace
+
+void add_checks(ReportBuilder& b, const Measurements& m);
+
+Report build_report(const Params& p, const Measurements& m, const Prediction& predicted) {
+  ReportBuilder b(flags().params(p));
+  if (p.size == 0) b.resolve_param("size", "sweep", true);
+  add_sweep(b, m);
+  add_model(b, m, predicted);
+  add_bidirectional(b, m);
+  add_host_blocking(b, m);
+  add_pinning_cost(b, m, predicted);
+  add_lecture(b, m);
+  add_checks(b, m);
+  const Direction d = m.directions.front();
+  const double n = static_cast<double>(m.probe);
+  if (m.uses(MemoryKind::pinned) && m.uses(MemoryKind::pageable)) {
+    b.headline(fmt::format("{} {}: pinned {:.1f} GB/s · pageable {:.1f} GB/s", label_of(d), format_bytes(m.probe),
+                           gbps(n, m.probe_ms(MemoryKind::pinned, d)), gbps(n, m.probe_ms(MemoryKind::pageable, d))));
+  } else {
+    b.headline(fmt::format("{} {} {}: {:.1f} GB/s", name_of(m.kinds.front()), label_of(d), format_bytes(m.probe),
+                           gbps(n, m.probe_ms(m.kinds.front(), d))));
+  }
+  b.try_next("cudalab pinned-vs-pageable --size 64MiB --direction h2d", "one size, one direction: the headline alone")
+      .try_next("cudalab pinned-vs-pageable --memory registered", "pin memory you already have")
+      .try_next("cudalab pinned-vs-pageable --size 4KiB", "tiny copies: latency, not bandwidth")
+      .try_next("cudalab stream-overlap", "now put the copy engines to work beside kernels");
+  b.timelines(m.timelines);
+  return std::move(b).build();
+}
+
+void add_checks(ReportBuilder& b, const Measurements& m) {
+  for (const auto& [key, t] : m.bytes) {
+    b.verify(fmt::format("{}.{}", name_of(key.first), name_of(key.second)), t.all_correct(),
+             fmt::format("{} {}: {} of {} bytes arrived intact over {} size{}", name_of(key.first),
+                         label_of(key.second), format_count(t.correct), format_count(t.checked), m.sizes.size(),
+                         m.sizes.size() == 1 ? "" : "s"),
+             "a wrong byte means a copy was cut short, landed at the wrong place, or read memory being rewritten");
+  }
+  if (!m.bidirectional_ms.empty()) {
+    b.verify("bidirectional", m.bidirectional_bytes.all_correct(),
+             fmt::format("both directions at once: {} of {} bytes arrived intact",
+                         format_count(m.bidirectional_bytes.correct), format_count(m.bidirectional_bytes.checked)));
+  }
+  if (!(m.uses(MemoryKind::pinned) && m.uses(MemoryKind::pageable))) return;
+  const double n = static_cast<double>(m.probe);
+  for (Direction d : m.directions) {
+    const double pinned_bw = gbps(n, m.probe_ms(MemoryKind::pinned, d));
+    const double pageable_bw = gbps(n, m.probe_ms(MemoryKind::pageable, d));
+    b.expect(fmt::format("pinned_beats_pageable.{}", name_of(d)), pinned_bw > kPinnedMinAdvantage * pageable_bw,
+             fmt::format("{} at {}: pinned {:.1f} GB/s vs pageable {:.1f} GB/s ({:.1f}×)", label_of(d),
+                         format_bytes(m.probe), pinned_bw, pageable_bw, pinned_bw / pageable_bw),
+             "pageable copies are staged through a driver buffer by the CPU; a system with very fast host memory "
+             "copies, or a copy too small to leave the latency regime, can narrow the gap");
+  }
+  const Direction d = m.directions.front();
+  const double pageable_call_ms = median_of(m.async_call_us.at({MemoryKind::pageable, d})) * 1e-3;
+  const double pinned_call_ms = median_of(m.async_call_us.at({MemoryKind::pinned, d})) * 1e-3;
+  b.expect("async_on_pageable_blocks_host",
+           pageable_call_ms > kBlockingMinShareOfCopy * m.probe_ms(MemoryKind::pageable, d) &&
+               pageable_call_ms > kBlockingOverPinned * pinned_call_ms,
+           fmt::format("cudaMemcpyAsync {}: pinned returns after {} µs, pageable after {} µs", label_of(d),
+                       format_number(pinned_call_ms * 1e3), format_number(pageable_call_ms * 1e3)),
+           "with pageable memory the driver must copy the data into its staging buffer before the call returns");
+}
+
+}  // namespace cudalab::pinned

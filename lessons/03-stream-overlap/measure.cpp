@@ -1,0 +1,311 @@
+// Lesson 03's experiment: a buffer goes host -> device -> kernel -> host, in one stream, then in
+// chunks over several streams (depth- and breadth-first issue order), from pageable memory, and
+// with a transfer stream plus a compute stream joined by events (with and without the waits).
+// The lecture-05 program's design runs at its own size. Every variant is verified byte for byte.
+#include "measure.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+
+#include <fmt/format.h>
+
+#include "chunking.hpp"
+#include "common/bench/host_pattern.hpp"
+#include "common/cuda/cuda_raii.hpp"
+#include "common/cuda/device.hpp"
+#include "common/cuda/streams.hpp"
+#include "common/model/engine_model.hpp"
+#include "common/report/text_format.hpp"
+#include "common/trace/traced_run.hpp"
+#include "kernels.hpp"
+
+namespace cudalab::stream_overlap {
+
+namespace {
+
+constexpr std::uint32_t kInputSeed = 3;
+constexpr int kCalibrationLowIters = 16;
+constexpr int kCalibrationHighIters = 256;
+
+// Everything one pipeline runs on: host buffers of both kinds, the device buffer (one region per
+// chunk, so streams never share memory), two double-buffer slots, and its streams and events.
+struct Rig {
+  std::size_t bytes;
+  std::vector<Chunk> chunks;
+  std::size_t slot_bytes;
+  PinnedBuffer<std::uint8_t> pinned_in, pinned_out;
+  std::vector<std::uint8_t> pageable_in, pageable_out;
+  DeviceBuffer<std::uint8_t> device, slots;
+  ForkJoin workers;
+  ForkJoin pair;  // worker 0: transfer, worker 1: compute
+  std::vector<Event> uploaded, computed;
+  Event kernels_done{cudaEventDisableTiming};
+  int iters = 0;
+
+  Rig(std::size_t n, int chunk_count, int streams)
+      : bytes(n), chunks(split_into_chunks(n, chunk_count)), slot_bytes(chunks.front().count), pinned_in(n),
+        pinned_out(n), pageable_in(n), pageable_out(n), device(n), slots(2 * slot_bytes), workers(streams), pair(2) {
+    fill_pattern(pinned_in.data(), n, kInputSeed);
+    std::memcpy(pageable_in.data(), pinned_in.data(), n);
+    for (std::size_t c = 0; c < chunks.size(); ++c) {
+      uploaded.emplace_back(cudaEventDisableTiming);
+      computed.emplace_back(cudaEventDisableTiming);
+    }
+  }
+  const std::uint8_t* in(Variant v) const { return uses_pageable_memory(v) ? pageable_in.data() : pinned_in.data(); }
+  std::uint8_t* out(Variant v) { return uses_pageable_memory(v) ? pageable_out.data() : pinned_out.data(); }
+  cudaStream_t stream_of(std::size_t chunk) const {
+    return workers.worker(static_cast<int>(chunk % static_cast<std::size_t>(workers.count()))).get();
+  }
+};
+
+// Chunk c of the host buffer to or from `device_chunk`, the device memory that holds it.
+void upload(const std::uint8_t* host, std::uint8_t* device_chunk, const Chunk& c, cudaStream_t s) {
+  CUDALAB_CUDA_CHECK(cudaMemcpyAsync(device_chunk, host + c.offset, c.count, cudaMemcpyHostToDevice, s));
+}
+void download(std::uint8_t* host, const std::uint8_t* device_chunk, const Chunk& c, cudaStream_t s) {
+  CUDALAB_CUDA_CHECK(cudaMemcpyAsync(host + c.offset, device_chunk, c.count, cudaMemcpyDeviceToHost, s));
+}
+void compute(Rig& r, const Chunk& c, cudaStream_t s) {
+  launch_affine_steps(r.device.data() + c.offset, c.count, r.iters, s);
+}
+
+// Every chunk through its three stages on one stream (the lecture's "sequential" loop).
+void enqueue_chunks_in_one_stream(Rig& r, Variant v, cudaStream_t s) {
+  for (const Chunk& c : r.chunks) {
+    upload(r.in(v), r.device.data() + c.offset, c, s);
+    compute(r, c, s);
+    download(r.out(v), r.device.data() + c.offset, c, s);
+  }
+}
+
+void enqueue_depth_first(Rig& r, Variant v, cudaStream_t s) {
+  r.workers.fork(s);
+  for (std::size_t c = 0; c < r.chunks.size(); ++c) {
+    upload(r.in(v), r.device.data() + r.chunks[c].offset, r.chunks[c], r.stream_of(c));
+    compute(r, r.chunks[c], r.stream_of(c));
+    download(r.out(v), r.device.data() + r.chunks[c].offset, r.chunks[c], r.stream_of(c));
+  }
+  r.workers.join(s);
+}
+
+void enqueue_breadth_first(Rig& r, Variant v, cudaStream_t s) {
+  r.workers.fork(s);
+  for (std::size_t c = 0; c < r.chunks.size(); ++c) upload(r.in(v), r.device.data() + r.chunks[c].offset, r.chunks[c], r.stream_of(c));
+  for (std::size_t c = 0; c < r.chunks.size(); ++c) compute(r, r.chunks[c], r.stream_of(c));
+  for (std::size_t c = 0; c < r.chunks.size(); ++c) download(r.out(v), r.device.data() + r.chunks[c].offset, r.chunks[c], r.stream_of(c));
+  r.workers.join(s);
+}
+
+// Double buffering: one transfer stream carries both directions, one compute stream runs the
+// kernels; events hand each chunk over. Chunk c lives in slot c % 2, and the transfer stream's
+// order (H2D c+2 after D2H c) keeps a slot from being refilled early.
+void enqueue_transfer_compute(Rig& r, Variant v, cudaStream_t s) {
+  const cudaStream_t transfer = r.pair.worker(0).get();
+  const cudaStream_t compute_stream = r.pair.worker(1).get();
+  auto slot = [&](std::size_t c) { return r.slots.data() + (c % 2) * r.slot_bytes; };
+  auto put = [&](std::size_t c) {
+    upload(r.in(v), slot(c), r.chunks[c], transfer);
+    r.uploaded[c].record(transfer);
+  };
+  r.pair.fork(s);
+  put(0);
+  for (std::size_t c = 0; c < r.chunks.size(); ++c) {
+    CUDALAB_CUDA_CHECK(cudaStreamWaitEvent(compute_stream, r.uploaded[c].get(), 0));
+    launch_affine_steps(slot(c), r.chunks[c].count, r.iters, compute_stream);
+    r.computed[c].record(compute_stream);
+    if (c + 1 < r.chunks.size()) put(c + 1);
+    CUDALAB_CUDA_CHECK(cudaStreamWaitEvent(transfer, r.computed[c].get(), 0));
+    download(r.out(v), slot(c), r.chunks[c], transfer);
+  }
+  r.pair.join(s);
+}
+
+// Lecture 05's transfer + compute demo calls cudaStreamWaitEvent(computeStream, 0, 0): it waits
+// on no event, so nothing orders a kernel after its upload, nor a download after its kernel.
+// CUDA may then run the kernels first. To show that outcome every run rather than by chance (and
+// with no two engines touching the same bytes at once), this variant issues that legal order
+// on purpose: the kernels run on the poisoned device memory, then the copies move the input up
+// and straight back down.
+void enqueue_missing_wait(Rig& r, Variant v, cudaStream_t s) {
+  const cudaStream_t transfer = r.pair.worker(0).get();
+  const cudaStream_t compute_stream = r.pair.worker(1).get();
+  r.pair.fork(s);
+  for (const Chunk& c : r.chunks) compute(r, c, compute_stream);
+  r.kernels_done.record(compute_stream);
+  CUDALAB_CUDA_CHECK(cudaStreamWaitEvent(transfer, r.kernels_done.get(), 0));
+  for (const Chunk& c : r.chunks) {
+    upload(r.in(v), r.device.data() + c.offset, c, transfer);
+    download(r.out(v), r.device.data() + c.offset, c, transfer);
+  }
+  r.pair.join(s);
+}
+
+void enqueue(Rig& r, Variant v, cudaStream_t s) {
+  switch (v) {
+    case Variant::sequential: {
+      const Chunk whole{0, r.bytes};
+      upload(r.in(v), r.device.data(), whole, s);
+      compute(r, whole, s);
+      download(r.out(v), r.device.data(), whole, s);
+      return;
+    }
+    case Variant::lecture_pageable:
+    case Variant::lecture_pinned:
+      return enqueue_chunks_in_one_stream(r, v, s);
+    case Variant::depth_first:
+    case Variant::pageable:
+    case Variant::lecture_streams:
+      return enqueue_depth_first(r, v, s);
+    case Variant::breadth_first:
+      return enqueue_breadth_first(r, v, s);
+    case Variant::transfer_compute:
+      return enqueue_transfer_compute(r, v, s);
+    case Variant::missing_wait:
+      return enqueue_missing_wait(r, v, s);
+  }
+}
+
+// One run on poisoned buffers, every output byte checked against the CPU's table.
+Tally run_verified(Rig& r, Variant v, const std::uint8_t (&table)[256], const Stream& origin) {
+  const std::uint8_t* in = r.in(v);
+  std::uint8_t* out = r.out(v);
+  // The complement of the right answer, so no unwritten byte can pass.
+  for (std::size_t b = 0; b < r.bytes; ++b) out[b] = static_cast<std::uint8_t>(~table[in[b]]);
+  CUDALAB_CUDA_CHECK(cudaMemsetAsync(r.device.data(), 0xFF, r.bytes, origin));
+  CUDALAB_CUDA_CHECK(cudaMemsetAsync(r.slots.data(), 0xFF, r.slots.bytes(), origin));
+  enqueue(r, v, origin);
+  origin.synchronize();
+  std::size_t correct = 0;
+  for (std::size_t b = 0; b < r.bytes; ++b) correct += out[b] == table[in[b]] ? 1 : 0;
+  Tally t;
+  t.add(correct, r.bytes);
+  return t;
+}
+
+VariantRun time_and_verify(Rig& r, Variant v, const RunContext& ctx, const std::uint8_t (&table)[256],
+                           const Stream& origin) {
+  VariantRun run;
+  if (v != Variant::missing_wait) {
+    run.ms = time_on_stream(origin, ctx.reps, [&](cudaStream_t s) { enqueue(r, v, s); });
+  }
+  run.bytes = run_verified(r, v, table, origin);
+  return run;
+}
+
+std::vector<double> time_stage(const Stream& origin, const RunContext& ctx,
+                               const std::function<void(cudaStream_t)>& enqueue_stage) {
+  return time_on_stream(origin, ctx.reps, enqueue_stage);
+}
+
+void measure_stages(Rig& r, Measurements& m, const RunContext& ctx, const Stream& origin) {
+  const std::size_t n = r.slot_bytes;
+  auto copy = [&](void* dst, const void* src, cudaMemcpyKind kind) {
+    return time_stage(origin, ctx, [&](cudaStream_t s) { CUDALAB_CUDA_CHECK(cudaMemcpyAsync(dst, src, n, kind, s)); });
+  };
+  m.h2d_pinned = copy(r.device.data(), r.pinned_in.data(), cudaMemcpyHostToDevice);
+  m.d2h_pinned = copy(r.pinned_out.data(), r.device.data(), cudaMemcpyDeviceToHost);
+  m.h2d_pageable = copy(r.device.data(), r.pageable_in.data(), cudaMemcpyHostToDevice);
+  m.d2h_pageable = copy(r.pageable_out.data(), r.device.data(), cudaMemcpyDeviceToHost);
+}
+
+std::vector<double> kernel_samples(Rig& r, int iters, const RunContext& ctx, const Stream& origin) {
+  return time_stage(origin, ctx, [&](cudaStream_t s) { launch_affine_steps(r.device.data(), r.slot_bytes, iters, s); });
+}
+
+// The iteration count whose kernel takes one chunk's copy time: the line through two timings.
+int calibrate_iters(Rig& r, Measurements& m, const RunContext& ctx, const Stream& origin) {
+  Calibration c;
+  c.low_iters = kCalibrationLowIters;
+  c.high_iters = kCalibrationHighIters;
+  c.copy_ms = std::max(median_of(m.h2d_pinned), median_of(m.d2h_pinned));
+  c.low_ms = median_of(kernel_samples(r, c.low_iters, ctx, origin));
+  c.high_ms = median_of(kernel_samples(r, c.high_iters, ctx, origin));
+  const double ms_per_iter = (c.high_ms - c.low_ms) / (c.high_iters - c.low_iters);
+  const double solved =
+      ms_per_iter > 0 ? c.low_iters + (c.copy_ms - c.low_ms) / ms_per_iter : static_cast<double>(c.high_iters);
+  m.calibration = c;
+  return static_cast<int>(std::clamp(std::lround(solved), 1L, static_cast<long>(kMaxKernelIters)));
+}
+
+// Each variant once more, untimed, for its picture; and the lanes' busy time for the check
+// that the trace agrees with the timed runs.
+void trace_variants(Rig& r, const Params& p, Measurements& m, const Stream& origin) {
+  auto trace = [&](Variant v, const std::string& title, const std::vector<NamedLane>& lanes) {
+    return traced_run(m.timelines, title, lanes, [&](TraceSession&) { enqueue(r, v, origin); });
+  };
+  std::vector<NamedLane> worker_lanes;
+  for (int w = 0; w < r.workers.count(); ++w) worker_lanes.push_back({r.workers.worker(w), fmt::format("stream {}", w)});
+  const auto sequential = trace(Variant::sequential, "sequential: one stream, the whole buffer", {{origin, "one stream"}});
+  std::optional<Timeline> depth;
+  if (p.memory != "pageable") {
+    depth = trace(Variant::depth_first,
+                  fmt::format("depth-first, pinned: {} chunks over {} streams (chunk c on stream c mod {})",
+                              m.chunk_count, p.streams, p.streams),
+                  worker_lanes);
+  }
+  if (p.memory != "pinned") {
+    trace(Variant::pageable, "depth-first from pageable memory: the same streams, no staircase", worker_lanes);
+  }
+  trace(Variant::transfer_compute, "transfer stream + compute stream, handing chunks over by events",
+        {{r.pair.worker(0), "transfer"}, {r.pair.worker(1), "compute"}});
+  if (sequential && depth) {
+    m.traced_sequential_busy_ms = device_busy_ms(*sequential, "one stream");
+    for (const auto& lane : worker_lanes) m.traced_depth_lane_busy_ms.push_back(device_busy_ms(*depth, lane.name));
+  }
+}
+
+}  // namespace
+
+int hardware_queues_from_env(bool* from_env) {
+  *from_env = false;
+  const char* value = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+  if (value == nullptr) return kDefaultHardwareQueues;
+  char* end = nullptr;
+  const long n = std::strtol(value, &end, 10);
+  if (end == value || *end != '\0' || n < 1 || n > 32) return kDefaultHardwareQueues;
+  *from_env = true;
+  return static_cast<int>(n);
+}
+
+Measurements measure(const Params& p, const RunContext& ctx) {
+  Measurements m;
+  m.chunk_count = chunk_count(p);
+  if (m.chunk_count < p.streams) {
+    throw UsageError(fmt::format("--chunks {} is fewer than --streams {}; use at least one chunk per stream",
+                                 m.chunk_count, p.streams));
+  }
+  m.copy_engines = query_device(ctx.device).async_engine_count;
+  m.hardware_queues = hardware_queues_from_env(&m.queues_from_env);
+  const std::vector<Chunk> chunks = split_into_chunks(p.size, m.chunk_count);
+  m.largest_chunk = chunks.front().count;
+  m.smallest_chunk = chunks.back().count;
+  require_device_memory("--size " + format_bytes(p.size), p.size + 2 * m.largest_chunk + 2 * kLectureBytes,
+                        "the data, two double-buffer chunks and the lecture design's 16 MiB");
+
+  const Stream origin;
+  Rig rig(p.size, m.chunk_count, p.streams);
+  measure_stages(rig, m, ctx, origin);
+  m.iters = p.kernel_iters != 0 ? p.kernel_iters : calibrate_iters(rig, m, ctx, origin);
+  rig.iters = m.iters;
+  m.kernel = kernel_samples(rig, m.iters, ctx, origin);
+  std::uint8_t table[256];
+  affine_steps_table(m.iters, table);
+
+  for (Variant v : {Variant::sequential, Variant::depth_first, Variant::breadth_first, Variant::pageable,
+                    Variant::transfer_compute, Variant::missing_wait}) {
+    m.runs[v] = time_and_verify(rig, v, ctx, table, origin);
+  }
+  Rig lecture(kLectureBytes, kLectureStreams, kLectureStreams);
+  lecture.iters = m.iters;
+  for (Variant v : {Variant::lecture_pageable, Variant::lecture_pinned, Variant::lecture_streams}) {
+    m.runs[v] = time_and_verify(lecture, v, ctx, table, origin);
+  }
+  if (ctx.tracing()) trace_variants(rig, p, m, origin);
+  return m;
+}
+
+}  // namespace cudalab::stream_overlap

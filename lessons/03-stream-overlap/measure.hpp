@@ -1,0 +1,60 @@
+// Lesson 03's experiment on the GPU, and everything it measured, as plain data.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "common/bench/lesson.hpp"
+#include "common/report/builder.hpp"
+#include "params.hpp"
+#include "variants.hpp"
+
+namespace cudalab::stream_overlap {
+
+// The lecture-05 program's size and streams: 4M floats (16 MiB) in 4 chunks on 4 streams.
+inline constexpr std::size_t kLectureBytes = 4u * 1024 * 1024 * sizeof(float);
+inline constexpr int kLectureStreams = 4;
+
+// How the kernel's iteration count was found when --kernel-iters was not given: timed at two
+// counts on one chunk, the line through both solved for one chunk's copy time.
+struct Calibration {
+  int low_iters = 0;
+  int high_iters = 0;
+  double low_ms = 0;
+  double high_ms = 0;
+  double copy_ms = 0;
+};
+
+struct VariantRun {
+  std::vector<double> ms;  // timed runs; empty for a variant that is only verified
+  Tally bytes;             // bytes that matched the CPU reference in the verified run
+};
+
+struct Measurements {
+  int copy_engines = 0;
+  int hardware_queues = 8;      // CUDA_DEVICE_MAX_CONNECTIONS as the run saw it
+  bool queues_from_env = false;  // set in the environment (else CUDA's default)
+  int chunk_count = 0;
+  std::size_t largest_chunk = 0;
+  std::size_t smallest_chunk = 0;
+  int iters = 0;
+  std::optional<Calibration> calibration;
+  // One chunk's stages, each alone on one stream, on the largest chunk.
+  std::vector<double> h2d_pinned, kernel, d2h_pinned, h2d_pageable, d2h_pageable;
+  std::map<Variant, VariantRun> runs;
+  std::vector<Timeline> timelines;
+  // From the traced runs (when tracing): busy time of the sequential lane, and of each
+  // depth-first stream's lane.
+  std::optional<double> traced_sequential_busy_ms;
+  std::vector<double> traced_depth_lane_busy_ms;
+};
+
+// CUDA_DEVICE_MAX_CONNECTIONS from the environment: CUDA's default (8) when unset or not a
+// number in 1..32. Sets *from_env when the variable was used.
+int hardware_queues_from_env(bool* from_env);
+
+Measurements measure(const Params& p, const RunContext& ctx);
+
+}  // namespace cudalab::stream_overlap

@@ -1,0 +1,35 @@
+// What the engine model (common/model/engine_model) predicts for each of lesson 03's variants,
+// from the per-chunk stage times measured in the same run. Pure C++, unit-tested.
+#pragma once
+
+#include <map>
+
+#include "common/model/engine_model.hpp"
+#include "measure.hpp"
+#include "params.hpp"
+#include "variants.hpp"
+
+namespace cudalab::stream_overlap {
+
+struct Prediction {
+  std::map<Variant, double> ms;  // the variants the model covers, at the run's hardware queues
+  // Breadth- and depth-first with a single hardware queue (CUDA_DEVICE_MAX_CONNECTIONS=1),
+  // to show what the queues buy.
+  double breadth_one_queue_ms = 0;
+  double depth_one_queue_ms = 0;
+  // 3N/(N+2): the best a pipeline of N equal chunks with three equal stages can do.
+  double lecture_ceiling = 0;
+};
+
+// 3N/(N+2), the pipeline's ceiling for N equal chunks with three equal stages.
+double pipeline_ceiling(int chunks);
+
+PipelineStages pinned_stages(const Measurements& m);
+PipelineStages pageable_stages(const Measurements& m);
+
+// The variant's makespan on `queues` hardware queues; 0 for a variant the model does not cover.
+double predict_variant_ms(Variant v, const Params& p, const Measurements& m, int queues);
+
+Prediction predict(const Params& p, const Measurements& m);
+
+}  // namespace cudalab::stream_overlap

@@ -1,0 +1,262 @@
+#include "report.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "common/model/stats.hpp"
+#include "common/report/builder.hpp"
+#include "common/report/text_format.hpp"
+
+namespace cudalab::stream_overlap {
+
+namespace {
+
+constexpr Variant kModelled[] = {Variant::sequential, Variant::depth_first, Variant::breadth_first, Variant::pageable,
+                                 Variant::transfer_compute};
+constexpr Variant kVerified[] = {Variant::sequential,       Variant::depth_first,      Variant::breadth_first,
+                                 Variant::pageable,         Variant::transfer_compute, Variant::lecture_pageable,
+                                 Variant::lecture_pinned,   Variant::lecture_streams};
+
+double median_ms(const Measurements& m, Variant v) { return median_of(m.runs.at(v).ms); }
+
+void add_setup(ReportBuilder& b, const Params& p, const Measurements& m) {
+  const bool uneven = m.smallest_chunk != m.largest_chunk;
+  std::string iters_reason = "given with --kernel-iters";
+  if (m.calibration) {
+    const Calibration& c = *m.calibration;
+    iters_reason = fmt::format(
+        "calibrated on this GPU: the kernel took {} ms at {} and {} ms at {} iterations on one chunk; the line "
+        "through both reaches one chunk's copy time ({} ms) at {}",
+        format_number(c.low_ms), c.low_iters, format_number(c.high_ms), c.high_iters, format_number(c.copy_ms),
+        m.iters);
+  }
+  auto s = b.section("setup", "per-chunk stages, measured alone", "stages");
+  s.fact("chunking", "chunks",
+         fmt::format("{} chunks of {}{} over {} stream{}", m.chunk_count, format_bytes(m.largest_chunk),
+                     uneven ? fmt::format(" or {}", format_bytes(m.smallest_chunk)) : std::string(), p.streams,
+                     p.streams == 1 ? "" : "s"),
+         uneven ? "uneven sizes: the first chunks carry one extra byte, nothing is dropped" : "");
+  s.fact("copy_engines", "copy engines", std::to_string(m.copy_engines),
+         m.copy_engines >= 2 ? "H2D and D2H each have an engine: the model uses both"
+                             : "one engine for both directions: the model shares it");
+  s.fact("kernel_iters", "kernel iterations", std::to_string(m.iters), iters_reason, p.kernel_iters != 0);
+  s.metric(measured("stage.h2d_pinned", "H2D one chunk (pinned)", "ms", m.h2d_pinned))
+      .metric(measured("stage.kernel", "kernel one chunk", "ms", m.kernel))
+      .metric(measured("stage.d2h_pinned", "D2H one chunk (pinned)", "ms", m.d2h_pinned))
+      .metric(measured("stage.h2d_pageable", "H2D one chunk (pageable)", "ms", m.h2d_pageable))
+      .metric(measured("stage.d2h_pageable", "D2H one chunk (pageable)", "ms", m.d2h_pageable));
+}
+
+// Measured ÷ model, spelled so it cannot be read the other way round.
+std::string measured_vs_model(double measured_ms, double model_ms) {
+  return fmt::format("measured = {:.0f}% of model", 100.0 * measured_ms / model_ms);
+}
+
+void add_variants(ReportBuilder& b, const Params& p, const Measurements& m, const Prediction& predicted) {
+  auto s = b.section("variants", "variants: measured vs the engine model");
+  s.fact("hardware_queues", "hardware queues", std::to_string(m.hardware_queues),
+         m.queues_from_env ? "from CUDA_DEVICE_MAX_CONNECTIONS: stream s feeds queue s mod this"
+                           : "CUDA's default (CUDA_DEVICE_MAX_CONNECTIONS unset): stream s feeds queue s mod 8",
+         false);
+  s.fact("one_queue", "model with 1 queue",
+         fmt::format("breadth-first {} ms, depth-first {} ms", format_number(predicted.breadth_one_queue_ms),
+                     format_number(predicted.depth_one_queue_ms)),
+         fmt::format("against {} and {} ms with {}: try CUDA_DEVICE_MAX_CONNECTIONS=1",
+                     format_number(predicted.ms.at(Variant::breadth_first)),
+                     format_number(predicted.ms.at(Variant::depth_first)), m.hardware_queues),
+         false);
+  for (Variant v : kModelled) {
+    const double model = predicted.ms.at(v);
+    s.metric(measured(std::string("variant.") + info_of(v).key, info_of(v).label, "ms", m.runs.at(v).ms)
+                 .with_prediction(model)
+                 .with_note(measured_vs_model(median_ms(m, v), model)));
+  }
+  const double sequential = median_ms(m, Variant::sequential);
+  const double depth = median_ms(m, Variant::depth_first);
+  s.metric(derived("speedup.depth_first", fmt::format("speed-up, {} streams vs sequential", p.streams), "x",
+                   sequential / depth)
+               .with_prediction(predicted.ms.at(Variant::sequential) / predicted.ms.at(Variant::depth_first)));
+  const PipelineStages pageable = pageable_stages(m);
+  const double pageable_serial = m.chunk_count * (pageable.h2d + pageable.kernel + pageable.d2h);
+  s.metric(derived("speedup.pageable", "pageable: its own serial sum vs measured", "x",
+                   pageable_serial / median_ms(m, Variant::pageable))
+               .with_prediction(pageable_serial / predicted.ms.at(Variant::pageable)));
+}
+
+void add_missing_wait(ReportBuilder& b, const Measurements& m) {
+  const Tally& right = m.runs.at(Variant::transfer_compute).bytes;
+  const Tally& wrong = m.runs.at(Variant::missing_wait).bytes;
+  b.section("missing_wait", "the lecture's compute/transfer demo: a wait on no event")
+      .fact("bug", "lecture 05 calls", "cudaStreamWaitEvent(computeStream, 0, 0)",
+            "event 0 is no event: nothing makes a kernel wait for its upload")
+      .table("missing_wait.bytes", {"variant", "bytes matching the CPU", "of"},
+             {{text_cell(info_of(Variant::transfer_compute).label), text_cell(format_count(right.correct)),
+               text_cell(format_count(right.checked))},
+              {text_cell(info_of(Variant::missing_wait).label), text_cell(format_count(wrong.correct)),
+               text_cell(format_count(wrong.checked))}});
+}
+
+void add_verifies(ReportBuilder& b, const Measurements& m) {
+  for (Variant v : kVerified) {
+    const Tally& t = m.runs.at(v).bytes;
+    b.verify(info_of(v).key, t.all_correct(),
+             fmt::format("{}: {} of {} bytes match the CPU reference", info_of(v).label, format_count(t.correct),
+                         format_count(t.checked)),
+             "a wrong or missing byte means a chunk was skipped, copied before its kernel ended, or overwritten");
+  }
+}
+
+
+// Lecture 05 on an L20: 19.62 ms "sequential" against 7.78 ms "overlapped", 2.52×. Its baseline
+// copies from malloc'd memory, its overlapped run from pinned memory: two effects in one figure.
+void add_lecture(ReportBuilder& b, const Measurements& m, const Prediction& predicted) {
+  const double pageable = median_ms(m, Variant::lecture_pageable);
+  const double pinned = median_ms(m, Variant::lecture_pinned);
+  const double streams = median_ms(m, Variant::lecture_streams);
+  const LectureSplit split = split_lecture_speedup(pageable, pinned, streams);
+  b.section("lecture", "lecture vs lab: lecture 05's 2.52× at its own size")
+      .fact("lecture_speedup", "lecture 05 (NVIDIA L20)", "19.62 ms -> 7.78 ms: 2.52×",
+            "4M floats, 4 streams; the baseline copies from malloc'd memory, the overlapped run from pinned")
+      .fact("lecture_engines", "copy engines (lecture / here)", fmt::format("2 / {}", m.copy_engines),
+            "asyncEngineCount", false)
+      .fact("ceiling", "pipeline ceiling for 4 equal chunks", fmt::format("3N/(N+2) = {:.1f}×", predicted.lecture_ceiling),
+            "overlap alone cannot beat this; anything above it came from somewhere else")
+      .metric(measured("lecture.pageable", info_of(Variant::lecture_pageable).label, "ms",
+                       m.runs.at(Variant::lecture_pageable).ms))
+      .metric(measured("lecture.pinned", info_of(Variant::lecture_pinned).label, "ms",
+                       m.runs.at(Variant::lecture_pinned).ms))
+      .metric(measured("lecture.streams", info_of(Variant::lecture_streams).label, "ms",
+                       m.runs.at(Variant::lecture_streams).ms))
+      .metric(derived("lecture.total", "the lecture's speed-up, measured here", "x", split.total)
+                  .with_note("pageable one stream -> pinned 4 streams"))
+      .metric(derived("lecture.pinning", "  due to pinning", "x", split.pinning)
+                  .with_note("pageable -> pinned, both one stream"))
+      .metric(derived("lecture.overlap", "  due to overlap", "x", split.overlap)
+                  .with_note(fmt::format("pinned one stream -> 4 streams; ceiling {:.1f}×", predicted.lecture_ceiling)))
+      .metric(derived("lecture.pinning_share", "share of the speed-up due to pinning", "%", 100.0 * split.pinning_share)
+                  .with_note("ln(pinning) / ln(total): the factors multiply"));
+}
+
+void add_model_expects(ReportBuilder& b, const Measurements& m, const Prediction& predicted) {
+  for (Variant v : {Variant::depth_first, Variant::breadth_first}) {
+    const double ratio = median_ms(m, v) / predicted.ms.at(v);
+    const bool depth = v == Variant::depth_first;
+    b.expect(depth ? "model_predicts_overlap" : "model_predicts_breadth_first",
+             std::fabs(ratio - 1.0) <= kModelTolerance,
+             fmt::format("{} run within {:.0f}% of the engine model ({})", depth ? "depth-first" : "breadth-first",
+                         100 * kModelTolerance, measured_vs_model(median_ms(m, v), predicted.ms.at(v))),
+             depth ? "the model ignores launch overhead and assumes each kernel fills the GPU; tiny chunks or a busy "
+                     "GPU break that"
+                   : "the model assumes a hardware queue keeps an engine while its next op is ready; how a GPU's "
+                     "front end picks among queues is not documented and may differ on other GPUs and drivers")
+        .depends_on({std::string("variant.") + info_of(v).key});
+  }
+}
+
+void add_trace_expect(ReportBuilder& b, const Params& p, const Measurements& m) {
+  if (!m.traced_sequential_busy_ms) return;
+  const PipelineStages stages = pinned_stages(m);
+  double worst = std::fabs(*m.traced_sequential_busy_ms / median_ms(m, Variant::sequential) - 1.0);
+  std::string worst_lane = "one stream (sequential)";
+  const double per_chunk_ms = stages.h2d + stages.kernel + stages.d2h;
+  for (int w = 0; w < static_cast<int>(m.traced_depth_lane_busy_ms.size()); ++w) {
+    const int chunks_on_lane = m.chunk_count / p.streams + (w < m.chunk_count % p.streams ? 1 : 0);
+    const double deviation =
+        std::fabs(m.traced_depth_lane_busy_ms[static_cast<std::size_t>(w)] / (chunks_on_lane * per_chunk_ms) - 1.0);
+    if (deviation > worst) {
+      worst = deviation;
+      worst_lane = fmt::format("stream {} (depth-first)", w);
+    }
+  }
+  b.expect("trace_matches_timed_runs", worst <= kTraceTolerance,
+           fmt::format("each lane's traced copy and kernel time is within {:.0f}% of the timed runs (worst: {}, {:.1f}%)",
+                       100 * kTraceTolerance, worst_lane, 100 * worst),
+           "the traced run is a separate run: CUPTI adds a little time per operation, and in the overlapped run copies "
+           "in both directions and kernels share PCIe and the SMs, so an operation can take longer than it did alone; "
+           "with tiny chunks these fixed costs are a large share");
+}
+
+void add_expects(ReportBuilder& b, const Params& p, const Measurements& m, const Prediction& predicted) {
+  add_trace_expect(b, p, m);
+  const double sequential = median_ms(m, Variant::sequential);
+  const double depth = median_ms(m, Variant::depth_first);
+  if (p.streams >= 2) {
+    b.expect("overlap_beats_sequential", sequential / depth > kMinOverlapSpeedup,
+             fmt::format("{} streams are {:.2f}× faster than one (model {:.2f}×)", p.streams, sequential / depth,
+                         predicted.ms.at(Variant::sequential) / predicted.ms.at(Variant::depth_first)),
+             "needs at least one copy engine beside the compute engine, pinned memory and no CUDA_LAUNCH_BLOCKING; "
+             "an MPS or MIG slice, or another process on the GPU, can take the overlap away");
+  } else {
+    b.expect("one_stream_cannot_overlap", depth > kOneStreamMinShare * sequential,
+             fmt::format("with one stream the chunked run takes {:.2f}× the sequential time: nothing overlaps",
+                         depth / sequential),
+             "stream order forces every copy and kernel of one stream to run one after another");
+  }
+  add_model_expects(b, m, predicted);
+  const PipelineStages pinned = pinned_stages(m);
+  const PipelineStages pageable = pageable_stages(m);
+  const double pinned_gain = m.chunk_count * (pinned.h2d + pinned.kernel + pinned.d2h) / depth;
+  const double pageable_gain =
+      m.chunk_count * (pageable.h2d + pageable.kernel + pageable.d2h) / median_ms(m, Variant::pageable);
+  // "Lost": pageable keeps less than 40% of the gain pinned memory gets (at least 1.25x), so a
+  // little staging overlap in the driver does not flip the verdict between runs.
+  b.expect("pageable_loses_overlap",
+           pageable_gain < std::max(kPageableMaxGain, 1.0 + kPageableGainShare * (pinned_gain - 1.0)),
+           fmt::format("pageable memory: {:.2f}× of its serial stage sum, against {:.2f}× for pinned", pageable_gain,
+                       pinned_gain),
+           "a copy from pageable memory makes the host wait for it, so the next chunk is issued only after it ends; a "
+           "driver that stages asynchronously could hide part of that");
+  const Tally& missing = m.runs.at(Variant::missing_wait).bytes;
+  b.expect("missing_wait_caught", !missing.all_correct(),
+           fmt::format("without the waits, verification catches it: {} of {} bytes are wrong",
+                       format_count(missing.checked - missing.correct), format_count(missing.checked)),
+           "the lab runs the kernels before the copies, an order CUDA may choose when nothing forbids it; only a "
+           "kernel that leaves most bytes unchanged could hide the bug");
+  const double overlap = median_ms(m, Variant::lecture_pinned) / median_ms(m, Variant::lecture_streams);
+  b.expect("lecture_overlap_within_ceiling", overlap <= predicted.lecture_ceiling * (1.0 + kCeilingSlack),
+           fmt::format("the lecture design's overlap factor {:.2f}× stays under the 3N/(N+2) = {:.1f}× ceiling",
+                       overlap, predicted.lecture_ceiling),
+           "chunks copied on their own streams can run a little faster than one long stream (shorter DMA setup, "
+           "cache effects), which can lift the factor slightly above the ideal");
+}
+
+}  // namespace
+
+LectureSplit split_lecture_speedup(double pageable_ms, double pinned_ms, double streams_ms) {
+  LectureSplit s;
+  s.total = pageable_ms / streams_ms;
+  s.pinning = pageable_ms / pinned_ms;
+  s.overlap = pinned_ms / streams_ms;
+  const double log_total = std::log(s.total);
+  s.pinning_share = std::fabs(log_total) > 1e-12 ? std::log(s.pinning) / log_total : 0.0;
+  return s;
+}
+
+Report build_report(const Params& p, const Measurements& m, const Prediction& predicted) {
+  ReportBuilder b(flags().params(p));
+  b.resolve_param("chunks", std::to_string(m.chunk_count), true);
+  b.resolve_param("kernel-iters", std::to_string(m.iters), p.kernel_iters != 0);
+  add_setup(b, p, m);
+  add_variants(b, p, m, predicted);
+  add_missing_wait(b, m);
+  add_lecture(b, m, predicted);
+  add_verifies(b, m);
+  add_expects(b, p, m, predicted);
+  const double speedup = median_ms(m, Variant::sequential) / median_ms(m, Variant::depth_first);
+  b.headline(fmt::format("{} streams {:.2f}× vs sequential (model {:.2f}×)", p.streams, speedup,
+                         predicted.ms.at(Variant::sequential) / predicted.ms.at(Variant::depth_first)));
+  b.try_next("cudalab stream-overlap --streams 8", "more streams: how close to the 3N/(N+2) ceiling?")
+      .try_next("cudalab stream-overlap --streams 1", "one stream: the staircase collapses")
+      .try_next("cudalab stream-overlap --memory pageable --timeline", "where did the overlap go? look at the picture")
+      .try_next("cudalab stream-overlap --streams 4 --chunks 64 --size 16MiB",
+                "too many tiny chunks: launch overhead eats the gain")
+      .try_next("cudalab stream-overlap --kernel-iters 4000", "a kernel-bound pipeline: copies hide behind compute")
+      .try_next("CUDA_DEVICE_MAX_CONNECTIONS=1 cudalab stream-overlap", "one hardware queue: now the issue order matters")
+      .try_next("CUDA_LAUNCH_BLOCKING=1 cudalab stream-overlap", "every launch waits: where did the overlap go?");
+  b.timelines(m.timelines);
+  return std::move(b).build();
+}
+
+}  // namespace cudalab::stream_overlap

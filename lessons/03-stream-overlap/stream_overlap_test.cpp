@@ -1,0 +1,321 @@
+// Lesson 03 without a GPU: its flags, chunking, the model's predictions, and every check of its
+// report decided from made-up measurements.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <stdexcept>
+
+#include "chunking.hpp"
+#include "model.hpp"
+#include "params.hpp"
+#include "report.hpp"
+#include "tests/unit/test_support.hpp"
+
+using namespace cudalab;
+using namespace cudalab::stream_overlap;
+
+namespace {
+
+using Parsed = testing_support::ParsedOptions<Params>;
+Parsed parse(std::vector<std::string> args) { return testing_support::parse_params(flags(), std::move(args)); }
+
+void expect_rejected(const std::string& flag, const std::vector<std::string>& values) {
+  for (const auto& v : values) {
+    const Parsed p = parse({flag, v});
+    EXPECT_NE(p.error, "") << flag << " " << v;
+    EXPECT_NE(p.error.find(flag), std::string::npos) << flag << " " << v << ": " << p.error;
+  }
+}
+
+std::vector<double> same(double value, int n = 5) { return std::vector<double>(static_cast<std::size_t>(n), value); }
+
+VariantRun run(double ms, std::size_t correct = 1000, std::size_t checked = 1000) {
+  VariantRun r;
+  if (ms > 0) r.ms = same(ms);
+  r.bytes.add(correct, checked);
+  return r;
+}
+
+// A healthy H100-like run: 8 chunks on 4 streams, equal stages of 0.16 ms, three copy engines.
+Measurements healthy() {
+  Measurements m;
+  m.copy_engines = 3;
+  m.hardware_queues = 8;
+  m.chunk_count = 8;
+  m.largest_chunk = m.smallest_chunk = 8u << 20;
+  m.iters = 971;
+  m.h2d_pinned = same(0.16);
+  m.kernel = same(0.16);
+  m.d2h_pinned = same(0.16);
+  m.h2d_pageable = same(0.65);
+  m.d2h_pageable = same(0.79);
+  m.runs[Variant::sequential] = run(3.84);
+  m.runs[Variant::depth_first] = run(1.60);
+  m.runs[Variant::breadth_first] = run(1.92);
+  m.runs[Variant::pageable] = run(17.0);
+  m.runs[Variant::transfer_compute] = run(2.6);
+  m.runs[Variant::missing_wait] = run(0, 3, 1000);
+  m.runs[Variant::lecture_pageable] = run(9.0);
+  m.runs[Variant::lecture_pinned] = run(2.0);
+  m.runs[Variant::lecture_streams] = run(1.1);
+  return m;
+}
+
+const Check& check(const Report& r, const std::string& key) {
+  for (const auto& c : r.checks) {
+    if (c.key == key) return c;
+  }
+  throw std::runtime_error("no check " + key);
+}
+
+bool has_check(const Report& r, const std::string& key) {
+  for (const auto& c : r.checks) {
+    if (c.key == key) return true;
+  }
+  return false;
+}
+
+const Fact* find_fact(const Report& r, const std::string& key) {
+  for (const auto& s : r.sections) {
+    for (const auto& f : s.facts) {
+      if (f.key == key) return &f;
+    }
+  }
+  return nullptr;
+}
+
+Report report_of(const Measurements& m, const Params& p = Params{}) { return build_report(p, m, predict(p, m)); }
+
+}  // namespace
+
+TEST(StreamOverlapFlags, GoodValuesParse) {
+  EXPECT_EQ(parse({}).error, "");
+  EXPECT_EQ(parse({"--streams", "3", "--size", "1000003"}).error, "");
+  EXPECT_EQ(parse({"--streams", "1"}).error, "");
+  EXPECT_EQ(parse({"--streams", "64", "--chunks", "1024", "--size", "1GiB"}).error, "");
+  EXPECT_EQ(parse({"--kernel-iters", "400", "--chunks", "0"}).error, "");
+  EXPECT_EQ(parse({"--size", "64GiB"}).error, "") << "too large for the device: refused at run time";
+  EXPECT_EQ(chunk_count(parse({"--streams", "3"}).options), 6);
+  EXPECT_EQ(chunk_count(parse({"--streams", "3", "--chunks", "5"}).options), 5);
+}
+
+TEST(StreamOverlapFlags, BadValuesNameTheFlag) {
+  expect_rejected("--streams", {"0", "-1", "65", "99999999999", "four", "4.5"});
+  expect_rejected("--chunks", {"-1", "1025", "many"});
+  expect_rejected("--kernel-iters", {"-5", "1000001", "lots"});
+  expect_rejected("--size", {"0", "4095", "2TiB", "-64MiB", "64MB/s", "x"});
+  expect_rejected("--memory", {"managed", "0"});
+}
+
+TEST(Chunking, RemaindersAreSpreadNotDropped) {
+  for (std::size_t total : {std::size_t{12}, std::size_t{1000003}, std::size_t{7}, std::size_t{64}}) {
+    for (int parts : {1, 2, 3, 5, 7}) {
+      if (static_cast<std::size_t>(parts) > total) continue;
+      const auto chunks = split_into_chunks(total, parts);
+      ASSERT_EQ(chunks.size(), static_cast<std::size_t>(parts));
+      std::size_t next = 0;
+      for (const auto& c : chunks) {
+        EXPECT_EQ(c.offset, next) << "chunks are contiguous";
+        EXPECT_LE(chunks.front().count - c.count, 1u) << "no two chunks differ by more than one";
+        next += c.count;
+      }
+      EXPECT_EQ(next, total) << "every element belongs to a chunk";
+    }
+  }
+  const auto odd = split_into_chunks(1000003, 3);
+  EXPECT_EQ(odd[0].count, 333335u);
+  EXPECT_EQ(odd[2].count, 333334u);
+  EXPECT_THROW(split_into_chunks(10, 0), std::invalid_argument);
+  EXPECT_THROW(split_into_chunks(3, 4), std::invalid_argument);
+}
+
+TEST(StreamOverlapModel, HardwareQueuesFromTheEnvironment) {
+  bool from_env = true;
+  unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+  EXPECT_EQ(hardware_queues_from_env(&from_env), 8);
+  EXPECT_FALSE(from_env);
+  setenv("CUDA_DEVICE_MAX_CONNECTIONS", "1", 1);
+  EXPECT_EQ(hardware_queues_from_env(&from_env), 1);
+  EXPECT_TRUE(from_env);
+  for (const char* bad : {"0", "33", "eight", "4x", ""}) {
+    setenv("CUDA_DEVICE_MAX_CONNECTIONS", bad, 1);
+    EXPECT_EQ(hardware_queues_from_env(&from_env), 8) << bad;
+    EXPECT_FALSE(from_env) << bad;
+  }
+  unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+}
+
+TEST(StreamOverlapModel, EqualStagesGiveTheTextbookFigures) {
+  const Params p;
+  const Measurements m = healthy();
+  const Prediction pr = predict(p, m);
+  EXPECT_NEAR(pr.ms.at(Variant::sequential), 24 * 0.16, 1e-9);
+  EXPECT_NEAR(pr.ms.at(Variant::depth_first), 10 * 0.16, 1e-9);  // N + 2 stages
+  // Breadth-first, two chunks per stream: 12 stages with a queue per stream, 18 with one queue.
+  EXPECT_NEAR(pr.ms.at(Variant::breadth_first), 12 * 0.16, 1e-9);
+  EXPECT_NEAR(pr.breadth_one_queue_ms, 18 * 0.16, 1e-9);
+  EXPECT_NEAR(pr.depth_one_queue_ms, 10 * 0.16, 1e-9);
+  EXPECT_NEAR(pr.ms.at(Variant::transfer_compute), 16 * 0.16, 1e-9);  // 2N
+  EXPECT_DOUBLE_EQ(pr.lecture_ceiling, 2.0);
+  EXPECT_DOUBLE_EQ(pipeline_ceiling(8), 2.4);
+  EXPECT_EQ(pr.ms.count(Variant::missing_wait), 0u);
+}
+
+TEST(StreamOverlapModel, TheReferenceRunsStagesLandNearItsMeasurements) {
+  // The reference H100 run (course-notes/runs/03): stages 0.157 / 0.178 / 0.155 ms; measured
+  // depth-first 1.747 ms and breadth-first 2.038 ms. The old one-queue model said 2.985 ms.
+  Measurements m = healthy();
+  m.h2d_pinned = same(0.157);
+  m.kernel = same(0.178);
+  m.d2h_pinned = same(0.155);
+  const Prediction pr = predict(Params{}, m);
+  EXPECT_NEAR(pr.ms.at(Variant::depth_first) / 1.747, 1.0, 0.10);
+  EXPECT_NEAR(pr.ms.at(Variant::breadth_first) / 2.038, 1.0, 0.10);
+  EXPECT_NEAR(pr.breadth_one_queue_ms, 2.985, 0.01);
+}
+
+TEST(StreamOverlapReport, AHealthyRunPassesEveryCheck) {
+  const Report r = report_of(healthy());
+  for (const auto& c : r.checks) EXPECT_TRUE(c.passed) << c.key << ": " << c.summary;
+  EXPECT_FALSE(has_check(r, "trace_matches_timed_runs")) << "only when traced";
+  EXPECT_FALSE(has_check(r, "missing_wait")) << "the missing wait is a teaching check, not a verify";
+  EXPECT_EQ(check(r, "missing_wait_caught").kind, CheckKind::expect);
+  const Metric* depth = r.find_metric("variant.depth_first");
+  ASSERT_NE(depth, nullptr);
+  EXPECT_EQ(depth->note, "measured = 100% of model");
+  EXPECT_EQ(r.find_metric("variant.breadth_first")->note, "measured = 100% of model");
+}
+
+TEST(StreamOverlapReport, PercentOfModelIsMeasuredOverModel) {
+  Measurements m = healthy();
+  m.runs[Variant::breadth_first] = run(1.92 * 1.46);
+  const Report r = report_of(m);
+  EXPECT_EQ(r.find_metric("variant.breadth_first")->note, "measured = 146% of model");
+  EXPECT_FALSE(check(r, "model_predicts_breadth_first").passed);
+  EXPECT_TRUE(check(r, "model_predicts_overlap").passed);
+}
+
+TEST(StreamOverlapReport, UnevenFactOnlyWhenChunksDiffer) {
+  Measurements m = healthy();
+  const Report even = report_of(m);
+  EXPECT_EQ(find_fact(even, "chunking")->note, "");
+  EXPECT_EQ(find_fact(even, "chunking")->value, "8 chunks of 8MiB over 4 streams");
+  m.smallest_chunk = m.largest_chunk - 1;
+  const Report r = report_of(m);
+  const Fact* uneven = find_fact(r, "chunking");
+  EXPECT_NE(uneven->note.find("uneven sizes"), std::string::npos);
+  EXPECT_NE(uneven->value.find(" or "), std::string::npos);
+}
+
+TEST(StreamOverlapReport, EachVerifyFailsOnItsOwnVariant) {
+  for (Variant v : {Variant::sequential, Variant::depth_first, Variant::breadth_first, Variant::pageable,
+                    Variant::transfer_compute, Variant::lecture_pageable, Variant::lecture_pinned,
+                    Variant::lecture_streams}) {
+    Measurements m = healthy();
+    m.runs[v].bytes = Tally{};
+    m.runs[v].bytes.add(999, 1000);
+    const Report r = report_of(m);
+    EXPECT_FALSE(check(r, info_of(v).key).passed) << info_of(v).key;
+    EXPECT_EQ(check(r, info_of(v).key).kind, CheckKind::verify);
+    EXPECT_TRUE(check(r, "sequential").passed || v == Variant::sequential);
+  }
+}
+
+TEST(StreamOverlapReport, OverlapExpectations) {
+  Measurements m = healthy();
+  m.runs[Variant::depth_first] = run(3.84 / 1.19);  // just under 1.2x
+  EXPECT_FALSE(check(report_of(m), "overlap_beats_sequential").passed);
+  m.runs[Variant::depth_first] = run(3.84 / 1.21);
+  EXPECT_TRUE(check(report_of(m), "overlap_beats_sequential").passed);
+
+  Params one;
+  one.streams = 1;
+  Measurements single = healthy();
+  single.chunk_count = 2;
+  single.runs[Variant::depth_first] = run(3.84 * 0.86);
+  EXPECT_TRUE(check(report_of(single, one), "one_stream_cannot_overlap").passed);
+  single.runs[Variant::depth_first] = run(3.84 * 0.84);
+  EXPECT_FALSE(check(report_of(single, one), "one_stream_cannot_overlap").passed);
+  EXPECT_FALSE(has_check(report_of(single, one), "overlap_beats_sequential"));
+}
+
+TEST(StreamOverlapReport, ModelToleranceIsFifteenPercentEitherWay) {
+  for (double factor : {0.86, 1.14}) {
+    Measurements m = healthy();
+    m.runs[Variant::depth_first] = run(1.60 * factor);
+    m.runs[Variant::breadth_first] = run(1.92 * factor);
+    EXPECT_TRUE(check(report_of(m), "model_predicts_overlap").passed) << factor;
+    EXPECT_TRUE(check(report_of(m), "model_predicts_breadth_first").passed) << factor;
+  }
+  for (double factor : {0.84, 1.16}) {
+    Measurements m = healthy();
+    m.runs[Variant::depth_first] = run(1.60 * factor);
+    m.runs[Variant::breadth_first] = run(1.92 * factor);
+    EXPECT_FALSE(check(report_of(m), "model_predicts_overlap").passed) << factor;
+    EXPECT_FALSE(check(report_of(m), "model_predicts_breadth_first").passed) << factor;
+  }
+}
+
+TEST(StreamOverlapReport, PageableLosesOverlapUnlessItKeepsMostOfTheGain) {
+  Measurements m = healthy();
+  // Serial sum of pageable stages: 8 x (0.65 + 0.16 + 0.79) = 12.8 ms.
+  m.runs[Variant::pageable] = run(12.8 / 1.2);
+  EXPECT_TRUE(check(report_of(m), "pageable_loses_overlap").passed);
+  m.runs[Variant::pageable] = run(12.8 / 2.0);  // pinned gets 3.84/1.6 = 2.4x; 2.0x is most of it
+  EXPECT_FALSE(check(report_of(m), "pageable_loses_overlap").passed);
+}
+
+TEST(StreamOverlapReport, MissingWaitIsCaughtWithoutFailingTheRun) {
+  Measurements m = healthy();
+  const Report caught = report_of(m);
+  EXPECT_TRUE(check(caught, "missing_wait_caught").passed);
+  EXPECT_NE(check(caught, "missing_wait_caught").summary.find("997 of 1,000 bytes are wrong"), std::string::npos);
+  m.runs[Variant::missing_wait] = run(0, 1000, 1000);
+  EXPECT_FALSE(check(report_of(m), "missing_wait_caught").passed);
+  for (const auto& c : caught.checks) {
+    if (c.kind == CheckKind::verify) {
+      EXPECT_TRUE(c.passed) << c.key;
+    }
+  }
+}
+
+TEST(StreamOverlapReport, LectureSpeedupSplitsIntoPinningAndOverlap) {
+  const LectureSplit s = split_lecture_speedup(9.0, 2.0, 1.0);
+  EXPECT_DOUBLE_EQ(s.total, 9.0);
+  EXPECT_DOUBLE_EQ(s.pinning, 4.5);
+  EXPECT_DOUBLE_EQ(s.overlap, 2.0);
+  EXPECT_NEAR(s.pinning_share, std::log(4.5) / std::log(9.0), 1e-12);
+  EXPECT_DOUBLE_EQ(split_lecture_speedup(2.0, 2.0, 2.0).pinning_share, 0.0);
+
+  const Report r = report_of(healthy());
+  EXPECT_NEAR(r.find_metric("lecture.total")->samples.at(0), 9.0 / 1.1, 1e-9);
+  EXPECT_NEAR(r.find_metric("lecture.pinning")->samples.at(0), 4.5, 1e-9);
+  EXPECT_NEAR(r.find_metric("lecture.overlap")->samples.at(0), 2.0 / 1.1, 1e-9);
+  EXPECT_TRUE(check(r, "lecture_overlap_within_ceiling").passed);
+  Measurements above = healthy();
+  above.runs[Variant::lecture_streams] = run(2.0 / 2.2);  // 2.2x > 2.0 x 1.05
+  EXPECT_FALSE(check(report_of(above), "lecture_overlap_within_ceiling").passed);
+}
+
+TEST(StreamOverlapReport, TraceCheckComparesEachLaneWithTheTimedRuns) {
+  Measurements m = healthy();
+  m.traced_sequential_busy_ms = 3.84;
+  m.traced_depth_lane_busy_ms = same(2 * 0.48, 4);  // two chunks of 0.48 ms per lane
+  EXPECT_TRUE(check(report_of(m), "trace_matches_timed_runs").passed);
+  m.traced_depth_lane_busy_ms[2] = 2 * 0.48 * 1.11;
+  const Report off = report_of(m);
+  EXPECT_FALSE(check(off, "trace_matches_timed_runs").passed);
+  EXPECT_NE(check(off, "trace_matches_timed_runs").summary.find("stream 2"), std::string::npos);
+}
+
+TEST(StreamOverlapReport, QueueFactsSayWhereTheCountCameFrom) {
+  Measurements m = healthy();
+  const Report unset = report_of(m);
+  EXPECT_NE(find_fact(unset, "hardware_queues")->note.find("unset"), std::string::npos);
+  m.hardware_queues = 1;
+  m.queues_from_env = true;
+  const Report one = report_of(m);
+  EXPECT_NE(find_fact(one, "hardware_queues")->note.find("from CUDA_DEVICE_MAX_CONNECTIONS"), std::string::npos);
+  EXPECT_EQ(find_fact(one, "hardware_queues")->value, "1");
+}

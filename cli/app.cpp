@@ -7,14 +7,20 @@
 #include <string>
 #include <vector>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 
+#include "cli/completion.hpp"
+#include "cli/help_format.hpp"
+#include "cli/preset_args.hpp"
+#include "cli/suggest.hpp"
 #include "commands.hpp"
 #include "live.hpp"
 #include "course.hpp"
 #include "common/bench/errors.hpp"
 #include "common/bench/options.hpp"
+#include "common/bench/presets.hpp"
 #include "output.hpp"
 #include "common/bench/version.hpp"
 
@@ -35,28 +41,38 @@ std::string unknown_command_message(const std::string& word) {
                          entry.number, entry.slug);
     }
   }
-  return fmt::format("unknown lesson or command '{}'; run `cudalab list` (lessons 01 to {:02d})", word,
-                     course().back().number);
+  std::vector<std::string> words{"list", "all", "show", "live", "help", "completion"};
+  for (const auto& entry : course()) words.push_back(entry.slug);
+  const std::string guess = closest_word(word, words);
+  return fmt::format("unknown lesson or command '{}'{}; run `cudalab list` (lessons 01 to {:02d})", word,
+                     guess.empty() ? "" : fmt::format(" (did you mean {}?)", guess), course().back().number);
 }
 
-// `--config FILE` belongs to the main app (it fills in the lesson's [section]), but instructors
-// type it after the lesson too: move it to the front so both orders work.
-std::vector<std::string> config_first(const std::vector<std::string>& argv) {
-  std::vector<std::string> front, rest;
-  for (std::size_t i = 1; i < argv.size(); ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--config" && i + 1 < argv.size()) {
-      front.push_back(arg);
-      front.push_back(argv[++i]);
-    } else if (arg.rfind("--config=", 0) == 0) {
-      front.push_back(arg);
+// `--config FILE` may stand before or after the lesson: it is taken out of the arguments here
+// and read by our own preset reader (common/bench/presets.hpp).
+std::optional<std::string> take_config(std::vector<std::string>& args) {
+  std::optional<std::string> path;
+  for (std::size_t i = 1; i < args.size();) {
+    if (args[i] == "--config") {
+      if (i + 1 >= args.size()) throw UsageError("--config needs a file: --config class.toml");
+      path = args[i + 1];
+      args.erase(args.begin() + static_cast<std::ptrdiff_t>(i), args.begin() + static_cast<std::ptrdiff_t>(i) + 2);
+    } else if (args[i].rfind("--config=", 0) == 0) {
+      path = args[i].substr(9);
+      args.erase(args.begin() + static_cast<std::ptrdiff_t>(i));
     } else {
-      rest.push_back(arg);
+      ++i;
     }
   }
-  front.insert(front.end(), rest.begin(), rest.end());
-  std::reverse(front.begin(), front.end());  // CLI11 parses a vector from the back
-  return front;
+  return path;
+}
+
+// The first word that is not a flag: the subcommand (0 when there is none).
+std::size_t command_index(const std::vector<std::string>& args) {
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    if (args[i].rfind("-", 0) != 0) return i;
+  }
+  return 0;
 }
 
 // `cudalab 03 --live ...` is `cudalab live 03 ...`.
@@ -107,17 +123,76 @@ struct LessonCommand {
   CLI::App* sub;
 };
 
+// Under `cudalab all`, a lesson's preset section sets its own flags (the lesson object's params).
+// Returns the error that stops this lesson, or "".
+std::string apply_lesson_preset(const PresetFile& presets, LessonCommand& cmd) {
+  try {
+    CLI::App probe(cmd.entry->slug);
+    cmd.lesson->add_options(probe);
+    const PresetArgs preset = preset_args(presets, cmd.entry->slug, probe, {}, /*skip_unknown=*/true);
+    parse_with_origins(probe, preset.args, preset);
+  } catch (const UsageError& e) {
+    return e.what();
+  } catch (const CLI::ParseError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// CLI11 lists unexpected arguments in reverse (it parses from the back): name them in the order
+// typed, say where a global flag must go, and guess a mistyped lesson or flag.
+std::string extras_message(const CLI::App& app, const std::vector<std::string>& args) {
+  std::vector<std::string> extras = app.remaining();
+  const std::size_t at = command_index(args);
+  if (at == 0 || app.get_subcommands().empty()) {
+    // No subcommand was recognised: a mistyped lesson or command, or flags before the lesson.
+    if (at > 0) {
+      std::string message = unknown_command_message(args[at]);
+      if (at > 1) message += fmt::format("; flags go after the lesson: cudalab {} {}", args[at], args[1]);
+      return message;
+    }
+    return fmt::format("{} needs a lesson first: cudalab 03 {}", args.size() > 1 ? args[1] : "the flag",
+                       args.size() > 1 ? args[1] : "");
+  }
+  std::string typed;
+  for (const auto& a : extras) typed += (typed.empty() ? "" : " ") + a;
+  std::vector<std::string> names;
+  for (const CLI::Option* opt : app.get_subcommands().front()->get_options()) {
+    if (!opt->get_lnames().empty()) names.push_back("--" + opt->get_lnames().front());
+  }
+  const std::string guess = extras.empty() ? "" : closest_word(extras.front(), names);
+  return fmt::format("{} does not take: {}{}", app.get_subcommands().front()->get_name(), typed,
+                     guess.empty() ? "" : fmt::format(" (did you mean {}?)", guess));
+}
+
+int print_help(const CLI::App& app, const std::string& topic) {
+  if (topic.empty()) {
+    std::cout << app.help();
+    return to_int(ExitCode::success);
+  }
+  const CourseEntry* entry = find_lesson(topic);
+  const std::string name = entry != nullptr ? entry->slug : topic;
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    if (sub->get_name() == name) {
+      std::cout << sub->help();
+      return to_int(ExitCode::success);
+    }
+  }
+  throw UsageError(unknown_command_message(topic));
+}
+
 }  // namespace
 
 int run_cli(int argc, const char* const* argv) {
   CLI::App app("cudalab — a hands-on lab for GPU concurrency: streams, pinned memory, copy/compute "
                "overlap, priorities, host callbacks and CUDA Graphs.",
                "cudalab");
+  app.formatter(std::make_shared<WrappingFormatter>());
   app.footer(footer());
   app.set_version_flag("--version", fmt::format("cudalab {}", kVersion));
-  app.set_config("--config", "", "TOML presets for a class: a [lesson-name] section per lesson")
+  std::string config_help_only;  // --config is taken out before parsing (take_config)
+  app.add_option("--config", config_help_only, "TOML presets for a class: a [lesson-name] section per lesson")
       ->type_name("FILE");
-  app.allow_config_extras(CLI::config_extras_mode::error);
   app.require_subcommand(0, 1);
 
   CommonOptions common;
@@ -146,33 +221,78 @@ int run_cli(int argc, const char* const* argv) {
   live->allow_extras();
   live->footer(footer());
 
+  std::string help_topic;
+  auto* help = app.add_subcommand("help", "help for a lesson or command: cudalab help 03");
+  help->add_option("TOPIC", help_topic, "a lesson (number or name) or a command");
+  std::string shell;
+  auto* completion = app.add_subcommand("completion", "print a shell completion script: cudalab completion bash");
+  add_choice_option(*completion, "SHELL", shell, {"bash", "zsh", "fish"}, "the shell")->required();
+
   ShowOptions show_options;
   auto* show = app.add_subcommand("show", "render a saved run (RUN.json) without a GPU");
   add_show_options(*show, show_options);
   show->footer(footer());
 
   try {
-    try {
-      app.parse(config_first(live_flag_to_subcommand(std::vector<std::string>(argv, argv + argc))));
-    } catch (const CLI::ExtrasError& e) {
-      // `cudalab 09`, `cudalab callbacks` before it is built: say what exists instead.
-      const auto extras = app.remaining();
-      if (app.get_subcommands().empty() && !extras.empty() && extras.front().rfind("-", 0) != 0) {
-        throw UsageError(unknown_command_message(extras.front()));
+    std::vector<std::string> args = live_flag_to_subcommand(std::vector<std::string>(argv, argv + argc));
+    const auto config_path = take_config(args);
+    std::optional<PresetFile> presets;
+    if (config_path) presets = read_presets(*config_path);
+    PresetArgs preset;  // what the preset added to the command line, and from where
+    const std::size_t at = command_index(args);
+    if (presets && at > 0) {
+      // The section of the command (or, for live, of its lesson) becomes flags after its word.
+      std::size_t word = at;
+      if (args[at] == "live" && at + 1 < args.size()) ++word;
+      const std::vector<std::string> typed(args.begin() + static_cast<std::ptrdiff_t>(word) + 1, args.end());
+      CLI::App* target = nullptr;
+      std::string section;
+      for (auto& cmd : lessons) {
+        if (find_lesson(args[word]) == cmd.entry) target = cmd.sub, section = cmd.entry->slug;
       }
-      throw;
+      if (target == nullptr && (args[word] == "show" || args[word] == "all")) {
+        target = args[word] == "show" ? show : all;
+        section = args[word];
+      }
+      if (target != nullptr) {
+        preset = preset_args(*presets, section, *target, typed);
+        args.insert(args.begin() + static_cast<std::ptrdiff_t>(word) + 1, preset.args.begin(), preset.args.end());
+      }
+    }
+    try {
+      parse_with_origins(app, std::vector<std::string>(args.begin() + 1, args.end()), preset);
+    } catch (const CLI::ExtrasError& e) {
+      throw UsageError(extras_message(app, args));
     }
 
+    if (help->parsed()) return print_help(app, help_topic);
+    if (completion->parsed()) {
+      std::cout << completion_script(shell);
+      return to_int(ExitCode::success);
+    }
+    if (common.print_config) {
+      for (auto& cmd : lessons) {
+        if (cmd.sub->parsed()) {
+          std::cout << effective_config(*cmd.sub, preset);
+          return to_int(ExitCode::success);
+        }
+      }
+    }
     if (list->parsed()) return print_course_list();
     if (live->parsed()) return start_live(live_lesson, live->remaining());
     if (show->parsed()) return show_saved_run(show_options);
     if (all->parsed()) {
       std::vector<LessonRun> runs;
-      for (auto& cmd : lessons) runs.push_back(LessonRun{cmd.entry, cmd.lesson.get()});
+      for (auto& cmd : lessons) {
+        LessonRun run{cmd.entry, cmd.lesson.get(), {}};
+        // Each lesson's own section applies to it alone: a bad one stops only that lesson.
+        if (presets) run.preset_error = apply_lesson_preset(*presets, cmd);
+        runs.push_back(run);
+      }
       return run_all(runs, common);
     }
     for (auto& cmd : lessons) {
-      if (cmd.sub->parsed()) return run_one(LessonRun{cmd.entry, cmd.lesson.get()}, common);
+      if (cmd.sub->parsed()) return run_one(LessonRun{cmd.entry, cmd.lesson.get(), {}}, common);
     }
     print_course_list();
     std::cout << "\nstart with  cudalab 01        # or: cudalab device-query --help\n";
@@ -183,10 +303,6 @@ int run_cli(int argc, const char* const* argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
-  } catch (const CLI::ConfigError& e) {
-    std::cerr << "cudalab: error: --config " << app.get_config_ptr()->as<std::string>() << ": " << e.what()
-              << " (a [lesson-name] section may set only that lesson's flags)\n";
-    return to_int(ExitCode::usage);
   } catch (const CLI::ParseError& e) {
     std::cerr << "cudalab: error: " << e.what() << '\n';
     return to_int(ExitCode::usage);

@@ -113,15 +113,21 @@ void add_show_options(CLI::App& show, ShowOptions& o) {
   add_choice_option(show, "--color", o.output.color, {"auto", "always", "never"}, "colour");
   add_choice_option(show, "--lang", o.output.lang, {"zh", "en"}, "language of the notes");
   add_picture_options(show, o.output);
+  show.add_flag("--pause", o.output.pause, "wait for Enter between sections: rehearse a lecture from a recorded run");
   add_output_file_option(show, "--trace", o.output.trace_path,
                          "write the run's timelines as Chrome trace events to FILE.json", /*allow_stdout=*/false);
 }
 
 int print_course_list() {
   std::cout << "cudalab " << kVersion << " — GPU concurrency, one experiment per lesson\n\n";
+  const std::size_t indent = 2 + 2 + 2 + 20 + 2;  // "  NN  slug                  "
+  const std::size_t width = std::max<std::size_t>(indent + 24, terminal_width());
   for (const auto& e : course()) {
-    std::cout << fmt::format("  {:02d}  {}  {}{}\n", e.number, pad_right(e.slug, 20), e.summary,
-                             e.make ? "" : "  (not built yet)");
+    const auto lines = wrap_text(std::string(e.summary) + (e.make ? "" : "  (not built yet)"), width - indent);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      std::cout << (i == 0 ? fmt::format("  {:02d}  {}  ", e.number, pad_right(e.slug, 20)) : std::string(indent, ' '))
+                << lines[i] << '\n';
+    }
   }
   std::cout << "\nrun a lesson by name or number: cudalab stream-overlap, cudalab 03, cudalab 3\n";
   return to_int(ExitCode::success);
@@ -169,6 +175,13 @@ int run_all(const std::vector<LessonRun>& runs, const CommonOptions& o) {
   per_lesson.json_path.clear();  // the JSON file holds all runs, written once at the end
   per_lesson.trace_path.clear();  // so does the trace file
   for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (!runs[i].preset_error.empty()) {
+      failures[i] = "preset error";
+      std::cerr << fmt::format("cudalab: lesson {:02d} {}: {}\n", runs[i].entry->number, runs[i].entry->slug,
+                               runs[i].preset_error);
+      exit_code = std::max(exit_code, to_int(ExitCode::usage));
+      continue;
+    }
     try {
       const RunContext ctx = make_context(o, *runs[i].lesson);
       Report report = run_lesson(runs[i], ctx, o.wait_idle_s);
@@ -195,7 +208,8 @@ int run_all(const std::vector<LessonRun>& runs, const CommonOptions& o) {
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const auto* e = runs[i].entry;
     if (!failures[i].empty()) {
-      std::cout << fmt::format("  {:02d} {}  runtime error\n", e->number, pad_right(e->slug, 20));
+      std::cout << fmt::format("  {:02d} {}  {}\n", e->number, pad_right(e->slug, 20),
+                               failures[i] == "preset error" ? "preset error" : "runtime error");
       continue;
     }
     const Report& rep = reports[r++];

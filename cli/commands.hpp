@@ -12,6 +12,7 @@ namespace cudalab {
 struct LessonRun {
   const CourseEntry* entry;
   Lesson* lesson;
+  std::string preset_error;  // `all` with --config: this lesson's section was refused; it does not run
 };
 
 struct ShowOptions {

@@ -169,7 +169,7 @@ class Sitting {
       std::reverse(args.begin(), args.end());  // CLI11 parses a vector from the back
       app.parse(args);
       const RunContext ctx = make_context(o, *lesson);
-      Report report = session_.runner(LessonRun{session_.entry, lesson.get()}, ctx, o);
+      Report report = session_.runner(LessonRun{session_.entry, lesson.get(), {}}, ctx, o);
       report.lesson_number = session_.entry->number;
       report.lesson_slug = session_.entry->slug;
       report.lesson_title = session_.entry->title;

@@ -166,6 +166,9 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
       ->group(group);
   app.add_flag("--pause", o.pause, "wait for Enter between sections (on a terminal)")->group(group);
   app.add_flag("--strict", o.strict, "a failed expect check fails the exit code too")->group(group);
+  app.add_flag("--print-config", o.print_config,
+               "print the effective flags (default, preset or flag) instead of running")
+      ->group(group);
   app.add_flag("--timeline", o.timeline,
                "trace one extra, untimed run with CUPTI and draw it: one lane per stream")
       ->group(group);

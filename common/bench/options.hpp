@@ -24,6 +24,7 @@ struct CommonOptions {
   bool strict = false;
   bool timeline = false;   // --timeline: trace one extra run with CUPTI and draw it
   std::string trace_path;  // --trace FILE.json: that run as Chrome trace events (Perfetto)
+  bool print_config = false;  // --print-config: show the effective flags and where each came from
   int wait_idle_s = 0;     // --wait-idle SECONDS: wait for other processes to leave the GPU first
   bool tables = false;     // --table: list every plotted metric too
   std::string svg_dir;     // --svg DIR: each plot and timeline as an SVG file

@@ -1,0 +1,130 @@
+// Presets, help, completion and error messages through the whole CLI, without a GPU.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "cli/course.hpp"
+#include "common/bench/errors.hpp"
+#include "common/report/text_format.hpp"
+#include "test_support.hpp"
+
+using namespace cudalab;
+using testing_support::hide_gpus;
+using testing_support::one_line;
+using Outcome = testing_support::CliOutcome;
+
+namespace {
+Outcome run(std::vector<std::string> args) { return testing_support::run_cudalab(std::move(args)); }
+
+std::string preset(const std::string& text) {
+  const std::string path = testing::TempDir() + "class.toml";
+  std::ofstream(path) << text;
+  return path;
+}
+}  // namespace
+
+TEST(Presets, ABadValueNamesTheFileTheLineAndTheSection) {
+  hide_gpus();
+  const std::string path = preset("# class\n[stream-overlap]\nstreams = 0\n");
+  const Outcome o = run({"--config", path, "03"});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage));
+  EXPECT_TRUE(one_line(o.err)) << o.err;
+  EXPECT_NE(o.err.find(path + ":3 [stream-overlap]: --streams: 0 is out of range; allowed 1 to 64"), std::string::npos)
+      << o.err;
+}
+
+TEST(Presets, ABadSectionStopsOnlyItsOwnLesson) {
+  hide_gpus();
+  const std::string path = preset("[stream-overlap]\nstreams = 0\n[device-query]\n");
+  EXPECT_EQ(run({"--config", path, "01"}).code, to_int(ExitCode::waived)) << "01's section is fine";
+  EXPECT_EQ(run({"--config", path, "02"}).code, to_int(ExitCode::waived)) << "02 has no section";
+}
+
+TEST(Presets, ValidTomlIsAcceptedAndTheCommandLineWins) {
+  hide_gpus();
+  const std::string path =
+      preset("\xEF\xBB\xBF[ stream-overlap ]   # lesson 03\nstreams = 8 # more\nsize = \"16MiB\"\nstrict = true\n");
+  const Outcome o = run({"03", "--config", path, "--streams", "4", "--print-config"});
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("streams          = 4           # flag"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("size             = 16MiB       # preset " + path + ":4 [stream-overlap]"), std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("strict           = true        # preset"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("# default"), std::string::npos) << o.out;
+  EXPECT_EQ(o.err.find("At Most"), std::string::npos) << o.err;
+}
+
+TEST(Presets, WrongTypesAndUnknownKeysAreRefusedWithTheRule) {
+  hide_gpus();
+  Outcome o = run({"--config", preset("[stream-overlap]\nstrict = 7\n"), "03"});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage));
+  EXPECT_NE(o.err.find("strict is a switch: write strict = true or strict = false"), std::string::npos) << o.err;
+  o = run({"--config", preset("[stream-overlap]\nstrams = 8\n"), "03"});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage));
+  EXPECT_NE(o.err.find("strams is not a flag of stream-overlap (did you mean streams?)"), std::string::npos) << o.err;
+  o = run({"--config", preset("[stream-overlap]\nsize = many\n"), "03"});
+  EXPECT_NE(o.err.find("'many' is not a TOML value"), std::string::npos) << o.err;
+  EXPECT_EQ(o.err.find("INI"), std::string::npos) << o.err;
+}
+
+TEST(Presets, TheShowSectionAppliesToShow) {
+  const std::string ref = std::string(CUDALAB_SOURCE_DIR) + "/course-notes/runs/01-device-query.json";
+  const Outcome o = run({"--config", preset("[show]\nlang = \"zh\"\ncolor = \"never\"\n"), "show", ref});
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("复制引擎"), std::string::npos) << "the notes are in Chinese";
+}
+
+TEST(Conventions, HelpForALessonByNumber) {
+  const Outcome o = run({"help", "03"});
+  EXPECT_EQ(o.code, 0);
+  EXPECT_NE(o.out.find("--streams"), std::string::npos) << o.out;
+  EXPECT_EQ(run({"help", "nope"}).code, to_int(ExitCode::usage));
+}
+
+TEST(Conventions, DidYouMeanForLessonsAndFlags) {
+  Outcome o = run({"stream-overlpa"});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage));
+  EXPECT_NE(o.err.find("did you mean stream-overlap?"), std::string::npos) << o.err;
+  o = run({"03", "--strams", "8"});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage));
+  EXPECT_TRUE(one_line(o.err)) << o.err;
+  EXPECT_NE(o.err.find("did you mean --streams?"), std::string::npos) << o.err;
+}
+
+TEST(Conventions, AGlobalFlagBeforeTheLessonSaysWhereItGoesInTheOrderTyped) {
+  const Outcome o = run({"--lang", "zh", "03"});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage));
+  EXPECT_TRUE(one_line(o.err)) << o.err;
+  EXPECT_NE(o.err.find("cudalab 03 --lang"), std::string::npos) << o.err;
+  EXPECT_EQ(o.err.find("zh --lang"), std::string::npos) << o.err;
+}
+
+TEST(Conventions, CompletionScriptsLoadInBash) {
+  const Outcome o = run({"completion", "bash"});
+  ASSERT_EQ(o.code, 0);
+  EXPECT_NE(o.out.find("--streams"), std::string::npos);
+  const std::string path = testing::TempDir() + "cudalab.bash";
+  std::ofstream(path) << o.out;
+  const std::string cmd = "bash -c 'source " + path + " && complete -p cudalab' >/dev/null 2>&1";
+  EXPECT_EQ(std::system(cmd.c_str()), 0);
+  EXPECT_EQ(run({"completion", "fish"}).code, 0);
+  EXPECT_EQ(run({"completion", "tcsh"}).code, to_int(ExitCode::usage));
+}
+
+TEST(Conventions, ListAndHelpFitEightyColumns) {
+  setenv("COLUMNS", "80", 1);
+  std::vector<std::vector<std::string>> commands = {{"list"}, {"--help"}, {"all", "--help"}, {"show", "--help"}};
+  for (const auto& entry : course()) {
+    if (entry.make != nullptr) commands.push_back({entry.slug, "--help"});
+  }
+  for (const auto& args : commands) {
+    const Outcome o = run(args);
+    std::istringstream lines(o.out);
+    for (std::string line; std::getline(lines, line);) {
+      EXPECT_LE(display_width(line), 80u) << args[0] << ": [" << line << "]";
+    }
+  }
+}

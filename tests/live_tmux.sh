@@ -2,6 +2,7 @@
 # Live mode in a real terminal: tmux runs the fake lesson's sitting, we type a change, read the
 # screen and look for the comparison line.  tests/live_tmux.sh path/to/cudalab_live_fake
 set -u
+export TERM=${TERM:-xterm}
 fake=${1:?path to cudalab_live_fake}
 command -v tmux >/dev/null || { echo "live_tmux: tmux is not installed"; exit 1; }
 session=cudalab-live-$$

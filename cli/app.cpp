@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "live.hpp"
 #include "course.hpp"
 #include "common/bench/errors.hpp"
 #include "common/bench/options.hpp"
@@ -40,11 +41,11 @@ std::string unknown_command_message(const std::string& word) {
 
 // `--config FILE` belongs to the main app (it fills in the lesson's [section]), but instructors
 // type it after the lesson too: move it to the front so both orders work.
-std::vector<std::string> config_first(int argc, const char* const* argv) {
+std::vector<std::string> config_first(const std::vector<std::string>& argv) {
   std::vector<std::string> front, rest;
-  for (int i = 1; i < argc; ++i) {
+  for (std::size_t i = 1; i < argv.size(); ++i) {
     const std::string arg = argv[i];
-    if (arg == "--config" && i + 1 < argc) {
+    if (arg == "--config" && i + 1 < argv.size()) {
       front.push_back(arg);
       front.push_back(argv[++i]);
     } else if (arg.rfind("--config=", 0) == 0) {
@@ -56,6 +57,48 @@ std::vector<std::string> config_first(int argc, const char* const* argv) {
   front.insert(front.end(), rest.begin(), rest.end());
   std::reverse(front.begin(), front.end());  // CLI11 parses a vector from the back
   return front;
+}
+
+// `cudalab 03 --live ...` is `cudalab live 03 ...`.
+std::vector<std::string> live_flag_to_subcommand(std::vector<std::string> args) {
+  const auto flag = std::find(args.begin(), args.end(), "--live");
+  if (flag == args.end()) return args;
+  args.erase(flag);
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    if (args[i] == "--config") {
+      ++i;
+      continue;
+    }
+    if (args[i].rfind("-", 0) != 0) {
+      args.insert(args.begin() + static_cast<std::ptrdiff_t>(i), "live");
+      break;
+    }
+  }
+  return args;
+}
+
+const CourseEntry* find_lesson(const std::string& word) {
+  for (const auto& entry : course()) {
+    if (entry.make != nullptr && (word == entry.slug || word == std::to_string(entry.number) ||
+                                  word == fmt::format("{:02d}", entry.number))) {
+      return &entry;
+    }
+  }
+  return nullptr;
+}
+
+int start_live(const std::string& word, const std::vector<std::string>& args) {
+  const CourseEntry* entry = find_lesson(word);
+  if (entry == nullptr) throw UsageError(unknown_command_message(word));
+  // Bad flags on the command line are refused before the sitting starts, as for a plain run.
+  auto lesson = entry->make();
+  CLI::App probe("live");
+  CommonOptions o;
+  add_common_options(probe, o);
+  lesson->add_options(probe);
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  probe.parse(reversed);
+  return run_live(*entry, args);
 }
 
 struct LessonCommand {
@@ -96,6 +139,13 @@ int run_cli(int argc, const char* const* argv) {
   all->footer(footer());
   add_common_options(*all, common);
 
+  // Live mode: `cudalab live 03 [flags]`; `cudalab 03 --live [flags]` is rewritten to it.
+  std::string live_lesson;
+  auto* live = app.add_subcommand("live", "run a lesson, then change its flags at a prompt and re-run in place");
+  live->add_option("LESSON", live_lesson, "the lesson, by number or name")->required();
+  live->allow_extras();
+  live->footer(footer());
+
   ShowOptions show_options;
   auto* show = app.add_subcommand("show", "render a saved run (RUN.json) without a GPU");
   add_show_options(*show, show_options);
@@ -103,7 +153,7 @@ int run_cli(int argc, const char* const* argv) {
 
   try {
     try {
-      app.parse(config_first(argc, argv));
+      app.parse(config_first(live_flag_to_subcommand(std::vector<std::string>(argv, argv + argc))));
     } catch (const CLI::ExtrasError& e) {
       // `cudalab 09`, `cudalab callbacks` before it is built: say what exists instead.
       const auto extras = app.remaining();
@@ -114,6 +164,7 @@ int run_cli(int argc, const char* const* argv) {
     }
 
     if (list->parsed()) return print_course_list();
+    if (live->parsed()) return start_live(live_lesson, live->remaining());
     if (show->parsed()) return show_saved_run(show_options);
     if (all->parsed()) {
       std::vector<LessonRun> runs;

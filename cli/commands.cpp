@@ -4,6 +4,8 @@
 #include <chrono>
 #include <thread>
 
+#include <unistd.h>
+
 #include <iostream>
 
 #include <fmt/format.h>
@@ -11,6 +13,7 @@
 #include "common/cuda/device.hpp"
 #include "common/bench/errors.hpp"
 #include "common/bench/interrupt.hpp"
+#include "common/bench/progress.hpp"
 #include "output.hpp"
 #include "common/cuda/preflight.hpp"
 #include "common/report/predict.hpp"
@@ -19,8 +22,6 @@
 #include "common/bench/version.hpp"
 
 namespace cudalab {
-
-namespace {
 
 RunContext make_context(const CommonOptions& o, const Lesson& lesson) {
   RunContext ctx;
@@ -40,7 +41,7 @@ RunContext make_context(const CommonOptions& o, const Lesson& lesson) {
 
 // --wait-idle: polls NVML until no other process holds a context on the GPU, or the time is up
 // (then the lesson runs anyway and its report says who was there). Returns the last snapshot.
-GpuActivity wait_for_idle_gpu(const DeviceInfo& info, int wait_idle_s) {
+static GpuActivity wait_for_idle_gpu(const DeviceInfo& info, int wait_idle_s) {
   GpuActivity activity = query_gpu_activity(info.pci_bus_id);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(wait_idle_s);
   bool announced = false;
@@ -66,6 +67,10 @@ Report run_lesson(const LessonRun& run, const RunContext& ctx, int wait_idle_s) 
   ClassroomSnapshot classroom;
   classroom.before = wait_for_idle_gpu(info, wait_idle_s);
   classroom.thread_pinned = pin_thread_near_gpu(info.pci_bus_id);
+  struct ProgressLine {  // erased however the lesson ends
+    explicit ProgressLine(const std::string& what) { progress::begin(what); }
+    ~ProgressLine() { progress::end(); }
+  } progress_line(fmt::format("cudalab {:02d} {}", run.entry->number, run.entry->slug));
   Report report = run.lesson->run(ctx);
   throw_if_interrupted();  // a lesson that finished its last measurement after Ctrl-C
   report.tool_version = kVersion;
@@ -88,6 +93,8 @@ Report run_lesson(const LessonRun& run, const RunContext& ctx, int wait_idle_s) 
   report.warnings = std::move(warnings);
   return report;
 }
+
+namespace {
 
 std::string check_tally(const Report& r) {
   int passed = 0;
@@ -136,7 +143,13 @@ std::vector<Guess> ask_predictions(const LessonRun& run, const CommonOptions& o,
   return ask(questions, std::cin, std::cerr);
 }
 
+// Progress goes to stderr only when a person watches the text form there.
+void enable_progress(const CommonOptions& o) {
+  progress::enable(isatty(STDERR_FILENO) != 0 && o.format == "text" && !o.stable && o.json_path != "-");
+}
+
 int run_one(const LessonRun& run, const CommonOptions& o) {
+  enable_progress(o);
   const RunContext ctx = make_context(o, *run.lesson);
   std::vector<Guess> guesses = ask_predictions(run, o, ctx.lang);
   Report report = run_lesson(run, ctx, o.wait_idle_s);
@@ -146,6 +159,7 @@ int run_one(const LessonRun& run, const CommonOptions& o) {
 }
 
 int run_all(const std::vector<LessonRun>& runs, const CommonOptions& o) {
+  enable_progress(o);
   (void)device_count();  // no GPU: one waived line, not one per lesson
   std::vector<Report> reports;
   std::vector<std::string> failures(runs.size());

@@ -21,6 +21,11 @@ struct ShowOptions {
 
 void add_show_options(CLI::App& show, ShowOptions& options);
 
+// One lesson run with everything every report carries stamped on it (device, preflight,
+// classroom snapshot); the building blocks of run_one, run_all and live mode.
+RunContext make_context(const CommonOptions& options, const Lesson& lesson);
+Report run_lesson(const LessonRun& run, const RunContext& ctx, int wait_idle_s);
+
 int print_course_list();
 int run_one(const LessonRun& run, const CommonOptions& options);
 int run_all(const std::vector<LessonRun>& runs, const CommonOptions& options);

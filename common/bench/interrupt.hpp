@@ -8,5 +8,9 @@ namespace cudalab {
 void install_interrupt_handler();
 bool interrupted();
 void throw_if_interrupted();
+// Live mode: after a Ctrl-C stopped the experiment, the prompt takes over again.
+void clear_interrupted();
+// While true (live mode's prompt), Ctrl-C exits at once instead of asking for a stop.
+void exit_on_interrupt(bool at_once);
 
 }  // namespace cudalab

@@ -30,7 +30,9 @@ std::vector<double> time_on_stream(cudaStream_t stream, const Repetitions& reps,
     timer.start(stream);
     enqueue(stream);
     timer.stop(stream);
-    return static_cast<double>(timer.elapsed_ms());
+    const auto ms = static_cast<double>(timer.elapsed_ms());
+    progress::tick();
+    return ms;
   };
   std::vector<double> warmups;
   while (static_cast<int>(warmups.size()) < reps.warmup ||

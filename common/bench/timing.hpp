@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/bench/interrupt.hpp"
+#include "common/bench/progress.hpp"
 #include "common/cuda/cuda_raii.hpp"
 
 namespace cudalab {
@@ -52,12 +53,14 @@ auto repeat(const Repetitions& reps, RunOnce&& run_once) -> std::vector<decltype
   for (int i = 0; i < reps.warmup; ++i) {
     throw_if_interrupted();
     (void)run_once();
+    progress::tick();
   }
   std::vector<decltype(run_once())> samples;
   samples.reserve(static_cast<std::size_t>(reps.repeat));
   for (int i = 0; i < reps.repeat; ++i) {
     throw_if_interrupted();
     samples.push_back(run_once());
+    progress::tick();
   }
   return samples;
 }

@@ -27,4 +27,15 @@ void launch_background(cudaStream_t stream, std::uint32_t* out, int blocks, std:
 // The latency-critical kernel: `blocks` blocks writing urgent_value(i).
 void launch_urgent(cudaStream_t stream, std::uint32_t* out, int blocks);
 
+// The lecture's priority demo (seed 002): one thread per element iterates x <- sin(x) + cos(x)
+// `iterations` times, in blocks of kLectureThreads.
+constexpr int kLectureThreads = 256;
+constexpr int kLectureElements = 1 << 20;
+// The lecture's inputs are rand() % 100 / 100: a hundred distinct values. Ours are the same
+// hundred, in order, so the CPU computes each result once and checks every element against it.
+constexpr int kLectureDistinctInputs = 100;
+inline float lecture_input(int i) { return static_cast<float>(i % kLectureDistinctInputs) / 100.0f; }
+int lecture_blocks_per_sm();
+void launch_sin_cos_iterations(cudaStream_t stream, const float* in, float* out, int n, int iterations);
+
 }  // namespace cudalab::priority

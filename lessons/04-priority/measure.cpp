@@ -1,9 +1,11 @@
 // Lesson 04's experiment: a background kernel fills every SM for many waves of blocks of known
 // duration; an urgent kernel is enqueued on another stream while it runs. We time the urgent
 // kernel alone, behind the background at the same priority, and behind it at a higher priority.
+// Then the lecture's own priority demo, as it ran it and with the priorities swapped.
 #include "measure.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 
 #include <fmt/format.h>
@@ -102,6 +104,97 @@ BehindSample run_behind(const Stream& background_stream, const Stream& urgent_st
                       elapsed_us(background_start, background_done)};
 }
 
+// --- the lecture's priority demo, as the lecture ran it and with the priorities swapped -------
+
+constexpr int kShortIterations = 1000;
+constexpr int kLongIterations = 2000;
+// Largest |GPU - CPU| allowed per element: x <- sin x + cos x contracts towards its fixed point
+// (slope -0.65 there), so the few-ulp error of each step stays a few ulp; 1e-5 is ~80 ulp at 1.26.
+constexpr double kLectureTolerance = 1e-5;
+
+struct LectureBuffers {
+  DeviceBuffer<float> in{kLectureElements};
+  DeviceBuffer<float> short_out{kLectureElements};
+  DeviceBuffer<float> long_out{kLectureElements};
+  std::vector<double> short_expected;  // one per distinct input
+  std::vector<double> long_expected;
+};
+
+std::vector<double> sin_cos_on_cpu(int iterations) {
+  std::vector<double> out;
+  for (int v = 0; v < kLectureDistinctInputs; ++v) {
+    double x = lecture_input(v);
+    for (int k = 0; k < iterations; ++k) x = std::sin(x) + std::cos(x);
+    out.push_back(x);
+  }
+  return out;
+}
+
+LectureBuffers make_lecture_buffers() {
+  LectureBuffers b;
+  std::vector<float> in(kLectureElements);
+  for (int i = 0; i < kLectureElements; ++i) in[static_cast<std::size_t>(i)] = lecture_input(i);
+  CUDALAB_CUDA_CHECK(cudaMemcpy(b.in.data(), in.data(), b.in.bytes(), cudaMemcpyHostToDevice));
+  b.short_expected = sin_cos_on_cpu(kShortIterations);
+  b.long_expected = sin_cos_on_cpu(kLongIterations);
+  return b;
+}
+
+void check_lecture_output(const DeviceBuffer<float>& out, const std::vector<double>& expected, Tally& tally) {
+  std::vector<float> host(out.size());
+  CUDALAB_CUDA_CHECK(cudaMemcpy(host.data(), out.data(), out.bytes(), cudaMemcpyDeviceToHost));
+  std::size_t correct = 0;
+  for (std::size_t i = 0; i < host.size(); ++i) {
+    correct += std::fabs(host[i] - expected[i % kLectureDistinctInputs]) <= kLectureTolerance ? 1 : 0;
+  }
+  tally.add(correct, host.size());
+}
+
+// The lecture's two kernels on their streams, each timed between events on its own stream; a
+// null stream leaves that kernel out (it then runs alone).
+LectureSample run_lecture(const Stream* long_stream, const Stream* short_stream, LectureBuffers& b, Tally& tally) {
+  CUDALAB_CUDA_CHECK(cudaMemset(b.short_out.data(), 0xFF, b.short_out.bytes()));  // poison: NaN fails the check
+  CUDALAB_CUDA_CHECK(cudaMemset(b.long_out.data(), 0xFF, b.long_out.bytes()));
+  CUDALAB_CUDA_CHECK(cudaDeviceSynchronize());
+  Event long_start, long_done, short_start, short_done;
+  if (long_stream != nullptr) {  // the lecture launches the 2000-iteration kernel first
+    long_start.record(*long_stream);
+    launch_sin_cos_iterations(*long_stream, b.in.data(), b.long_out.data(), kLectureElements, kLongIterations);
+    long_done.record(*long_stream);
+  }
+  if (short_stream != nullptr) {
+    short_start.record(*short_stream);
+    launch_sin_cos_iterations(*short_stream, b.in.data(), b.short_out.data(), kLectureElements, kShortIterations);
+    short_done.record(*short_stream);
+  }
+  CUDALAB_CUDA_CHECK(cudaDeviceSynchronize());
+  LectureSample s;
+  if (long_stream != nullptr) {
+    check_lecture_output(b.long_out, b.long_expected, tally);
+    s.long_ms = elapsed_us(long_start, long_done) / 1000.0;
+  }
+  if (short_stream != nullptr) {
+    check_lecture_output(b.short_out, b.short_expected, tally);
+    s.short_ms = elapsed_us(short_start, short_done) / 1000.0;
+  }
+  return s;
+}
+
+void measure_lecture_demo(const RunContext& ctx, Measurements& m) {
+  const Stream most_urgent(cudaStreamNonBlocking, m.greatest);
+  const Stream least_urgent(cudaStreamNonBlocking, m.least);
+  m.lecture_blocks_per_sm = lecture_blocks_per_sm();
+  m.lecture_blocks = (kLectureElements + kLectureThreads - 1) / kLectureThreads;
+  LectureBuffers b = make_lecture_buffers();
+  Tally& t = m.lecture_results;
+  m.lecture_short_alone_ms = column(repeat(ctx.reps, [&] { return run_lecture(nullptr, &most_urgent, b, t); }),
+                                    &LectureSample::short_ms);
+  m.lecture_long_alone_ms = column(repeat(ctx.reps, [&] { return run_lecture(&least_urgent, nullptr, b, t); }),
+                                   &LectureSample::long_ms);
+  m.lecture_as_given = repeat(ctx.reps, [&] { return run_lecture(&least_urgent, &most_urgent, b, t); });
+  m.lecture_swapped = repeat(ctx.reps, [&] { return run_lecture(&most_urgent, &least_urgent, b, t); });
+}
+
 }  // namespace
 
 Measurements measure(const Params& p, const RunContext& ctx) {
@@ -130,6 +223,7 @@ Measurements measure(const Params& p, const RunContext& ctx) {
   };
   m.same = behind(same_stream);
   m.high = behind(urgent_stream);
+  measure_lecture_demo(ctx, m);
 
   if (ctx.tracing()) {
     // One more run of each case, untimed, for the picture; the timed runs checked the results.

@@ -17,6 +17,14 @@ struct BehindSample {
   double background_us = 0;      // background start -> background done
 };
 
+// The lecture's priority demo, once: its 2000-iteration kernel is launched first, its
+// 1000-iteration kernel right after on another stream; each timed from its own stream's start
+// event (on an idle stream: the enqueue) to its end, as the lecture did.
+struct LectureSample {
+  double short_ms = 0;  // 1000 iterations
+  double long_ms = 0;   // 2000 iterations
+};
+
 struct Measurements {
   int least = 0;     // the device's priority range: least urgent (the default) ...
   int greatest = 0;  // ... to most urgent
@@ -30,6 +38,15 @@ struct Measurements {
   std::vector<BehindSample> high;    // behind the background, at `granted`
   Tally background;
   Tally urgent;
+  // The lecture's demo: each kernel alone, then both with the lecture's priorities (the short
+  // kernel's stream most urgent) and with them swapped (the long kernel's stream most urgent).
+  int lecture_blocks = 0;         // blocks per kernel
+  int lecture_blocks_per_sm = 0;  // of the sin/cos kernel, from the occupancy API
+  std::vector<double> lecture_short_alone_ms;
+  std::vector<double> lecture_long_alone_ms;
+  std::vector<LectureSample> lecture_as_given;
+  std::vector<LectureSample> lecture_swapped;
+  Tally lecture_results;
   std::vector<Timeline> timelines;
 };
 

@@ -30,6 +30,20 @@ double predict_high_priority_latency_us(double background_us, int waves, double 
   return (wave_us - into_current_wave) + urgent_alone_us;
 }
 
+LectureSample predict_lecture_as_given(double short_alone_ms, double long_alone_ms, int rounds) {
+  const double long_round_ms = long_alone_ms / std::max(1, rounds);
+  return LectureSample{long_round_ms + short_alone_ms, long_alone_ms + short_alone_ms};
+}
+
+LectureSample predict_lecture_swapped(double short_alone_ms, double long_alone_ms) {
+  return LectureSample{long_alone_ms + short_alone_ms, long_alone_ms};
+}
+
+int rounds_of_blocks(int blocks, int sm_count, int blocks_per_sm) {
+  const long long slots = static_cast<long long>(std::max(1, sm_count)) * std::max(1, blocks_per_sm);
+  return static_cast<int>(std::max(1LL, (blocks + slots - 1) / slots));
+}
+
 Prediction predict(const Params& p, const Measurements& m) {
   const double alone = median_of(m.alone_us);
   Prediction out;
@@ -38,6 +52,13 @@ Prediction predict(const Params& p, const Measurements& m) {
   }
   for (const auto& s : m.high) {
     out.high_us.push_back(predict_high_priority_latency_us(s.background_us, p.waves, s.enqueue_offset_us, alone));
+  }
+  if (!m.lecture_short_alone_ms.empty() && !m.lecture_long_alone_ms.empty()) {
+    const double short_alone = median_of(m.lecture_short_alone_ms);
+    const double long_alone = median_of(m.lecture_long_alone_ms);
+    out.lecture_as_given = predict_lecture_as_given(
+        short_alone, long_alone, rounds_of_blocks(m.lecture_blocks, m.sm_count, m.lecture_blocks_per_sm));
+    out.lecture_swapped = predict_lecture_swapped(short_alone, long_alone);
   }
   return out;
 }

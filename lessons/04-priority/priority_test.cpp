@@ -111,6 +111,14 @@ Measurements made_up_run(double same_latency_us, double high_latency_us) {
   }
   m.background.add(100, 100);
   m.urgent.add(10, 10);
+  // The lecture's demo in 4 rounds of blocks: 1 ms and 2 ms alone.
+  m.lecture_blocks = 4096;
+  m.lecture_blocks_per_sm = 8;
+  m.lecture_short_alone_ms = {1.0, 1.0, 1.1};
+  m.lecture_long_alone_ms = {2.0, 2.0, 2.1};
+  m.lecture_as_given = {{1.5, 3.0}, {1.5, 3.0}, {1.5, 3.0}};
+  m.lecture_swapped = {{3.0, 2.0}, {3.0, 2.0}, {3.0, 2.0}};
+  m.lecture_results.add(1000, 1000);
   return m;
 }
 
@@ -162,4 +170,77 @@ TEST(PriorityReport, PriorityParamIsStableOnlyWhenGiven) {
   EXPECT_EQ(param(build_report(p, m, predict(p, m))).value, "-5");
   p.priority = -3;
   EXPECT_TRUE(param(build_report(p, m, predict(p, m))).stable);
+}
+
+TEST(PriorityModel, TheLecturesDemoRoundByRound) {
+  EXPECT_EQ(rounds_of_blocks(4096, 132, 8), 4);
+  EXPECT_EQ(rounds_of_blocks(4096, 92, 6), 8);
+  EXPECT_EQ(rounds_of_blocks(1, 132, 8), 1);
+  EXPECT_EQ(rounds_of_blocks(4096, 0, 0), 4096);
+  // The short kernel more urgent: one round of the long kernel, then itself.
+  const LectureSample given = predict_lecture_as_given(1.0, 2.0, 4);
+  EXPECT_DOUBLE_EQ(given.short_ms, 1.5);
+  EXPECT_DOUBLE_EQ(given.long_ms, 3.0);
+  // Swapped: the short kernel waits for every block of the long one.
+  const LectureSample swapped = predict_lecture_swapped(1.0, 2.0);
+  EXPECT_DOUBLE_EQ(swapped.short_ms, 3.0);
+  EXPECT_DOUBLE_EQ(swapped.long_ms, 2.0);
+  // The L20 of the lecture: 8 rounds, and the low / high ratio comes out near its 2.34.
+  const LectureSample l20 = predict_lecture_as_given(1.0, 2.0, 8);
+  EXPECT_NEAR(l20.long_ms / l20.short_ms, 2.4, 1e-9);
+}
+
+namespace {
+bool lecture_check(const Measurements& m, const std::string& key) {
+  const Params p;
+  return check(build_report(p, m, predict(p, m)), key).passed;
+}
+}  // namespace
+
+TEST(PriorityReport, TheLecturesDemoChecks) {
+  Measurements m = made_up_run(1990, 90);
+  EXPECT_TRUE(lecture_check(m, "lecture_results"));
+  EXPECT_TRUE(lecture_check(m, "lecture_work_ratio_is_two"));
+  EXPECT_TRUE(lecture_check(m, "priority_moves_the_short_kernel"));
+  const Params p;
+  const auto r = build_report(p, m, predict(p, m));
+  EXPECT_DOUBLE_EQ(*r.find_metric("lecture.given.short")->predicted, 1.5);
+  EXPECT_DOUBLE_EQ(*r.find_metric("lecture.swapped.short")->predicted, 3.0);
+  EXPECT_DOUBLE_EQ(r.find_metric("lecture.given.ratio")->samples.at(0), 2.0);
+  EXPECT_DOUBLE_EQ(r.find_metric("lecture.swapped.ratio")->samples.at(0), 1.5);
+
+  m.lecture_results.add(999, 1000);
+  EXPECT_FALSE(lecture_check(m, "lecture_results"));
+  EXPECT_FALSE(build_report(p, m, predict(p, m)).verify_passed());
+
+  m = made_up_run(1990, 90);
+  m.lecture_long_alone_ms = {2.2, 2.2, 2.2};  // 2.2x: still the work ratio
+  EXPECT_TRUE(lecture_check(m, "lecture_work_ratio_is_two"));
+  m.lecture_long_alone_ms = {2.3, 2.3, 2.3};
+  EXPECT_FALSE(lecture_check(m, "lecture_work_ratio_is_two"));
+  m.lecture_long_alone_ms = {1.7, 1.7, 1.7};
+  EXPECT_FALSE(lecture_check(m, "lecture_work_ratio_is_two"));
+
+  m = made_up_run(1990, 90);
+  // If priority did nothing, the short kernel would take as long on either stream.
+  m.lecture_as_given = m.lecture_swapped;
+  EXPECT_FALSE(lecture_check(m, "priority_moves_the_short_kernel"));
+  for (auto& s : m.lecture_as_given) s.short_ms = 0.75 * 3.0;
+  EXPECT_TRUE(lecture_check(m, "priority_moves_the_short_kernel"));
+  for (auto& s : m.lecture_as_given) s.short_ms = 0.76 * 3.0;
+  EXPECT_FALSE(lecture_check(m, "priority_moves_the_short_kernel"));
+}
+
+TEST(PriorityReport, TheLectureSectionCarriesTheMeasuredSide) {
+  const Params p;
+  const Measurements m = made_up_run(1990, 90);
+  const auto r = build_report(p, m, predict(p, m));
+  for (const auto& s : r.sections) {
+    if (s.key != "lecture") continue;
+    ASSERT_EQ(s.tables.size(), 1u);
+    EXPECT_EQ(s.tables[0].rows[0][2].text, "0 to -5");
+    EXPECT_EQ(s.tables[0].rows[1][2].metric, "lecture.given.short");
+    return;
+  }
+  ADD_FAILURE() << "no lecture section";
 }

@@ -9,6 +9,64 @@
 
 namespace cudalab::priority {
 
+namespace {
+
+// The lecture's demo, as it ran it and with the priorities swapped, each claim beside this run.
+void lecture_section(ReportBuilder& b, const Measurements& m, const Prediction& predicted) {
+  const double work_ratio = median_of(m.lecture_long_alone_ms) / median_of(m.lecture_short_alone_ms);
+  const double given_short = median_of(column(m.lecture_as_given, &LectureSample::short_ms));
+  const double given_long = median_of(column(m.lecture_as_given, &LectureSample::long_ms));
+  const double swapped_short = median_of(column(m.lecture_swapped, &LectureSample::short_ms));
+  const double swapped_long = median_of(column(m.lecture_swapped, &LectureSample::long_ms));
+  b.section("lecture", "the lecture's priority demo (2000 then 1000 iterations of sin + cos), and this run")
+      .metric(measured("lecture.short_alone", "1000 iterations, alone", "ms", m.lecture_short_alone_ms))
+      .metric(measured("lecture.long_alone", "2000 iterations, alone", "ms", m.lecture_long_alone_ms))
+      .metric(derived("lecture.work_ratio", "alone: 2000 / 1000 iterations", "x", work_ratio)
+                  .with_note("the work differs 2x, priority or not"))
+      .metric(measured("lecture.given.short", fmt::format("as lectured: 1000 its, priority {}", m.greatest), "ms",
+                       column(m.lecture_as_given, &LectureSample::short_ms))
+                  .with_prediction(predicted.lecture_as_given.short_ms))
+      .metric(measured("lecture.given.long", fmt::format("as lectured: 2000 its, priority {}", m.least), "ms",
+                       column(m.lecture_as_given, &LectureSample::long_ms))
+                  .with_prediction(predicted.lecture_as_given.long_ms))
+      .metric(derived("lecture.given.ratio", "as lectured: low / high priority stream", "x", given_long / given_short))
+      .metric(measured("lecture.swapped.short", fmt::format("swapped: 1000 its, priority {}", m.least), "ms",
+                       column(m.lecture_swapped, &LectureSample::short_ms))
+                  .with_prediction(predicted.lecture_swapped.short_ms))
+      .metric(measured("lecture.swapped.long", fmt::format("swapped: 2000 its, priority {}", m.greatest), "ms",
+                       column(m.lecture_swapped, &LectureSample::long_ms))
+                  .with_prediction(predicted.lecture_swapped.long_ms))
+      .metric(derived("lecture.swapped.ratio", "swapped: low / high priority stream", "x", swapped_short / swapped_long))
+      .table("claims", {"the lecture says (seeds 002, 003)", "lecture (NVIDIA L20)", "this run"},
+             {{text_cell("priority range, least to greatest"), text_cell("0 to -5"),
+               text_cell(fmt::format("{} to {}", m.least, m.greatest))},
+              {text_cell("high-priority stream (1000 its)"), text_cell("2.40 ms"), metric_cell("lecture.given.short")},
+              {text_cell("low-priority stream (2000 its)"), text_cell("5.62 ms"), metric_cell("lecture.given.long")},
+              {text_cell("low / high"), text_cell("2.34x"), metric_cell("lecture.given.ratio")},
+              {text_cell("(not run) the two kernels alone"), text_cell("-"), metric_cell("lecture.work_ratio")},
+              {text_cell("(not run) priorities swapped: low / high"), text_cell("-"),
+               metric_cell("lecture.swapped.ratio")},
+              {text_cell("high priority pre-empts (seed 003)"), text_cell("no figure"),
+               metric_cell("urgent.high_priority")}});
+}
+
+void lecture_checks(ReportBuilder& b, const Measurements& m) {
+  const double work_ratio = median_of(m.lecture_long_alone_ms) / median_of(m.lecture_short_alone_ms);
+  const double given_short = median_of(column(m.lecture_as_given, &LectureSample::short_ms));
+  const double swapped_short = median_of(column(m.lecture_swapped, &LectureSample::short_ms));
+  b.verify("lecture_results", m.lecture_results, "the lecture's kernels against the CPU",
+           "a NaN or a value off by more than 1e-5 means an element was not computed or computed wrongly");
+  b.expect("lecture_work_ratio_is_two", work_ratio >= kWorkRatioMin && work_ratio <= kWorkRatioMax,
+           fmt::format("alone, the lecture's kernels take {:.2f}x as long for 2x the iterations", work_ratio),
+           "the iteration count sets each kernel's time; a GPU busy with other work can skew one of them");
+  b.expect("priority_moves_the_short_kernel", given_short <= kPriorityShortMaxShare * swapped_short,
+           fmt::format("the 1000-iteration kernel: {:.2f} ms on the urgent stream, {:.2f} ms on the other",
+                       given_short, swapped_short),
+           "needs a device with more than one priority level and kernels that queue more blocks than fit at once");
+}
+
+}  // namespace
+
 Report build_report(const Params& p, const Measurements& m, const Prediction& predicted) {
   ReportBuilder b(flags().params(p));
   // The default follows the device's range, so it is only stable when given.
@@ -55,6 +113,7 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
                text_cell(fmt::format("{:.1f} us", high_predicted))}});
 
   b.section("limits", "what priority does not do");
+  lecture_section(b, m, predicted);
 
   b.verify("background_results", m.background.all_correct(),
            fmt::format("background results match the CPU ({} of {} elements over every run)",
@@ -70,6 +129,7 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
            fmt::format("needs a granted priority more urgent than {} and a background of several waves; with "
                        "MPS, MIG or another process on the GPU the scheduler sees other work too",
                        m.least));
+  lecture_checks(b, m);
 
   b.headline(fmt::format("urgent latency {:.0f} us -> {:.0f} us at priority {}", same_median, high_median, m.granted));
   b.try_next("cudalab priority --priority 0", "the urgent stream at the default priority: no head start")

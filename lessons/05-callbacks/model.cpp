@@ -1,7 +1,10 @@
-#include "callbacks_model.hpp"
+#include "model.hpp"
 
 #include <algorithm>
 #include <stdexcept>
+
+#include "common/bench/timing.hpp"
+#include "common/model/stats.hpp"
 
 namespace cudalab::callbacks {
 
@@ -31,6 +34,29 @@ double predict_pipeline_speedup(double host_ms_per_batch, double gpu_ms_per_batc
   const double slower = std::max(host_ms_per_batch, gpu_ms_per_batch);
   if (slower <= 0) return 1.0;
   return (host_ms_per_batch + gpu_ms_per_batch) / slower;
+}
+
+double predict_shared_thread_wait_ms(double sleep_left_ms, double alone_wait_ms, double dispatch_ms) {
+  return std::max(alone_wait_ms, sleep_left_ms + dispatch_ms);
+}
+
+Prediction predict(const Params& p, const Measurements& m) {
+  Prediction out;
+  const double dispatch_us = m.latency.empty() ? 0.0 : median_of(column(m.latency, &LatencySample::latency_us));
+  out.blocked_gap_ms = predict_blocked_gap_ms(p.callback_ms, dispatch_us);
+  if (!m.pipeline.empty()) {
+    out.pipeline_speedup = predict_pipeline_speedup(median_of(column(m.pipeline, &PipelineSample::host_ms_per_batch)),
+                                                    median_of(column(m.pipeline, &PipelineSample::gpu_ms_per_batch)));
+  }
+  if (!m.cross_alone.empty()) {
+    const double alone_wait = median_of(column(m.cross_alone, &CrossStreamSample::host_fn_wait_ms));
+    for (const auto& s : m.cross) {
+      out.cross_wait_ms.push_back(predict_shared_thread_wait_ms(s.sleep_left_ms, alone_wait, dispatch_us / 1000.0));
+    }
+    out.cross_kernel_us = median_of(column(m.cross_alone, &CrossStreamSample::kernel_us));
+    out.cross_kernel_copy_us = median_of(column(m.cross_alone, &CrossStreamSample::kernel_copy_us));
+  }
+  return out;
 }
 
 }  // namespace cudalab::callbacks

@@ -1,8 +1,12 @@
-// Clock calibration and predictions for lesson 05. Pure C++, unit-tested.
+// Clock calibration and predictions for lesson 05. Pure C++, unit-tested; the inputs are
+// measured in the same run.
 #pragma once
 
 #include <cstdint>
 #include <vector>
+
+#include "measure.hpp"
+#include "params.hpp"
 
 namespace cudalab::callbacks {
 
@@ -36,5 +40,20 @@ double predict_blocked_gap_ms(double callback_ms, double callback_latency_us);
 // A synchronize loop does host work and GPU work one after the other; a callback-driven
 // pipeline with two batches in flight overlaps them, so each batch costs the larger of the two.
 double predict_pipeline_speedup(double host_ms_per_batch, double gpu_ms_per_batch);
+
+// Host functions of all streams run one at a time on the driver's callback thread, so one on an
+// idle stream starts only when the sleeping one returns, and then after one dispatch:
+// max(its wait with nothing asleep, sleep left at its enqueue + dispatch latency).
+double predict_shared_thread_wait_ms(double sleep_left_ms, double alone_wait_ms, double dispatch_ms);
+
+// What the model says, from primitives measured in the same run.
+struct Prediction {
+  double blocked_gap_ms = 0;          // kernel -> sleeping callback -> kernel, same stream
+  double pipeline_speedup = 1;
+  std::vector<double> cross_wait_ms;  // per cross-stream sample
+  double cross_kernel_us = 0;         // the kernel on stream B: as fast as with nothing asleep
+  double cross_kernel_copy_us = 0;
+};
+Prediction predict(const Params& p, const Measurements& m);
 
 }  // namespace cudalab::callbacks

@@ -1,4 +1,4 @@
-#include "callbacks_kernels.hpp"
+#include "kernels.hpp"
 #include "common/cuda/cuda_check.hpp"
 #include "common/cuda/globaltimer.cuh"
 

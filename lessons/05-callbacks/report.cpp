@@ -1,0 +1,162 @@
+#include "report.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "common/model/stats.hpp"
+#include "common/report/builder.hpp"
+#include "common/report/text_format.hpp"
+
+namespace cudalab::callbacks {
+
+namespace {
+
+void latency_section(ReportBuilder& b, const Measurements& m) {
+  const std::vector<double> latency = column(m.latency, &LatencySample::latency_us);
+  const Summary s = summarize(latency);
+  b.section("latency", "callback latency: GPU work done -> host function running")
+      .metric(measured("callback.latency", "cudaLaunchHostFunc", "us", latency)
+                  .with_note(fmt::format("p99 {:.1f} us", s.p99)))
+      .metric(derived("callback.latency_p99", "cudaLaunchHostFunc, p99", "us", s.p99))
+      .metric(derived("callback.legacy_latency", "cudaStreamAddCallback (legacy, once)", "us", m.legacy.latency_us)
+                  .with_note("gets a status; runs even after an error"))
+      .metric(measured("clock.uncertainty", "clock calibration uncertainty", "us",
+                       column(m.latency, &LatencySample::clock_uncertainty_us))
+                  .with_note("half the tightest host<->GPU round trip"));
+}
+
+void blocking_section(ReportBuilder& b, const Params& p, const Measurements& m, const Prediction& predicted) {
+  b.section("blocking", fmt::format("a callback that sleeps {} ms", p.callback_ms))
+      .metric(measured("blocking.gap", "same stream: gap before the next kernel", "ms",
+                       column(m.blocking, &BlockingSample::gap_ms))
+                  .with_prediction(predicted.blocked_gap_ms)
+                  .with_note("the stream waits for the callback to return"))
+      .metric(measured("blocking.other_stream", "other stream: kernel running during that gap", "ms",
+                       column(m.blocking, &BlockingSample::other_busy_ms))
+                  .with_note("kernels in other streams carry on"));
+}
+
+void cross_stream_section(ReportBuilder& b, const Params& p, const Measurements& m, const Prediction& predicted) {
+  b.section("cross_stream", fmt::format("while a host function sleeps {} ms on stream A, idle stream B gets work",
+                                        p.callback_ms))
+      .metric(measured("cross.sleep_left", "A's host function: still asleep at B's enqueue", "ms",
+                       column(m.cross, &CrossStreamSample::sleep_left_ms)))
+      .metric(measured("cross.host_fn_wait", "B's host function: enqueue -> start", "ms",
+                       column(m.cross, &CrossStreamSample::host_fn_wait_ms))
+                  .with_prediction(median_of(predicted.cross_wait_ms))
+                  .with_note("waits for A's: one callback thread"))
+      .metric(measured("cross.host_fn_wait_alone", "the same, nothing asleep on A", "ms",
+                       column(m.cross_alone, &CrossStreamSample::host_fn_wait_ms)))
+      .metric(measured("cross.kernel", "B's kernel: enqueue -> done", "us",
+                       column(m.cross, &CrossStreamSample::kernel_us))
+                  .with_prediction(predicted.cross_kernel_us)
+                  .with_note("as with nothing asleep"))
+      .metric(measured("cross.kernel_copy", "B's kernel + copy to the host: enqueue -> done", "us",
+                       column(m.cross, &CrossStreamSample::kernel_copy_us))
+                  .with_prediction(predicted.cross_kernel_copy_us)
+                  .with_note("the copy engine does not wait either"));
+}
+
+void pipeline_section(ReportBuilder& b, const Params& p, const Measurements& m, const Prediction& predicted) {
+  const std::vector<double> sync_ms = column(m.pipeline, &PipelineSample::sync_ms);
+  const std::vector<double> worker_ms = column(m.pipeline, &PipelineSample::worker_ms);
+  std::vector<double> speedups;
+  for (std::size_t i = 0; i < sync_ms.size(); ++i) speedups.push_back(sync_ms[i] / worker_ms[i]);
+  b.section("pipeline", fmt::format("{} batches: synchronize loop vs callback + worker thread", p.batches), "worker")
+      .metric(measured("pipeline.sync_loop", "cudaStreamSynchronize loop", "ms", sync_ms)
+                  .with_note(fmt::format("host {:.3f} + GPU {:.3f} ms per batch",
+                                         median_of(column(m.pipeline, &PipelineSample::host_ms_per_batch)),
+                                         median_of(column(m.pipeline, &PipelineSample::gpu_ms_per_batch)))))
+      .metric(measured("pipeline.worker", "callback signals a worker thread", "ms", worker_ms)
+                  .with_note("two batches in flight"))
+      .metric(measured("pipeline.speedup", "speed-up of the worker pipeline", "x", speedups)
+                  .with_prediction(predicted.pipeline_speedup)
+                  .with_note("(host + GPU) / max(host, GPU)"));
+}
+
+// Each claim lecture 003 (section 4.2) makes about callbacks, beside what this run measured.
+void lecture_section(ReportBuilder& b) {
+  b.section("lecture", "the lecture's claims about callbacks, and this run")
+      .table("claims", {"lecture 003 says", "lecture's figure", "this run"},
+             {{text_cell("a callback puts a CPU function into the stream"), text_cell("none (no hardware named)"),
+               metric_cell("callback.latency")},
+              {text_cell("it tells the CPU the GPU is done, to start the next batch"), text_cell("none"),
+               metric_cell("pipeline.speedup")},
+              {text_cell("(not said) a slow one delays host functions of other streams"), text_cell("-"),
+               metric_cell("cross.host_fn_wait")}});
+}
+
+void checks(ReportBuilder& b, const Params& p, const Measurements& m) {
+  b.verify("callback_sees_kernel_results", m.ordering.all_correct(),
+           fmt::format("every callback saw the preceding kernel's results ({} of {} elements)",
+                       format_count(m.ordering.correct), format_count(m.ordering.checked)),
+           "a missing element would mean the host function ran before the kernel finished");
+  b.verify("cross_stream_results", m.cross_results, "stream B's kernel output, copied to the host");
+  b.verify("pipeline_results", m.batches.all_correct(),
+           fmt::format("every pipeline batch matches the CPU ({} of {} elements)", format_count(m.batches.correct),
+                       format_count(m.batches.checked)));
+  const Summary latency = summarize(column(m.latency, &LatencySample::latency_us));
+  b.expect("latency_tens_of_us", latency.median < kLatencyMaxMedianUs,
+           "callback latency is tens of microseconds at most (median under 100 us)",
+           "a busy or power-saving host CPU, or many threads competing for it, delays the callback thread");
+  b.expect("callback_blocks_its_stream", summarize(column(m.blocking, &BlockingSample::gap_ms)).min >= p.callback_ms,
+           fmt::format("the next kernel in the stream waited for the {} ms callback", p.callback_ms),
+           "this cannot fail unless stream order is broken");
+  b.expect("other_stream_runs_on",
+           p.callback_ms == 0 ||
+               median_of(column(m.blocking, &BlockingSample::other_busy_ms)) >= kOtherStreamMinShare * p.callback_ms,
+           "the other stream's kernel kept running while the callback slept",
+           "with CUDA_LAUNCH_BLOCKING=1 or a GPU that cannot run kernels concurrently, streams take turns");
+}
+
+// Only meaningful while something sleeps: with --callback-ms 0 there is nothing to wait for.
+void cross_stream_checks(ReportBuilder& b, const Params& p, const Measurements& m) {
+  if (p.callback_ms == 0 || m.cross.empty()) return;
+  const double sleep_left = median_of(column(m.cross, &CrossStreamSample::sleep_left_ms));
+  const double wait = median_of(column(m.cross, &CrossStreamSample::host_fn_wait_ms));
+  const double gpu_us = median_of(column(m.cross, &CrossStreamSample::kernel_copy_us));
+  b.expect("host_functions_share_a_thread", wait >= kSharedThreadMinShare * sleep_left,
+           fmt::format("a host function on an idle stream waited for the sleeping one ({:.2f} of {:.2f} ms)", wait,
+                       sleep_left),
+           "the driver runs host functions on one thread; a driver that ran them concurrently would pass "
+           "this one's start in microseconds");
+  b.expect("gpu_work_of_other_streams_runs_on", gpu_us <= kGpuWorkMaxShareOfSleep * sleep_left * 1000.0,
+           fmt::format("a kernel and a copy on that stream finished meanwhile ({:.0f} us)", gpu_us),
+           "would fail if a host function held back GPU work of other streams; a heavily loaded host can also "
+           "delay the launches themselves");
+}
+
+}  // namespace
+
+Report build_report(const Params& p, const Measurements& m, const Prediction& predicted) {
+  ReportBuilder b(flags().params(p));
+  latency_section(b, m);
+  blocking_section(b, p, m, predicted);
+  cross_stream_section(b, p, m, predicted);
+  pipeline_section(b, p, m, predicted);
+  b.section("rules", "what a callback may not do");
+  lecture_section(b);
+
+  checks(b, p, m);
+  cross_stream_checks(b, p, m);
+  const std::vector<double> sync_ms = column(m.pipeline, &PipelineSample::sync_ms);
+  const std::vector<double> worker_ms = column(m.pipeline, &PipelineSample::worker_ms);
+  b.expect("worker_pipeline_faster", median_of(worker_ms) < median_of(sync_ms),
+           "the callback + worker pipeline beats the synchronize loop",
+           "when host work or GPU work per batch is tiny there is little to overlap");
+
+  const Summary latency = summarize(column(m.latency, &LatencySample::latency_us));
+  b.headline(fmt::format("callback latency {:.1f} us median, p99 {:.1f} us; pipeline {:.2f}x", latency.median,
+                         latency.p99, median_of(sync_ms) / median_of(worker_ms)));
+  b.try_next("cudalab callbacks --callback-ms 50",
+             "a slower callback: the gap and other streams' host functions follow it, other kernels do not")
+      .try_next("cudalab callbacks --callback-ms 0", "the bare cost of a host function in the stream")
+      .try_next("cudalab callbacks --batch-us 2000", "GPU-heavy batches: what bounds the pipeline now?")
+      .try_next("cudalab callbacks --batch-elements 4194304", "host-heavy batches")
+      .try_next("cudalab callbacks --repeat 500", "a steadier p99");
+  b.timelines(m.timelines);
+  return std::move(b).build();
+}
+
+}  // namespace cudalab::callbacks

@@ -1,0 +1,56 @@
+// A lesson that needs no GPU, compiled only into the tests: its "measurement" is computed from
+// its flags, so live mode, the renderers and the CLI plumbing can be driven end to end here.
+#pragma once
+
+#include <memory>
+
+#include "cli/course.hpp"
+#include "cli/live.hpp"
+#include "common/bench/lesson.hpp"
+#include "common/report/builder.hpp"
+
+namespace cudalab::testing_support {
+
+struct FakeParams {
+  int streams = 4;
+  bool slow = false;
+};
+
+inline const FlagTable<FakeParams>& fake_flags() {
+  static const FlagTable<FakeParams> table = FlagTable<FakeParams>()
+                                                 .integer("streams", &FakeParams::streams, 1, 64, "streams")
+                                                 .flag("slow", &FakeParams::slow, "pretend to be slow");
+  return table;
+}
+
+struct FakeMeasurements {
+  double speedup = 0;
+};
+inline FakeMeasurements fake_measure(const FakeParams& p, const RunContext&) {
+  // A pipeline of 3 stages over N streams: speed-up 3N / (N + 2).
+  return {3.0 * p.streams / (p.streams + 2.0)};
+}
+inline double fake_predict(const FakeParams& p, const FakeMeasurements&) { return 3.0 * p.streams / (p.streams + 2.0); }
+inline Report fake_report(const FakeParams& p, const FakeMeasurements& m, const double& predicted) {
+  ReportBuilder b(fake_flags().params(p));
+  b.section("speedup", "speed-up", "").metric(derived("speedup", "speed-up vs one stream", "x", m.speedup).with_prediction(predicted));
+  b.expect("above_two", m.speedup > 2.0, "more than 2x");
+  b.headline("fake headline");
+  return std::move(b).build();
+}
+
+inline std::unique_ptr<Lesson> make_fake_lesson() {
+  return make_lesson(fake_flags, Repetitions{0, 1}, fake_measure, fake_predict, fake_report);
+}
+
+inline const CourseEntry& fake_entry() {
+  static const CourseEntry entry{3, "stream-overlap", "a fake lesson", "no GPU needed", &make_fake_lesson};
+  return entry;
+}
+
+// Runs the lesson itself: no device, no preflight.
+inline LiveRunner fake_runner() {
+  return [](const LessonRun& run, const RunContext& ctx, const CommonOptions&) { return run.lesson->run(ctx); };
+}
+
+}  // namespace cudalab::testing_support

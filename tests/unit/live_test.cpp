@@ -1,0 +1,80 @@
+// Live mode with scripted input, on a lesson that needs no GPU.
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <sstream>
+
+#include "cli/suggest.hpp"
+#include "fake_lesson.hpp"
+
+using namespace cudalab;
+using namespace cudalab::testing_support;
+
+namespace {
+
+class ScriptedReader final : public LineReader {
+ public:
+  explicit ScriptedReader(std::deque<std::string> lines) : lines_(std::move(lines)) {}
+  std::optional<std::string> read(const std::string&) override {
+    if (lines_.empty()) return std::nullopt;
+    auto line = lines_.front();
+    lines_.pop_front();
+    return line;
+  }
+
+ private:
+  std::deque<std::string> lines_;
+};
+
+std::string sitting(std::deque<std::string> commands, std::vector<std::string> args = {}) {
+  ScriptedReader reader(std::move(commands));
+  std::ostringstream out;
+  LiveSession session{&fake_entry(), std::move(args), fake_runner()};
+  EXPECT_EQ(run_live(session, reader, out), 0);
+  return out.str();
+}
+
+}  // namespace
+
+TEST(Live, RunsOnceThenComparesEachRerunWithThePreviousAndTheFirst) {
+  const std::string out = sitting({"streams 8", "streams 16", "quit"});
+  EXPECT_NE(out.find("speed-up vs one stream"), std::string::npos) << out;  // the full first run
+  EXPECT_NE(out.find("params    streams=4"), std::string::npos) << out;
+  EXPECT_NE(out.find("params    streams=8"), std::string::npos) << out;
+  // 3N/(N+2): 2.0 at 4 streams, 2.4 at 8, 2.667 at 16.
+  EXPECT_NE(out.find("2.400 x       2.000 x  ×1.20       2.000 x  ×1.20"), std::string::npos) << out;
+  EXPECT_NE(out.find("2.667 x       2.400 x  ×1.11       2.000 x  ×1.33"), std::string::npos) << out;
+  EXPECT_NE(out.find("cudalab 03 · stream-overlap"), std::string::npos) << out;
+  EXPECT_NE(out.find("✗→✓ expect above_two"), std::string::npos) << out;
+}
+
+TEST(Live, BadValuesAndUnknownNamesGetOneLineAndTheSittingGoesOn) {
+  const std::string out = sitting({"streams 0", "stream 8", "streams", "streams 8", "quit"});
+  EXPECT_NE(out.find("cudalab: error: --streams: 0 is out of range; allowed 1 to 64"), std::string::npos) << out;
+  EXPECT_NE(out.find("no parameter or command 'stream' (did you mean 'streams'?)"), std::string::npos) << out;
+  EXPECT_NE(out.find("streams needs a value"), std::string::npos) << out;
+  EXPECT_NE(out.find("params    streams=8"), std::string::npos) << "a good value after bad ones still runs";
+}
+
+TEST(Live, ResetGoesBackToTheStartingFlagsAndSwitchesTakeOnOff) {
+  const std::string out = sitting({"streams 16", "slow on", "reset", "quit"}, {"--streams", "2"});
+  EXPECT_NE(out.find("params    streams=16 slow=on"), std::string::npos) << out;
+  const auto last_params = out.rfind("params    ");
+  EXPECT_EQ(out.substr(last_params, 29), "params    streams=2 slow=off\n") << out;
+}
+
+TEST(Live, SavesTheSittingAsJsonRuns) {
+  const auto path = ::testing::TempDir() + "live_sitting.json";
+  const std::string out = sitting({"streams 8", "save " + path, "quit"});
+  EXPECT_NE(out.find("saved 2 runs to " + path), std::string::npos) << out;
+}
+
+TEST(Live, EndOfInputEndsTheSitting) { EXPECT_NE(sitting({}).find("params"), std::string::npos); }
+
+TEST(Suggest, ClosestWordWithinTwoEditsOrAUniquePrefix) {
+  EXPECT_EQ(closest_word("stream", {"streams", "size", "chunks"}), "streams");
+  EXPECT_EQ(closest_word("strams", {"streams", "size"}), "streams");
+  EXPECT_EQ(closest_word("kernel", {"kernel-iters", "size"}), "kernel-iters");
+  EXPECT_EQ(closest_word("xyz", {"streams", "size"}), "");
+  EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
+}

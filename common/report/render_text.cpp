@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "render.hpp"
+#include "markdown.hpp"
 #include "predict.hpp"
 #include "render_plot.hpp"
 #include "text_format.hpp"
@@ -102,8 +103,7 @@ class TextRenderer {
     }
   }
 
-  // A course-notes section, wrapped. Lines starting with "- " stay bullets, indented code
-  // (four spaces) and fenced blocks stay verbatim.
+  // A course-notes section, its Markdown rendered for the terminal (markdown.hpp).
   void notes_block(const std::string& key, std::size_t indent) {
     if (key.empty()) return;
     const auto text = notes_section(style_.lang, report_.notes_file(), key);
@@ -115,64 +115,10 @@ class TextRenderer {
            << '\n';
       return;
     }
-    const std::string pad(indent, ' ');
-    std::istringstream lines(*text);
-    std::string line;
-    std::string paragraph;
-    bool fenced = false;
-    auto flush_paragraph = [&](std::string_view bullet) {
-      if (paragraph.empty()) return;
-      const auto wrapped = wrap_text(paragraph, prose_width(indent + display_width(bullet)));
-      for (std::size_t i = 0; i < wrapped.size(); ++i) {
-        out_ << pad << (i == 0 ? std::string(bullet) : std::string(display_width(bullet), ' ')) << wrapped[i] << '\n';
-      }
-      paragraph.clear();
-    };
-    std::string bullet;
-    while (std::getline(lines, line)) {
-      if (line.rfind("```", 0) == 0) {
-        flush_paragraph(bullet);
-        fenced = !fenced;
-        continue;
-      }
-      if (fenced || line.rfind("    ", 0) == 0) {
-        flush_paragraph(bullet);
-        out_ << pad << line << '\n';
-        continue;
-      }
-      std::string clean = strip_markdown(line);
-      if (clean.empty()) {
-        flush_paragraph(bullet);
-        bullet.clear();
-        out_ << '\n';
-        continue;
-      }
-      if (clean.rfind("- ", 0) == 0 || clean.rfind("* ", 0) == 0) {
-        flush_paragraph(bullet);
-        bullet = "• ";
-        clean = clean.substr(2);
-      } else if (clean.rfind("#", 0) == 0) {  // sub-heading inside a section
-        flush_paragraph(bullet);
-        bullet.clear();
-        out_ << pad << paint_.bold(clean.substr(clean.find_first_not_of("# "))) << '\n';
-        continue;
-      }
-      append_prose(paragraph, clean);
+    const MarkdownStyle markdown{prose_width(indent), style_.color, style_.unicode};
+    for (const auto& line : render_markdown(*text, markdown)) {
+      out_ << (line.empty() ? "" : std::string(indent, ' ')) << line << '\n';
     }
-    flush_paragraph(bullet);
-  }
-
-  static std::string strip_markdown(const std::string& line) {
-    std::string out;
-    for (std::size_t i = 0; i < line.size(); ++i) {
-      if (line.compare(i, 2, "**") == 0) {
-        ++i;
-        continue;
-      }
-      out.push_back(line[i]);
-    }
-    const auto end = out.find_last_not_of(" \t\r");
-    return end == std::string::npos ? std::string() : out.substr(0, end + 1);
   }
 
   void section_title(const std::string& text) {
@@ -211,7 +157,9 @@ class TextRenderer {
     section_title(style_.lang == Lang::zh ? "先预测，再观察" : "your predictions");
     out_ << '\n';
     for (const auto& g : report_.guesses) {
-      for (const auto& line : wrap_text(g.question, prose_width(kIndent))) out_ << std::string(kIndent, ' ') << line << '\n';
+      for (const auto& line : wrap_runs(inline_markdown(g.question, style_.color), prose_width(kIndent))) {
+        out_ << std::string(kIndent, ' ') << line << '\n';
+      }
       for (const auto& line : wrap_text(feedback(g, report_, style_.lang), prose_width(kIndent + 2))) {
         out_ << std::string(kIndent + 2, ' ') << paint_.bold(line) << '\n';
       }

@@ -77,25 +77,21 @@ std::size_t display_width(std::string_view text) {
   return width;
 }
 
-std::vector<std::string> wrap_text(std::string_view text, std::size_t width) {
-  // Tokens: a run of narrow non-space characters (a word) or one wide character. A line is a
-  // list of tokens, each remembering whether a space preceded it.
-  struct Token {
-    std::string text;
-    bool space_before;
-  };
-  std::vector<std::string> lines;
-  std::vector<Token> line;
-  std::size_t line_width = 0;
-  auto token_width = [](const Token& t, bool first) { return display_width(t.text) + (!first && t.space_before ? 1 : 0); };
-  auto flush = [&] {
-    std::string out;
-    for (std::size_t k = 0; k < line.size(); ++k) out += (k > 0 && line[k].space_before ? " " : "") + line[k].text;
-    lines.push_back(out);
-    line.clear();
-    line_width = 0;
-  };
-  bool space = false;
+namespace {
+
+// One unbreakable piece of a line: a word, one wide character, or a whole keep_together run.
+struct Piece {
+  std::string text;
+  const std::string* sgr;
+  bool space_before;
+  char32_t first;
+  char32_t last;
+};
+
+// Splits a run into pieces at spaces and around wide characters; `space` carries a pending space
+// from the run before.
+void split_run(const TextRun& run, bool& space, std::vector<Piece>& out) {
+  const std::string_view text = run.text;
   std::size_t i = 0;
   while (i < text.size()) {
     if (text[i] == ' ') {
@@ -112,31 +108,102 @@ std::vector<std::string> wrap_text(std::string_view text, std::size_t width) {
         i = peek;
       }
     }
-    Token token{std::string(text.substr(start, i - start)), space};
+    const std::string_view word = text.substr(start, i - start);
+    out.push_back({std::string(word), &run.sgr, space, cp, last_code_point(word)});
     space = false;
-    if (!line.empty() && line_width + token_width(token, false) > width) {
-      // Closing punctuation may not start a line: carry the last character down with it.
-      std::vector<Token> carried;
-      if (is_closing_punctuation(cp) && line.size() > 1) {
-        carried.push_back(line.back());
-        line.pop_back();
-      }
-      flush();
-      for (auto& c : carried) {
-        line_width += token_width(c, line.empty());
-        line.push_back(std::move(c));
-      }
-    }
-    line_width += token_width(token, line.empty());
-    line.push_back(std::move(token));
   }
-  if (!line.empty() || lines.empty()) flush();
+}
+
+bool is_ascii_closing(char32_t cp) {
+  return cp == ')' || cp == ',' || cp == '.' || cp == ';' || cp == ':' || cp == '!' || cp == '?';
+}
+
+bool is_opening_punctuation(char32_t cp) {
+  return cp == U'（' || cp == U'「' || cp == U'『' || cp == U'【' || cp == U'《' || cp == U'“' || cp == U'‘';
+}
+
+// Whether a line may end between two pieces.
+bool may_break_between(const Piece& before, const Piece& after) {
+  if (after.space_before) return true;
+  if (is_closing_punctuation(after.first) || is_ascii_closing(after.first) || is_opening_punctuation(before.last)) {
+    return false;
+  }
+  return is_wide(before.last) || is_wide(after.first);
+}
+
+std::string paint(const Piece& piece) {
+  return piece.sgr->empty() ? piece.text : "\x1b[" + *piece.sgr + "m" + piece.text + "\x1b[0m";
+}
+
+}  // namespace
+
+std::vector<std::string> wrap_runs(const std::vector<TextRun>& runs, std::size_t width) {
+  std::vector<Piece> pieces;
+  bool space = false;
+  for (const auto& run : runs) {
+    const std::size_t leading = run.text.find_first_not_of(' ');
+    if (run.keep_together && leading != std::string::npos && display_width(run.text) <= width) {
+      const std::string_view body = std::string_view(run.text).substr(leading);
+      const std::size_t end = body.find_last_not_of(' ') + 1;
+      pieces.push_back({std::string(body.substr(0, end)), &run.sgr, space || leading > 0, first_code_point(body),
+                        last_code_point(body.substr(0, end))});
+      space = end < body.size();
+    } else {
+      split_run(run, space, pieces);
+    }
+  }
+  // Units: pieces no line may end between, placed greedily.
+  std::vector<std::string> lines;
+  std::string line;
+  std::size_t line_width = 0;
+  std::size_t i = 0;
+  while (i < pieces.size()) {
+    std::size_t j = i + 1;
+    std::size_t unit_width = display_width(pieces[i].text);
+    while (j < pieces.size() && !may_break_between(pieces[j - 1], pieces[j])) unit_width += display_width(pieces[j++].text);
+    const bool gap = line_width > 0 && pieces[i].space_before;
+    if (line_width > 0 && line_width + (gap ? 1 : 0) + unit_width > width) {
+      lines.push_back(std::move(line));
+      line.clear();
+      line_width = 0;
+    }
+    if (line_width > 0 && pieces[i].space_before) {
+      line += ' ';
+      ++line_width;
+    }
+    for (std::size_t k = i; k < j; ++k) line += paint(pieces[k]);
+    line_width += unit_width;
+    i = j;
+  }
+  if (!line.empty() || lines.empty()) lines.push_back(std::move(line));
   return lines;
 }
 
+std::vector<std::string> wrap_text(std::string_view text, std::size_t width) {
+  return wrap_runs({TextRun{std::string(text), "", false}}, width);
+}
+
+namespace {
+
+bool is_cjk_punctuation(char32_t cp) {
+  return (cp >= 0x3000 && cp <= 0x303F) || (cp >= 0xFF01 && cp <= 0xFF0F) || (cp >= 0xFF1A && cp <= 0xFF20) ||
+         (cp >= 0xFF3B && cp <= 0xFF40) || (cp >= 0xFF5B && cp <= 0xFF65);
+}
+
+std::string_view without_markers(std::string_view text) {
+  while (!text.empty() && (text.front() == '*' || text.front() == '`')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == '*' || text.back() == '`')) text.remove_suffix(1);
+  return text;
+}
+
+}  // namespace
+
 void append_prose(std::string& paragraph, std::string_view line) {
-  if (!paragraph.empty() && !(is_wide(last_code_point(paragraph)) && is_wide(first_code_point(line)))) {
-    paragraph += ' ';
+  if (!paragraph.empty() && !line.empty()) {
+    const char32_t last = last_code_point(without_markers(paragraph));
+    const char32_t first = first_code_point(without_markers(line));
+    const bool joined = (is_wide(last) && is_wide(first)) || is_cjk_punctuation(last) || is_cjk_punctuation(first);
+    if (!joined) paragraph += ' ';
   }
   paragraph += line;
 }

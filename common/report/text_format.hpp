@@ -12,11 +12,26 @@ namespace cudalab {
 // Columns a UTF-8 string takes in a terminal (ANSI escape sequences count zero).
 std::size_t display_width(std::string_view text);
 
-// Greedy wrap to `width` columns; breaks at spaces and between CJK characters.
+// Greedy wrap to `width` columns; breaks at spaces and between CJK characters, never before
+// closing punctuation (，。) nor between two characters that touch without a space ("foo," "GPU的"
+// may break, "GPU," may not).
 std::vector<std::string> wrap_text(std::string_view text, std::size_t width);
 
-// Joins a source line onto a paragraph: with a space between words, without one between two
-// CJK characters (Chinese text broken across source lines must not gain spaces).
+// A stretch of text with one style, for wrap_runs. `sgr` is an ANSI SGR code ("1" bold, "36" cyan,
+// "" plain) painted around each piece of the run on the line it lands on. A keep_together run (a
+// code span, an emphasised phrase) is not broken across lines unless it is wider than a line.
+struct TextRun {
+  std::string text;
+  std::string sgr;
+  bool keep_together = false;
+};
+
+// wrap_text over styled runs: runs that touch without a space stay on one line.
+std::vector<std::string> wrap_runs(const std::vector<TextRun>& runs, std::size_t width);
+
+// Joins a source line onto a paragraph: with a space between words, without one where either side
+// is CJK punctuation or both sides are CJK characters (Chinese text broken across source lines
+// must not gain spaces). Markdown markers (* `) at the join are looked through.
 void append_prose(std::string& paragraph, std::string_view line);
 
 // Pads with spaces on the right (left-aligned) or left (right-aligned) to `width` columns.

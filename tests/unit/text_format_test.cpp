@@ -50,3 +50,36 @@ TEST(TextFormat, ChineseProseJoinsWithoutSpacesAndKeepsPunctuationOffLineStarts)
     }
   }
 }
+
+TEST(TextFormat, KeepTogetherRunsAndTouchingPiecesStayOnOneLine) {
+  const std::vector<TextRun> runs = {{"call ", "", false}, {"cudaMemcpyAsync(dst, src, n)", "36", true},
+                                     {", then wait on the stream", "", false}};
+  for (std::size_t width = 30; width <= 60; ++width) {
+    const auto lines = wrap_runs(runs, width);
+    bool found = false;
+    for (const auto& line : lines) {
+      EXPECT_LE(display_width(line), width) << line;
+      found = found || line.find("\x1b[36mcudaMemcpyAsync(dst, src, n)\x1b[0m,") != std::string::npos;
+    }
+    EXPECT_TRUE(found) << "width " << width << ": the span was split, or its comma left it";
+  }
+  // Wider than a line: broken at its spaces after all, each piece still painted.
+  const auto narrow = wrap_runs({{"a very long emphasised phrase", "3", true}}, 10);
+  EXPECT_GT(narrow.size(), 1u);
+  for (const auto& line : narrow) EXPECT_EQ(line.rfind("\x1b[3m", 0), 0u) << line;
+}
+
+TEST(TextFormat, JoinedLinesGainNoSpaceAtChinesePunctuationOrThroughMarkers) {
+  std::string p = "主机函数";
+  append_prose(p, "**不能**调用 CUDA");
+  EXPECT_EQ(p, "主机函数**不能**调用 CUDA");
+  p = "它在流里排队，";
+  append_prose(p, "`cudaLaunchHostFunc` 入队");
+  EXPECT_EQ(p, "它在流里排队，`cudaLaunchHostFunc` 入队");
+  p = "用 `cudaMemcpyAsync`";
+  append_prose(p, "（异步）");
+  EXPECT_EQ(p, "用 `cudaMemcpyAsync`（异步）");
+  p = "the copy";
+  append_prose(p, "`engine`");
+  EXPECT_EQ(p, "the copy `engine`");
+}

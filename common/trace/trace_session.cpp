@@ -272,7 +272,7 @@ std::string key_from_title(const std::string& title) {
 
 // ---- TraceSession --------------------------------------------------------------------------
 
-TraceSession::TraceSession() {
+TraceSession::TraceSession(TraceScope scope) : scope_(scope) {
   if (g_session_exists.exchange(true)) throw std::logic_error("only one TraceSession may exist at a time");
   const CuptiLibrary& lib = cupti_library();
   try {
@@ -286,7 +286,7 @@ TraceSession::TraceSession() {
     }
     CUDALAB_CUDA_CHECK(cudaGetDevice(&device_));
     // Earlier (timed) work must not leak into the picture.
-    CUDALAB_CUDA_CHECK(cudaDeviceSynchronize());
+    synchronize_traced_devices();
     {
       std::lock_guard<std::mutex> lock(collector().mutex);
       collector().ops.clear();
@@ -316,6 +316,20 @@ TraceSession::TraceSession() {
 TraceSession::~TraceSession() {
   stop();
   g_session_exists = false;
+}
+
+void TraceSession::synchronize_traced_devices() const {
+  if (scope_ == TraceScope::current_device) {
+    CUDALAB_CUDA_CHECK(cudaDeviceSynchronize());
+    return;
+  }
+  int count = 0;
+  CUDALAB_CUDA_CHECK(cudaGetDeviceCount(&count));
+  for (int d = 0; d < count; ++d) {
+    CUDALAB_CUDA_CHECK(cudaSetDevice(d));
+    CUDALAB_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+  CUDALAB_CUDA_CHECK(cudaSetDevice(device_));
 }
 
 void TraceSession::stop() noexcept {
@@ -372,7 +386,7 @@ void TraceSession::add_host_op(cudaStream_t stream, const std::string& name, std
 
 void TraceSession::discard_recorded() {
   if (!active_) return;
-  CUDALAB_CUDA_CHECK(cudaDeviceSynchronize());
+  synchronize_traced_devices();
   try {
     CUDALAB_CUPTI_CHECK(cupti_library().flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
   } catch (const CuptiError& e) {
@@ -387,7 +401,7 @@ void TraceSession::discard_recorded() {
 std::optional<Timeline> TraceSession::finish(const std::string& title, const std::string& notes_key) {
   if (!active_) return std::nullopt;
   const std::uint64_t finish_called = now_ns();
-  CUDALAB_CUDA_CHECK(cudaDeviceSynchronize());
+  synchronize_traced_devices();
   size_t dropped = 0;
   try {
     CUDALAB_CUPTI_CHECK(cupti_library().flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
@@ -407,7 +421,9 @@ std::optional<Timeline> TraceSession::finish(const std::string& title, const std
   // Other devices' work and finish()'s own synchronize are not part of the lesson's run.
   raw.erase(std::remove_if(raw.begin(), raw.end(),
                            [&](const RawOp& op) {
-                             return (op.kind != ActivityKind::sync && op.device != static_cast<std::uint32_t>(device_)) ||
+                             const bool other_device = scope_ == TraceScope::current_device &&
+                                                       op.device != static_cast<std::uint32_t>(device_);
+                             return (op.kind != ActivityKind::sync && other_device) ||
                                     (op.kind == ActivityKind::sync && op.start >= finish_called);
                            }),
             raw.end());

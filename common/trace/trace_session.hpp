@@ -27,9 +27,14 @@
 
 namespace cudalab {
 
+// Which devices' work a session keeps: the current device's (every single-GPU lesson), or every
+// device's (a lesson that drives several GPUs names lanes on each; CUPTI's stream ids are unique
+// across the process, so the lanes of different GPUs stay apart).
+enum class TraceScope { current_device, all_devices };
+
 class TraceSession {
  public:
-  TraceSession();
+  explicit TraceSession(TraceScope scope = TraceScope::current_device);
   ~TraceSession();
   TraceSession(const TraceSession&) = delete;
   TraceSession& operator=(const TraceSession&) = delete;
@@ -57,7 +62,10 @@ class TraceSession {
   std::uint32_t stream_id(cudaStream_t stream) const;
   void stop() noexcept;
 
+  void synchronize_traced_devices() const;
+
   bool active_ = false;
+  TraceScope scope_ = TraceScope::current_device;
   int device_ = 0;
   std::vector<std::pair<std::uint32_t, std::string>> lane_names_;  // in naming order
   std::vector<int> enabled_kinds_;  // CUpti_ActivityKind values, to disable on stop

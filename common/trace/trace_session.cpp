@@ -339,10 +339,17 @@ void TraceSession::stop() noexcept {
   active_ = false;
 }
 
+std::uint32_t TraceSession::lane_key(std::uint32_t device, std::uint32_t stream) const {
+  // CUPTI's stream ids are unique within a context only: across devices the device tells apart.
+  return scope_ == TraceScope::all_devices ? (device << 24) | (stream & 0xFFFFFFu) : stream;
+}
+
 std::uint32_t TraceSession::stream_id(cudaStream_t stream) const {
   uint32_t id = 0;
   CUDALAB_CUPTI_CHECK(cupti_library().stream_id(nullptr, static_cast<CUstream>(stream), 0, &id));
-  return id;
+  int device = device_;
+  if (scope_ == TraceScope::all_devices && stream != nullptr) CUDALAB_CUDA_CHECK(cudaStreamGetDevice(stream, &device));
+  return lane_key(static_cast<std::uint32_t>(device), id);
 }
 
 void TraceSession::name_stream(cudaStream_t stream, const std::string& name) {
@@ -427,6 +434,10 @@ std::optional<Timeline> TraceSession::finish(const std::string& title, const std
                                     (op.kind == ActivityKind::sync && op.start >= finish_called);
                            }),
             raw.end());
+  for (auto& op : raw) {
+    // Host callbacks got their lane key from stream_id() already; host waits have their own lane.
+    if (op.kind != ActivityKind::sync && op.kind != ActivityKind::host_callback) op.stream = lane_key(op.device, op.stream);
+  }
   std::sort(raw.begin(), raw.end(), [](const RawOp& a, const RawOp& b) { return a.start < b.start; });
   // The picture starts with the first device operation (or host callback). The host often waits
   // before it (CUPTI's start-up inside the session costs a millisecond or more); those waits are

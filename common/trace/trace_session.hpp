@@ -28,8 +28,8 @@
 namespace cudalab {
 
 // Which devices' work a session keeps: the current device's (every single-GPU lesson), or every
-// device's (a lesson that drives several GPUs names lanes on each; CUPTI's stream ids are unique
-// across the process, so the lanes of different GPUs stay apart).
+// device's (a lesson that drives several GPUs names lanes on each; a lane is then keyed by device
+// and stream, as CUPTI's stream ids are unique only within one device's context).
 enum class TraceScope { current_device, all_devices };
 
 class TraceSession {
@@ -59,6 +59,7 @@ class TraceSession {
   std::optional<Timeline> finish(const std::string& title, const std::string& notes_key = {});
 
  private:
+  std::uint32_t lane_key(std::uint32_t device, std::uint32_t stream) const;
   std::uint32_t stream_id(cudaStream_t stream) const;
   void stop() noexcept;
 

@@ -16,7 +16,14 @@ __global__ void layer_kernel(float* grad, std::size_t count, int rank, int layer
   }
 }
 
+__global__ void hold_kernel(std::uint64_t ns) { spin_for_ns(ns); }
+
 }  // namespace
+
+void launch_hold(cudaStream_t stream, int us) {
+  hold_kernel<<<1, 1, 0, stream>>>(static_cast<std::uint64_t>(us) * 1000u);
+  CUDALAB_CHECK_LAUNCH();
+}
 
 int layer_blocks_per_sm() {
   int blocks = 0;

@@ -25,6 +25,10 @@ CUDALAB_HOST_DEVICE inline float gradient_value(int rank, int layer, std::size_t
 // How many layer blocks fit on one SM at once (the width of one wave, per SM).
 int layer_blocks_per_sm();
 
+// One block that spins `us` of wall time: holds a stream while the host enqueues work that must
+// start together behind it.
+void launch_hold(cudaStream_t stream, int us);
+
 // `blocks` blocks that each spin kLayerBlockUs, then together write gradient_value(rank, layer, i)
 // into grad[0, count).
 void launch_layer(cudaStream_t stream, float* grad, std::size_t count, int rank, int layer, int blocks);

@@ -35,19 +35,10 @@ TEST(MultiGpuFlags, DefaultsAndGoodValues) {
 }
 
 TEST(MultiGpuFlags, BadValuesNameTheFlag) {
-  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-      {{"--gpus", "1"}, "--gpus"},          {{"--gpus", "9"}, "--gpus"},
-      {{"--gpus", "two"}, "--gpus"},        {{"--copy-size", "512KiB"}, "--copy-size"},
-      {{"--copy-size", "2GiB"}, "--copy-size"}, {{"--layers", "1"}, "--layers"},
-      {{"--layers", "33"}, "--layers"},     {{"--grad-size", "1KiB"}, "--grad-size"},
-      {{"--grad-size", "512MiB"}, "--grad-size"}, {{"--layer-us", "19"}, "--layer-us"},
-      {{"--layer-us", "5001"}, "--layer-us"},
-  };
-  for (const auto& [args, flag] : cases) {
-    const Parsed p = parse(args);
-    EXPECT_NE(p.error.find(flag), std::string::npos) << args[0] << " " << args[1] << " -> " << p.error;
-    EXPECT_EQ(p.error.find('\n'), std::string::npos) << p.error;
-  }
+  cudalab::testing_support::expect_refused(
+      flags(), {{"--gpus", "1"}, {"--gpus", "9"}, {"--gpus", "two"}, {"--copy-size", "512KiB"},
+                {"--copy-size", "2GiB"}, {"--layers", "1"}, {"--layers", "33"}, {"--grad-size", "1KiB"},
+                {"--grad-size", "512MiB"}, {"--layer-us", "19"}, {"--layer-us", "5001"}});
   EXPECT_NE(parse({"--gpus", "1"}).error.find("2 to 8"), std::string::npos);
 }
 
@@ -177,7 +168,9 @@ TEST(MultiGpuReport, PeerCopyChecks) {
 
   m.copies.both_ms = {0.40, 0.40, 0.40};  // a half-duplex link: both ways take nearly twice as long
   EXPECT_FALSE(check_of(report_of(m), "both_ways").passed);
-  m.copies.both_ms = {0.27, 0.27, 0.27};
+  m.copies.both_ms = {0.36, 0.36, 0.36};  // 1.17x one way
+  EXPECT_FALSE(check_of(report_of(m), "both_ways").passed);
+  m.copies.both_ms = {0.34, 0.34, 0.34};  // 1.24x one way
   EXPECT_TRUE(check_of(report_of(m), "both_ways").passed);
 }
 

@@ -110,7 +110,8 @@ void checks(ReportBuilder& b, const Measurements& m, const Prediction& pr) {
   b.depends_on({"peer.one_way", "peer.staged"});
   b.expect("both_ways", both >= kBothWaysMinGain * one_way,
            fmt::format("both directions at once carry at least {}x one direction", kBothWaysMinGain),
-           "NVLink and PCIe are full duplex; a link shared with other traffic, or a bridge that is not, can fail this");
+           "NVLink and PCIe are full duplex, but the copy engines may not drive both directions at full speed at "
+           "once; a link shared with other traffic can fail this too");
   b.depends_on({"peer.one_way", "peer.both_ways"});
   const double a = median_of(s.serial_ms), bb = median_of(s.overlapped_ms), cc = median_of(s.priority_ms);
   b.expect("overlap_beats_serial", bb <= kOverlapMaxShare * a,

@@ -76,6 +76,16 @@ ParsedOptions<P> parse_params(const FlagTable<P>& table, std::vector<std::string
   return p;
 }
 
+// Each {flag, value} must be refused with one line that names the flag.
+template <class P>
+void expect_refused(const FlagTable<P>& table, const std::vector<std::pair<std::string, std::string>>& flag_values) {
+  for (const auto& [flag, value] : flag_values) {
+    const std::string error = parse_params(table, {flag, value}).error;
+    EXPECT_NE(error.find(flag), std::string::npos) << flag << " " << value << " -> " << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+  }
+}
+
 // A report's check or param by key; throws std::out_of_range naming a missing one.
 inline const Check& check_of(const Report& r, const std::string& key) {
   for (const auto& c : r.checks) {

@@ -272,7 +272,7 @@ std::string key_from_title(const std::string& title) {
 
 // ---- TraceSession --------------------------------------------------------------------------
 
-TraceSession::TraceSession() {
+TraceSession::TraceSession(TraceScope scope) : scope_(scope) {
   if (g_session_exists.exchange(true)) throw std::logic_error("only one TraceSession may exist at a time");
   const CuptiLibrary& lib = cupti_library();
   try {
@@ -286,7 +286,7 @@ TraceSession::TraceSession() {
     }
     CUDALAB_CUDA_CHECK(cudaGetDevice(&device_));
     // Earlier (timed) work must not leak into the picture.
-    CUDALAB_CUDA_CHECK(cudaDeviceSynchronize());
+    synchronize_traced_devices();
     {
       std::lock_guard<std::mutex> lock(collector().mutex);
       collector().ops.clear();
@@ -318,6 +318,20 @@ TraceSession::~TraceSession() {
   g_session_exists = false;
 }
 
+void TraceSession::synchronize_traced_devices() const {
+  if (scope_ == TraceScope::current_device) {
+    CUDALAB_CUDA_CHECK(cudaDeviceSynchronize());
+    return;
+  }
+  int count = 0;
+  CUDALAB_CUDA_CHECK(cudaGetDeviceCount(&count));
+  for (int d = 0; d < count; ++d) {
+    CUDALAB_CUDA_CHECK(cudaSetDevice(d));
+    CUDALAB_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+  CUDALAB_CUDA_CHECK(cudaSetDevice(device_));
+}
+
 void TraceSession::stop() noexcept {
   for (int kind : enabled_kinds_) CUDALAB_CUPTI_CHECK_NOEXCEPT(cupti_library().disable(static_cast<CUpti_ActivityKind>(kind)));
   if (!enabled_kinds_.empty()) CUDALAB_CUPTI_CHECK_NOEXCEPT(cupti_library().flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
@@ -325,10 +339,17 @@ void TraceSession::stop() noexcept {
   active_ = false;
 }
 
+std::uint32_t TraceSession::lane_key(std::uint32_t device, std::uint32_t stream) const {
+  // CUPTI's stream ids are unique within a context only: across devices the device tells apart.
+  return scope_ == TraceScope::all_devices ? (device << 24) | (stream & 0xFFFFFFu) : stream;
+}
+
 std::uint32_t TraceSession::stream_id(cudaStream_t stream) const {
   uint32_t id = 0;
   CUDALAB_CUPTI_CHECK(cupti_library().stream_id(nullptr, static_cast<CUstream>(stream), 0, &id));
-  return id;
+  int device = device_;
+  if (scope_ == TraceScope::all_devices && stream != nullptr) CUDALAB_CUDA_CHECK(cudaStreamGetDevice(stream, &device));
+  return lane_key(static_cast<std::uint32_t>(device), id);
 }
 
 void TraceSession::name_stream(cudaStream_t stream, const std::string& name) {
@@ -372,7 +393,7 @@ void TraceSession::add_host_op(cudaStream_t stream, const std::string& name, std
 
 void TraceSession::discard_recorded() {
   if (!active_) return;
-  CUDALAB_CUDA_CHECK(cudaDeviceSynchronize());
+  synchronize_traced_devices();
   try {
     CUDALAB_CUPTI_CHECK(cupti_library().flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
   } catch (const CuptiError& e) {
@@ -387,7 +408,7 @@ void TraceSession::discard_recorded() {
 std::optional<Timeline> TraceSession::finish(const std::string& title, const std::string& notes_key) {
   if (!active_) return std::nullopt;
   const std::uint64_t finish_called = now_ns();
-  CUDALAB_CUDA_CHECK(cudaDeviceSynchronize());
+  synchronize_traced_devices();
   size_t dropped = 0;
   try {
     CUDALAB_CUPTI_CHECK(cupti_library().flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
@@ -407,10 +428,16 @@ std::optional<Timeline> TraceSession::finish(const std::string& title, const std
   // Other devices' work and finish()'s own synchronize are not part of the lesson's run.
   raw.erase(std::remove_if(raw.begin(), raw.end(),
                            [&](const RawOp& op) {
-                             return (op.kind != ActivityKind::sync && op.device != static_cast<std::uint32_t>(device_)) ||
+                             const bool other_device = scope_ == TraceScope::current_device &&
+                                                       op.device != static_cast<std::uint32_t>(device_);
+                             return (op.kind != ActivityKind::sync && other_device) ||
                                     (op.kind == ActivityKind::sync && op.start >= finish_called);
                            }),
             raw.end());
+  for (auto& op : raw) {
+    // Host callbacks got their lane key from stream_id() already; host waits have their own lane.
+    if (op.kind != ActivityKind::sync && op.kind != ActivityKind::host_callback) op.stream = lane_key(op.device, op.stream);
+  }
   std::sort(raw.begin(), raw.end(), [](const RawOp& a, const RawOp& b) { return a.start < b.start; });
   // The picture starts with the first device operation (or host callback). The host often waits
   // before it (CUPTI's start-up inside the session costs a millisecond or more); those waits are

@@ -27,9 +27,14 @@
 
 namespace cudalab {
 
+// Which devices' work a session keeps: the current device's (every single-GPU lesson), or every
+// device's (a lesson that drives several GPUs names lanes on each; a lane is then keyed by device
+// and stream, as CUPTI's stream ids are unique only within one device's context).
+enum class TraceScope { current_device, all_devices };
+
 class TraceSession {
  public:
-  TraceSession();
+  explicit TraceSession(TraceScope scope = TraceScope::current_device);
   ~TraceSession();
   TraceSession(const TraceSession&) = delete;
   TraceSession& operator=(const TraceSession&) = delete;
@@ -54,10 +59,14 @@ class TraceSession {
   std::optional<Timeline> finish(const std::string& title, const std::string& notes_key = {});
 
  private:
+  std::uint32_t lane_key(std::uint32_t device, std::uint32_t stream) const;
   std::uint32_t stream_id(cudaStream_t stream) const;
   void stop() noexcept;
 
+  void synchronize_traced_devices() const;
+
   bool active_ = false;
+  TraceScope scope_ = TraceScope::current_device;
   int device_ = 0;
   std::vector<std::pair<std::uint32_t, std::string>> lane_names_;  // in naming order
   std::vector<int> enabled_kinds_;  // CUpti_ActivityKind values, to disable on stop

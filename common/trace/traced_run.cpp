@@ -6,8 +6,8 @@ namespace cudalab {
 
 std::optional<Timeline> traced_run(std::vector<Timeline>& timelines, const std::string& title,
                                    const std::vector<NamedLane>& lanes, const std::function<void(TraceSession&)>& run,
-                                   const std::string& notes_key) {
-  TraceSession trace;
+                                   const std::string& notes_key, TraceScope scope) {
+  TraceSession trace(scope);
   for (const auto& lane : lanes) trace.name_stream(lane.stream, lane.name);
   // A rehearsal inside the session that nobody sees: the first launches after tracing starts
   // pay CUPTI's one-time costs (milliseconds on the lab H100), which would otherwise show up as

@@ -26,7 +26,8 @@ struct NamedLane {
 // Returns the Timeline (also appended to `timelines`), or nullopt when CUPTI could not be used.
 std::optional<Timeline> traced_run(std::vector<Timeline>& timelines, const std::string& title,
                                    const std::vector<NamedLane>& lanes, const std::function<void(TraceSession&)>& run,
-                                   const std::string& notes_key = "timeline");
+                                   const std::string& notes_key = "timeline",
+                                   TraceScope scope = TraceScope::current_device);
 
 // Milliseconds the device was busy on the lane named `lane_name`: the sum of its copies',
 // kernels' and memsets' durations (host callbacks and host waits are not device work). 0 when

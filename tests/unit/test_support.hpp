@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,30 @@ ParsedOptions<P> parse_params(const FlagTable<P>& table, std::vector<std::string
   ParsedOptions<P> p;
   p.error = parse_flags(std::move(args), [&](CLI::App& app) { table.add_to(app, p.options); });
   return p;
+}
+
+// Each {flag, value} must be refused with one line that names the flag.
+template <class P>
+void expect_refused(const FlagTable<P>& table, const std::vector<std::pair<std::string, std::string>>& flag_values) {
+  for (const auto& [flag, value] : flag_values) {
+    const std::string error = parse_params(table, {flag, value}).error;
+    EXPECT_NE(error.find(flag), std::string::npos) << flag << " " << value << " -> " << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+  }
+}
+
+// A report's check or param by key; throws std::out_of_range naming a missing one.
+inline const Check& check_of(const Report& r, const std::string& key) {
+  for (const auto& c : r.checks) {
+    if (c.key == key) return c;
+  }
+  throw std::out_of_range("no check " + key);
+}
+inline const Param& param_of(const Report& r, const std::string& name) {
+  for (const auto& p : r.params) {
+    if (p.name == name) return p;
+  }
+  throw std::out_of_range("no param " + name);
 }
 
 }  // namespace cudalab::testing_support

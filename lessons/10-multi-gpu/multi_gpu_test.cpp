@@ -1,0 +1,197 @@
+// Lesson 10 without a GPU: its flags, the link and pipeline models, and every check of its
+// report decided from made-up measurements.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "model.hpp"
+#include "params.hpp"
+#include "report.hpp"
+#include "tests/unit/test_support.hpp"
+
+using namespace cudalab::multi_gpu;
+
+namespace {
+using Parsed = cudalab::testing_support::ParsedOptions<Params>;
+Parsed parse(std::vector<std::string> args) { return cudalab::testing_support::parse_params(flags(), std::move(args)); }
+}  // namespace
+
+TEST(MultiGpuFlags, DefaultsAndGoodValues) {
+  const Parsed d = parse({});
+  ASSERT_EQ(d.error, "");
+  EXPECT_FALSE(d.options.gpus.has_value());
+  EXPECT_EQ(d.options.copy_size, 64ull << 20);
+  EXPECT_EQ(d.options.layers, 8);
+  EXPECT_EQ(d.options.grad_size, 16ull << 20);
+  EXPECT_EQ(d.options.layer_us, 100);
+
+  const Parsed p = parse({"--gpus", "8", "--copy-size", "1MiB", "--layers", "32", "--grad-size", "4KiB", "--layer-us", "20"});
+  ASSERT_EQ(p.error, "");
+  EXPECT_EQ(p.options.gpus, 8);
+  EXPECT_EQ(p.options.copy_size, 1ull << 20);
+  EXPECT_EQ(p.options.layers, 32);
+  EXPECT_EQ(p.options.grad_size, 4ull << 10);
+  EXPECT_EQ(p.options.layer_us, 20);
+}
+
+TEST(MultiGpuFlags, BadValuesNameTheFlag) {
+  cudalab::testing_support::expect_refused(
+      flags(), {{"--gpus", "1"}, {"--gpus", "9"}, {"--gpus", "two"}, {"--copy-size", "512KiB"},
+                {"--copy-size", "2GiB"}, {"--layers", "1"}, {"--layers", "33"}, {"--grad-size", "1KiB"},
+                {"--grad-size", "512MiB"}, {"--layer-us", "19"}, {"--layer-us", "5001"}});
+  EXPECT_NE(parse({"--gpus", "1"}).error.find("2 to 8"), std::string::npos);
+}
+
+TEST(MultiGpuModel, LayerIsWholeWavesOfBlocks) {
+  EXPECT_EQ(layer_block_count(132, 8, 100, 20), 132 * 8 * 5);
+  EXPECT_EQ(layer_block_count(132, 8, 30, 20), 132 * 8);  // rounds down, ...
+  EXPECT_EQ(layer_block_count(132, 8, 5, 20), 132 * 8);   // ... but never below one wave
+  EXPECT_THROW(layer_block_count(0, 8, 100, 20), std::invalid_argument);
+  EXPECT_THROW(layer_block_count(132, 8, 100, 0), std::invalid_argument);
+}
+
+TEST(MultiGpuModel, LinkIsLatencyPlusBytesOverBandwidth) {
+  // 10 us for 4 KiB; 64 MiB in 210 us -> the 200 us beyond the latency move 64 MiB - 4 KiB.
+  const LinkModel link = fit_link(4096, 0.010, 64ull << 20, 0.210);
+  EXPECT_DOUBLE_EQ(link.latency_ms, 0.010);
+  EXPECT_NEAR(link.bytes_per_ms, ((64ull << 20) - 4096) / 0.200, 1e-3);
+  EXPECT_NEAR(link.copy_ms(4ull << 20), 0.010 + (4ull << 20) / link.bytes_per_ms, 1e-12);
+  EXPECT_NEAR(link.copy_ms(64ull << 20), 0.210 + 4096 / link.bytes_per_ms, 1e-12);
+  // A large copy no slower than the small one leaves the bandwidth unknown, not negative.
+  EXPECT_DOUBLE_EQ(fit_link(4096, 0.010, 1 << 20, 0.009).bytes_per_ms, 0.0);
+  EXPECT_DOUBLE_EQ(gigabytes_per_s(1'000'000'000, 1000.0), 1.0);
+  EXPECT_DOUBLE_EQ(gigabytes_per_s(1000, 0.0), 0.0);
+}
+
+TEST(MultiGpuModel, SerialStepIsEveryPartAddedUp) {
+  EXPECT_DOUBLE_EQ(serial_step_ms({1, 1, 1, 1}, {0.5, 0.5, 0.5, 0.5}), 6.0);
+  EXPECT_DOUBLE_EQ(serial_step_ms({}, {}), 0.0);
+}
+
+TEST(MultiGpuModel, HighPriorityAllReduceStartsAsItsLayerEnds) {
+  // Layers end at 1, 2, 3, 4; each all-reduce (0.5) starts then: the last ends at 4.5.
+  EXPECT_DOUBLE_EQ(overlapped_step_ms({1, 1, 1, 1}, {0.5, 0.5, 0.5, 0.5}, false), 4.5);
+  // All-reduces longer than layers queue behind each other: 1 + 3 x 2.
+  EXPECT_DOUBLE_EQ(overlapped_step_ms({1, 1, 1}, {2, 2, 2}, false), 7.0);
+  // Nothing to communicate: the layers alone.
+  EXPECT_DOUBLE_EQ(overlapped_step_ms({1, 2}, {0, 0}, false), 3.0);
+}
+
+TEST(MultiGpuModel, SamePriorityAllReduceWaitsForTheNextLayer) {
+  // All-reduce 0 waits for layer 1 (ends at 2), ..., the last two both start after layer 3:
+  // 4 + 0.5 + 0.5.
+  EXPECT_DOUBLE_EQ(overlapped_step_ms({1, 1, 1, 1}, {0.5, 0.5, 0.5, 0.5}, true), 5.0);
+  EXPECT_DOUBLE_EQ(overlapped_step_ms({1, 1, 1}, {2, 2, 2}, true), 8.0);
+  // One layer: nothing comes next, both orders agree.
+  EXPECT_DOUBLE_EQ(overlapped_step_ms({1}, {0.5}, true), overlapped_step_ms({1}, {0.5}, false));
+  EXPECT_THROW(overlapped_step_ms({1, 1}, {1}, true), std::invalid_argument);
+}
+
+namespace {
+
+// A made-up run on two GPUs linked by NVLink: 64 MiB copies at ~320 GB/s one way, ~600 both
+// ways, ~26 GB/s staged; 8 layers of 0.1 ms with 0.07 ms all-reduces.
+Measurements made_up_run(double serial_ms, double overlapped_ms, double priority_ms) {
+  Measurements m;
+  m.visible_gpus = 2;
+  for (int g = 0; g < 2; ++g) m.gpus.push_back({{g, "NVIDIA H200", 9, 0, 132, 3}, 0, -5});
+  m.links = {{0, 1, true, 0, true}, {1, 0, true, 0, true}};
+  PeerCopies& c = m.copies;
+  c.peer_access = true;
+  c.small_bytes = 4096;
+  c.large_bytes = 64ull << 20;
+  c.mid_bytes = 4ull << 20;
+  c.small_ms = {0.010, 0.011, 0.010};
+  c.large_ms = {0.210, 0.212, 0.209};
+  c.mid_ms = {0.024, 0.024, 0.025};
+  c.both_ms = {0.225, 0.224, 0.226};
+  c.staged_ms = {2.6, 2.61, 2.62};
+  c.d2h_ms = {1.3, 1.3, 1.31};
+  c.h2d_ms = {1.25, 1.26, 1.25};
+  c.bytes.add(1000, 1000);
+  TrainingStep& s = m.step;
+  s.nccl_version = 22809;
+  s.layer_blocks = 132 * 8 * 5;
+  s.comm_priority = -5;
+  s.layer_ms = {0.1, 0.1, 0.1};
+  s.allreduce_ms = {0.07, 0.07, 0.07};
+  s.serial_ms = {serial_ms, serial_ms, serial_ms};
+  s.overlapped_ms = {overlapped_ms, overlapped_ms, overlapped_ms};
+  s.priority_ms = {priority_ms, priority_ms, priority_ms};
+  s.gradients.add(500, 500);
+  return m;
+}
+
+using cudalab::testing_support::check_of;
+using cudalab::testing_support::param_of;
+
+cudalab::Report report_of(const Measurements& m, const Params& p = Params{}) { return build_report(p, m, predict(p, m)); }
+
+}  // namespace
+
+TEST(MultiGpuReport, AGoodRunPassesEveryCheck) {
+  const auto r = report_of(made_up_run(1.40, 0.95, 0.88));
+  for (const auto& c : r.checks) EXPECT_TRUE(c.passed) << c.key;
+  EXPECT_TRUE(r.verify_passed());
+  EXPECT_NEAR(*r.find_metric("step.serial")->predicted, 8 * 0.1 + 8 * 0.07, 1e-9);
+  EXPECT_NEAR(*r.find_metric("step.overlapped")->predicted, 0.8 + 2 * 0.07, 1e-9);
+  EXPECT_NEAR(*r.find_metric("step.priority")->predicted, 0.8 + 0.07, 1e-9);
+  EXPECT_NEAR(*r.find_metric("peer.staged")->predicted, (64ull << 20) / (2.55 * 1e6), 1e-6);
+  EXPECT_EQ(r.headline, "peer 320 GB/s one way, 597 both; step 1.40 -> 0.95 -> 0.88 ms");
+  EXPECT_EQ(r.devices.size(), 2u);
+}
+
+TEST(MultiGpuReport, OverlapMustSaveATenth) {
+  EXPECT_TRUE(check_of(report_of(made_up_run(1.40, 1.25, 1.2)), "overlap_beats_serial").passed);
+  EXPECT_FALSE(check_of(report_of(made_up_run(1.40, 1.27, 1.2)), "overlap_beats_serial").passed);
+}
+
+TEST(MultiGpuReport, PriorityMustBeatSamePriorityBeyondNoise) {
+  EXPECT_TRUE(check_of(report_of(made_up_run(1.40, 1.0, 0.98)), "priority_helps").passed);
+  EXPECT_FALSE(check_of(report_of(made_up_run(1.40, 1.0, 0.99)), "priority_helps").passed);
+  EXPECT_FALSE(check_of(report_of(made_up_run(1.40, 0.9, 0.95)), "priority_helps").passed);
+}
+
+TEST(MultiGpuReport, SerialStepMustMatchItsParts) {
+  EXPECT_TRUE(check_of(report_of(made_up_run(1.36 * 1.14, 0.95, 0.88)), "serial_model").passed);
+  EXPECT_TRUE(check_of(report_of(made_up_run(1.36 * 0.86, 0.95, 0.88)), "serial_model").passed);
+  EXPECT_FALSE(check_of(report_of(made_up_run(1.36 * 1.16, 0.95, 0.88)), "serial_model").passed);
+  EXPECT_FALSE(check_of(report_of(made_up_run(1.36 * 0.84, 0.95, 0.88)), "serial_model").passed);
+}
+
+TEST(MultiGpuReport, PeerCopyChecks) {
+  Measurements m = made_up_run(1.40, 0.95, 0.88);
+  m.copies.staged_ms = {0.3, 0.3, 0.3};  // staging as fast as the peer copy: no direct link
+  EXPECT_FALSE(check_of(report_of(m), "peer_beats_staged").passed);
+  m.copies.staged_ms = {0.32, 0.32, 0.32};
+  EXPECT_TRUE(check_of(report_of(m), "peer_beats_staged").passed);
+
+  m.copies.both_ms = {0.40, 0.40, 0.40};  // a half-duplex link: both ways take nearly twice as long
+  EXPECT_FALSE(check_of(report_of(m), "both_ways").passed);
+  m.copies.both_ms = {0.36, 0.36, 0.36};  // 1.17x one way
+  EXPECT_FALSE(check_of(report_of(m), "both_ways").passed);
+  m.copies.both_ms = {0.34, 0.34, 0.34};  // 1.24x one way
+  EXPECT_TRUE(check_of(report_of(m), "both_ways").passed);
+}
+
+TEST(MultiGpuReport, AWrongElementFailsVerify) {
+  Measurements m = made_up_run(1.40, 0.95, 0.88);
+  m.step.gradients.add(9, 10);
+  auto r = report_of(m);
+  EXPECT_FALSE(check_of(r, "gradients").passed);
+  EXPECT_TRUE(check_of(r, "copies").passed);
+  EXPECT_FALSE(r.verify_passed());
+
+  m = made_up_run(1.40, 0.95, 0.88);
+  m.copies.bytes.add(4095, 4096);
+  EXPECT_FALSE(check_of(report_of(m), "copies").passed);
+}
+
+TEST(MultiGpuReport, GpusParamIsStableOnlyWhenGiven) {
+  const Measurements m = made_up_run(1.40, 0.95, 0.88);
+  Params p;
+  EXPECT_FALSE(param_of(report_of(m, p), "gpus").stable);
+  EXPECT_EQ(param_of(report_of(m, p), "gpus").value, "2");
+  p.gpus = 2;
+  EXPECT_TRUE(param_of(report_of(m, p), "gpus").stable);
+}

@@ -77,7 +77,7 @@ Measurements made_up_run() {
   Measurements m;
   for (int i = 0; i < 5; ++i) {
     m.timing.push_back({4.0, 515.0, 503.0, 500.0});
-    m.records.push_back({1.5, 1.4, 0.20, 0.15, true});
+    m.records.push_back({0.85, 0.15, 0.20, 0.01, true});
     m.chain.push_back({2.0, 4.0, 12.0, 495.0});
   }
   for (const char* key : {rows::kStreamSync, rows::kEventSync, rows::kDeviceSync, rows::kStreamQuery,
@@ -138,11 +138,13 @@ TEST(EventsSyncReport, TimingChecks) {
   for (auto& s : m.timing) s.host_launch_us = 510.0;  // CUDA_LAUNCH_BLOCKING=1
   EXPECT_FALSE(passes(m, "host_clock_measures_the_launch"));
   m = made_up_run();
-  for (auto& s : m.timing) s.event_us = 560.0;
+  for (auto& s : m.timing) s.event_us = 559.0;  // within 10% + 10 us of 500 us
+  EXPECT_TRUE(passes(m, "events_measure_the_work"));
+  for (auto& s : m.timing) s.event_us = 561.0;
   EXPECT_FALSE(passes(m, "events_measure_the_work"));
   m = made_up_run();
-  for (auto& s : m.records) s.gpu_plain_us = 0.25;
-  EXPECT_FALSE(passes(m, "plain_records_no_dearer"));
+  for (auto& s : m.records) s.gpu_plain_us = 0.1;  // exactly half a timing record
+  EXPECT_FALSE(passes(m, "plain_records_cheaper"));
 }
 
 TEST(EventsSyncReport, WaitChecks) {

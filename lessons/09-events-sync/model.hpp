@@ -32,7 +32,8 @@ double expected_cpu_share(const std::string& row_key);
 // The row with this key; throws std::out_of_range when there is none.
 const WaitRow& find_row(const std::vector<WaitRow>& rows, const std::string& key);
 
-// A host-side chain (wait on the host, then launch) costs at least one wake-up plus one launch.
+// A host-side chain (wait on the host, then launch) costs at least one wake-up plus one launch
+// call: a lower bound, since the call returns before the GPU starts the kernel.
 double predict_host_chain_gap_us(double wake_us, double launch_us);
 
 struct RowPrediction {

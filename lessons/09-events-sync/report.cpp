@@ -76,7 +76,7 @@ void wait_sections(ReportBuilder& b, const Params& p, const Measurements& m, con
       .metric(measured("chain.host_wait_gap", "cudaStreamSynchronize(A), then launch B", "us",
                        column(m.chain, &ChainSample::host_wait_gap_us))
                   .with_prediction(predicted.host_chain_gap_us)
-                  .with_note("predicted: wake-up + launch"))
+                  .with_note("predicted: wake-up + launch call, a lower bound"))
       .metric(measured("chain.host_wait_cpu", "host CPU burned in that synchronize", "us",
                        column(m.chain, &ChainSample::host_wait_cpu_us)));
 }
@@ -120,10 +120,11 @@ void timing_checks(ReportBuilder& b, const Measurements& m) {
            "a busy GPU can start the kernel late after the start event; the events then include the wait");
   const double plain_gpu = median_of(column(m.records, &RecordCostSample::gpu_plain_us));
   const double timing_gpu = median_of(column(m.records, &RecordCostSample::gpu_timing_us));
-  b.expect("plain_records_no_dearer", plain_gpu <= kPlainRecordMaxFactor * timing_gpu,
+  b.expect("plain_records_cheaper", plain_gpu < kPlainRecordMaxShare * timing_gpu,
            fmt::format("a cudaEventDisableTiming record cost the GPU {:.2f} us, a timing one {:.2f} us", plain_gpu,
                        timing_gpu),
-           "the difference is small on a modern GPU; the host cost of both is what the application sees");
+           "a GPU that stamps time as cheaply as it signals would make the two equal; the host's cost per call "
+           "is in the rows above");
 }
 
 void wait_checks(ReportBuilder& b, const Measurements& m) {

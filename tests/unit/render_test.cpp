@@ -158,6 +158,7 @@ TEST(Render, ReferenceRunsMatchTheirGoldenFiles) {
     std::string text, stable;
     TextStyle style = plain();
     style.recorded = true;
+    style.timelines = true;  // as `cudalab show` (and so tools/update-goldens.sh) draws a recorded run
     for (const auto& r : reports) {
       text += render_text(r, style);
       stable += render_stable(r);

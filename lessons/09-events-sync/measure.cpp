@@ -3,6 +3,7 @@
 // device scheduling flags; and a cross-stream dependency through an event, right and wrong.
 #include "measure.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -24,7 +25,12 @@ namespace cudalab::events_sync {
 namespace {
 
 constexpr auto kHostTimeout = std::chrono::seconds(10);
-constexpr std::uint64_t kRecordHoldNs = 3'000'000;  // long enough for the host to enqueue the records
+// The kernel that holds the stream while the host enqueues the records: a margin of four times
+// the host's cost per record (about 1 us on the lab machine), so the GPU side is timed alone.
+constexpr std::uint64_t kRecordHoldBaseNs = 200'000;
+constexpr std::uint64_t kRecordHoldPerRecordNs = 4'000;
+// Each dependency round checks every element twice on the CPU; a few rounds show the effect.
+constexpr int kDependencyRounds = 5;
 
 std::int64_t host_now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -77,14 +83,15 @@ RecordCost time_records(const Stream& s, int n, unsigned event_flags) {
   events.reserve(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) events.emplace_back(event_flags);
   Event before, after;
-  launch_stamped_spin(s, kRecordHoldNs, nullptr, nullptr, nullptr, 0);
+  const std::uint64_t hold_ns = kRecordHoldBaseNs + kRecordHoldPerRecordNs * static_cast<std::uint64_t>(n);
+  launch_stamped_spin(s, hold_ns, nullptr, nullptr, nullptr, 0);
   before.record(s);
   const auto t0 = host_now_ns();
   for (const auto& e : events) e.record(s);
   const auto t1 = host_now_ns();
   after.record(s);
   s.synchronize();
-  return RecordCost{us_between(t0, t1) / n, elapsed_us(before, after) / n, t1 - t0 < static_cast<std::int64_t>(kRecordHoldNs)};
+  return RecordCost{us_between(t0, t1) / n, elapsed_us(before, after) / n, t1 - t0 < static_cast<std::int64_t>(hold_ns)};
 }
 
 RecordCostSample measure_record_cost(const Stream& s, int n) {
@@ -317,7 +324,7 @@ void measure_dependencies(const Params& p, const Repetitions& reps, const Stream
                           Measurements& m) {
   DependencyBuffers buffers(static_cast<std::size_t>(p.elements));
   std::uint32_t seed = 3;
-  for (int i = 0; i < reps.repeat; ++i) {
+  for (int i = 0; i < std::min(reps.repeat, kDependencyRounds); ++i) {
     const RoundResult right = dependency_round(producer, consumer, buffers, seed++ * kSeedStep, ns_from_us(p.producer_us), true);
     m.right.add(right.correct, buffers.host.size());
     const RoundResult wrong = dependency_round(producer, consumer, buffers, seed++ * kSeedStep, ns_from_us(p.producer_us), false);

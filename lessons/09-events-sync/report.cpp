@@ -36,7 +36,10 @@ void timing_section(ReportBuilder& b, const Params& p, const Measurements& m, co
       .metric(measured("timing.host_launch_sync", "host clock around launch + synchronize", "us",
                        column(m.timing, &TimingSample::host_launch_sync_us))
                   .with_note("the work plus launch and wake-up"));
+  const bool held = std::all_of(m.records.begin(), m.records.end(), [](const RecordCostSample& s) { return s.stream_was_held; });
   b.section("records", fmt::format("the cost of cudaEventRecord, per record ({} records a sample)", p.records))
+      .fact("held", "the host enqueued every sample's records before the GPU reached them", held ? "yes" : "no",
+            held ? "" : "the GPU figures then include waiting for the host", false)
       .metric(measured("records.host_timing", "host: timing event", "us", column(m.records, &RecordCostSample::host_timing_us)))
       .metric(measured("records.host_plain", "host: cudaEventDisableTiming", "us",
                        column(m.records, &RecordCostSample::host_plain_us)))

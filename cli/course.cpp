@@ -11,6 +11,7 @@ std::unique_ptr<Lesson> make_priority();
 std::unique_ptr<Lesson> make_callbacks();
 std::unique_ptr<Lesson> make_graph_pitfall();
 std::unique_ptr<Lesson> make_graph_forkjoin();
+std::unique_ptr<Lesson> make_events_sync();
 std::unique_ptr<Lesson> make_multi_gpu();
 
 const std::vector<CourseEntry>& course() {
@@ -29,6 +30,9 @@ const std::vector<CourseEntry>& course() {
        "capture one batch on one stream: the graph runs serially and loses", &make_graph_pitfall},
       {7, "graph-forkjoin", "CUDA Graphs done right",
        "fork/join capture makes a parallel DAG; launch overhead per kernel", &make_graph_forkjoin},
+      {9, "events-sync", "events and ways to wait",
+       "timing with events vs host clocks; every way to wait: wake-up latency against CPU burned",
+       &make_events_sync},
       {10, "multi-gpu", "several GPUs: peer copies and NCCL",
        "peer copies and all-reduces overlapped with a backward pass, with priorities (2+ GPUs)", &make_multi_gpu},
   };

@@ -25,11 +25,11 @@ struct Repetitions {
 // The bounds of adaptive measurement: warm-up stops once the last 3 runs agree within 5% (at
 // most kMaxExtraWarmups more runs); repetition stops once the median's ~95% confidence interval
 // is within ±kTargetMedianCi, or the timed runs reach kMaxRepeatFactor x repeat, or they have
-// taken kRepeatBudgetMs of GPU time.
-inline constexpr int kMaxExtraWarmups = 10;
+// taken kRepeatBudgetMs of GPU time (small: a lesson times dozens of these, `all` must stay quick).
+inline constexpr int kMaxExtraWarmups = 5;
 inline constexpr double kTargetMedianCi = 0.01;
-inline constexpr int kMaxRepeatFactor = 3;
-inline constexpr double kRepeatBudgetMs = 250.0;
+inline constexpr int kMaxRepeatFactor = 2;
+inline constexpr double kRepeatBudgetMs = 60.0;
 
 // Whether adaptive repetition should take another timed sample (pure, unit-tested).
 bool needs_more_samples(const std::vector<double>& samples_ms, const Repetitions& reps);

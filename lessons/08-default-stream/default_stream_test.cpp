@@ -16,19 +16,19 @@ namespace {
 using Parsed = cudalab::testing_support::ParsedOptions<Params>;
 Parsed parse(std::vector<std::string> args) { return cudalab::testing_support::parse_params(flags(), std::move(args)); }
 
-Case made_up(double total_us, std::size_t wrong = 0) {
+Case made_up(double total_us) {
   Case c;
   c.total_us = {total_us, total_us, total_us * 1.01};
-  c.results.add(512 - wrong, 512);
+  c.results.add(512, 512);
   return c;
 }
 
-// Kernels of 100 us, 4 per lane: stream 0 spans 400 (overlapped) to 1200 us (serialized), the
-// two-lane cases 400 to 800 us. Defaults: every broken way serialized, every fix overlapped.
+// Kernels of 100 us, 4 per lane: stream 0 spans 400 (overlapped) to 900 us (its staircase), the
+// two-lane cases 400 to 800 us (in a row). Every broken way lost the overlap, every fix kept it.
 Measurements good() {
   Measurements m;
   m.alone = made_up(100);
-  m.stream0_blocking = made_up(1230);
+  m.stream0_blocking = made_up(910);
   m.stream0_nonblocking = made_up(410);
   m.threads_legacy = made_up(810);
   m.threads_per_thread = made_up(420);
@@ -69,18 +69,23 @@ TEST(DefaultStreamFlags, DefaultsAndBadValues) {
   }
 }
 
-TEST(DefaultStreamModel, BoundsAreTheLongestLaneAndTheSumOfAll) {
-  const Bounds b = bounds(100, 3, 4);
+TEST(DefaultStreamModel, StreamZeroIsABarrierNotATotalOrder) {
+  // A0 | S0 | B0+A1 | S1 | B1+A2 | S2 | B2+A3 | S3 | B3
+  EXPECT_EQ(stream0_staircase_lengths(4), 9);
+  EXPECT_EQ(stream0_staircase_lengths(1), 3);  // one round: all three in a row
+  const Bounds b = bounds(100, 4, 9);
   EXPECT_DOUBLE_EQ(b.overlapped_us, 400);
-  EXPECT_DOUBLE_EQ(b.serialized_us, 1200);
-  EXPECT_DOUBLE_EQ(serialized_share(400, b), 0.0);
-  EXPECT_DOUBLE_EQ(serialized_share(800, b), 0.5);
-  EXPECT_DOUBLE_EQ(serialized_share(1300, b), 1.125);  // host waits can push past serialized
-  EXPECT_DOUBLE_EQ(serialized_share(100, bounds(100, 1, 1)), 0.0);  // one lane: nothing to overlap
+  EXPECT_DOUBLE_EQ(b.lost_us, 900);
+  EXPECT_DOUBLE_EQ(lost_share(400, b), 0.0);
+  EXPECT_DOUBLE_EQ(lost_share(650, b), 0.5);
+  EXPECT_DOUBLE_EQ(lost_share(1025, b), 1.25);  // host waits can push past the prediction
+  EXPECT_DOUBLE_EQ(lost_share(100, bounds(100, 1, 1)), 0.0);  // nothing to lose
+}
 
+TEST(DefaultStreamModel, EachCasePredictsFromOneKernelAlone) {
   const Params p;
   const Prediction pr = predict(p, good());
-  EXPECT_DOUBLE_EQ(pr.stream0_blocking_us, 100.0 * 3 * 4);
+  EXPECT_DOUBLE_EQ(pr.stream0_blocking_us, 900);
   EXPECT_DOUBLE_EQ(pr.stream0_nonblocking_us, 400);
   EXPECT_DOUBLE_EQ(pr.threads_legacy_us, 800);
   EXPECT_DOUBLE_EQ(pr.threads_per_thread_us, 400);
@@ -100,9 +105,9 @@ TEST(DefaultStreamReport, EveryCheckPassesOnAGoodRun) {
 
 TEST(DefaultStreamReport, LostChecksFailWhenTheBrokenWayStillOverlaps) {
   Measurements m = good();
-  m.stream0_blocking = made_up(700);  // (700 - 400) / 800 = 0.375 of the way: not lost
+  m.stream0_blocking = made_up(700);  // (700 - 400) / 500 = 0.6 of the way: not lost
   EXPECT_FALSE(passed(m, "stream0_overlap_lost"));
-  m.stream0_blocking = made_up(1000);  // 0.75: lost, at the threshold
+  m.stream0_blocking = made_up(775);  // 0.75: lost, at the threshold
   EXPECT_TRUE(passed(m, "stream0_overlap_lost"));
   m.threads_legacy = made_up(500);
   EXPECT_FALSE(passed(m, "threads_overlap_lost"));
@@ -112,9 +117,9 @@ TEST(DefaultStreamReport, LostChecksFailWhenTheBrokenWayStillOverlaps) {
 
 TEST(DefaultStreamReport, KeptChecksFailWhenTheFixSerializes) {
   Measurements m = good();
-  m.stream0_nonblocking = made_up(600);  // 0.25 of the way: kept, at the threshold
+  m.stream0_nonblocking = made_up(525);  // 0.25 of the way: kept, at the threshold
   EXPECT_TRUE(passed(m, "stream0_overlap_kept"));
-  m.stream0_nonblocking = made_up(700);
+  m.stream0_nonblocking = made_up(600);
   EXPECT_FALSE(passed(m, "stream0_overlap_kept"));
   m.threads_per_thread = made_up(800);
   EXPECT_FALSE(passed(m, "threads_overlap_kept"));

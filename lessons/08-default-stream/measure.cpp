@@ -7,6 +7,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <mutex>
@@ -77,7 +78,8 @@ double finish(Rig& r, const std::vector<Event>& ends, int slots, Tally& tally) {
   double total = 0;
   for (const Event& end : ends) total = std::max(total, elapsed_us(r.start, end));
   std::vector<std::uint32_t> host(static_cast<std::size_t>(slots) * kThreads);
-  CUDALAB_CUDA_CHECK(cudaMemcpy(host.data(), r.out.data(), host.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+  CUDALAB_CUDA_CHECK(
+      cudaMemcpy(host.data(), r.out.data(), host.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
   std::size_t correct = 0;
   for (std::size_t k = 0; k < host.size(); ++k) {
     const auto slot = static_cast<std::uint32_t>(k / kThreads);
@@ -113,19 +115,31 @@ double run_stream0(Rig& r, const Stream& a, const Stream& b, Tally& tally) {
 }
 
 // Two host threads, each launching its kernels on `lane` (cudaStreamLegacy or
-// cudaStreamPerThread, which each thread resolves to its own stream).
+// cudaStreamPerThread, which each thread resolves to its own stream). A thread's first CUDA
+// calls (binding the device, creating its per-thread stream) are slow and not what is measured:
+// both threads make them first, and the gate opens only when both are ready.
 double run_threads(Rig& r, cudaStream_t lane, int device, TraceSession* trace, Tally& tally) {
-  open_gate(r);
   std::vector<Event> ends(2);
   std::exception_ptr errors[2];
   std::mutex trace_mutex;
+  std::atomic<int> ready{0};
+  std::atomic<bool> go{false};
+  std::atomic<bool> cancelled{false};  // the gate failed: the threads launch nothing
   auto work = [&](int t) {
     try {
       CUDALAB_CUDA_CHECK(cudaSetDevice(device));  // the current device is per host thread
+      CUDALAB_CUDA_CHECK(cudaStreamSynchronize(lane));  // makes this thread's per-thread stream now
       if (trace != nullptr) {
         const std::lock_guard<std::mutex> lock(trace_mutex);
         trace->name_stream(lane, lane == cudaStreamPerThread ? "thread " + std::to_string(t) : "stream 0");
       }
+    } catch (...) {
+      errors[t] = std::current_exception();
+    }
+    ready.fetch_add(1);
+    while (!go.load()) std::this_thread::yield();
+    if (errors[t] || cancelled.load()) return;
+    try {
       wait_for_gate(r, lane);
       for (int k = 0; k < r.p.kernels; ++k) {
         launch_spin_then_write(lane, r.out.data(), nullptr, static_cast<std::uint32_t>(t * r.p.kernels + k),
@@ -137,6 +151,17 @@ double run_threads(Rig& r, cudaStream_t lane, int device, TraceSession* trace, T
     }
   };
   std::thread first(work, 0), second(work, 1);
+  while (ready.load() < 2) std::this_thread::yield();
+  try {
+    open_gate(r);
+  } catch (...) {
+    cancelled.store(true);
+    go.store(true);
+    first.join();
+    second.join();
+    throw;
+  }
+  go.store(true);
   first.join();
   second.join();
   for (const auto& e : errors) {
@@ -183,10 +208,11 @@ void trace_cases(Rig& r, const RunContext& ctx, Measurements& m, const Stream& b
              [&](TraceSession& t) { (void)run_threads(r, cudaStreamLegacy, ctx.device, &t, untimed); });
   traced_run(m.timelines, "two host threads on their per-thread default streams: side by side", {gate},
              [&](TraceSession& t) { (void)run_threads(r, cudaStreamPerThread, ctx.device, &t, untimed); });
-  traced_run(m.timelines, "cudaMalloc/cudaFree per step: each free waits for the device",
-             {gate, {na, "stream A"}, {nb, "stream B"}}, [&](TraceSession&) { (void)run_alloc(r, na, nb, false, untimed); });
-  traced_run(m.timelines, "cudaMallocAsync/cudaFreeAsync per step: the overlap stays",
-             {gate, {na, "stream A"}, {nb, "stream B"}}, [&](TraceSession&) { (void)run_alloc(r, na, nb, true, untimed); });
+  const std::vector<NamedLane> pipeline = {gate, {na, "stream A"}, {nb, "stream B"}};
+  traced_run(m.timelines, "cudaMalloc/cudaFree per step: each free waits for the device", pipeline,
+             [&](TraceSession&) { (void)run_alloc(r, na, nb, false, untimed); });
+  traced_run(m.timelines, "cudaMallocAsync/cudaFreeAsync per step: the overlap stays", pipeline,
+             [&](TraceSession&) { (void)run_alloc(r, na, nb, true, untimed); });
 }
 
 }  // namespace

@@ -14,8 +14,8 @@ inline const FlagTable<Params>& flags() {
   static const FlagTable<Params> table =
       FlagTable<Params>()
           // At least 20 us: below that, launch gaps are a large share of each kernel and the
-          // overlapped and serialized times move towards each other. At most 5 ms, so the
-          // longest case (3 lanes x 16 kernels, serialized) stays under a quarter of a second.
+          // overlapped and lost times move towards each other. At most 5 ms, so the longest
+          // case (33 kernel lengths in a row at --kernels 16) stays under a quarter of a second.
           .integer("kernel-us", &Params::kernel_us, 20, 5000, "how long each kernel runs, in us")
           .integer("kernels", &Params::kernels, 1, 16, "kernels per stream (or per host thread)");
   return table;

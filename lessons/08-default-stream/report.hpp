@@ -9,8 +9,8 @@
 
 namespace cudalab::default_stream {
 
-// Where a case's measured time lies between its overlapped (0) and serialized (1) bounds
-// (model.hpp's serialized_share). The overlap counts as lost from kLostMinShare up, and as kept
+// Where a case's measured time lies between its overlapped (0) and lost (1) predictions
+// (model.hpp's lost_share). The overlap counts as lost from kLostMinShare up, and as kept
 // up to kKeptMaxShare; in between the run proves neither.
 inline constexpr double kLostMinShare = 0.75;
 inline constexpr double kKeptMaxShare = 0.25;

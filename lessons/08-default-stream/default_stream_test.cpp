@@ -137,3 +137,22 @@ TEST(DefaultStreamReport, AWrongElementFailsVerification) {
     EXPECT_FALSE(build_report(p, m, predict(p, m)).verify_passed());
   }
 }
+
+TEST(DefaultStreamReport, PerThreadIsJudgedOnItsFastestRunAndItsQueuedRunsCounted) {
+  const Params p;
+  Measurements m = good();
+  m.threads_per_thread.total_us = {810, 800, 800, 800, 410};  // one run side by side, four in a row
+  const auto r = build_report(p, m, predict(p, m));
+  EXPECT_TRUE(check(r, "threads_overlap_kept").passed);
+  for (const auto& s : r.sections) {
+    for (const auto& metric : s.metrics) {
+      if (metric.key == "threads.kept_runs_lost") {
+        EXPECT_EQ(metric.samples.at(0), 4.0);
+      }
+    }
+  }
+  m.threads_per_thread.total_us = {810, 800, 520};  // (520 - 400) / 400 = 0.3: not side by side
+  EXPECT_FALSE(passed(m, "threads_overlap_kept"));
+  m.stream0_nonblocking.total_us = {900, 900, 410};  // the others stay judged on the median
+  EXPECT_FALSE(passed(m, "stream0_overlap_kept"));
+}

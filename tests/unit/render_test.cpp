@@ -158,6 +158,7 @@ TEST(Render, ReferenceRunsMatchTheirGoldenFiles) {
     std::string text, stable;
     TextStyle style = plain();
     style.recorded = true;
+    style.timelines = true;  // as `cudalab show` renders a recorded run (cli/output.cpp)
     for (const auto& r : reports) {
       text += render_text(r, style);
       stable += render_stable(r);

@@ -11,6 +11,7 @@ std::unique_ptr<Lesson> make_priority();
 std::unique_ptr<Lesson> make_callbacks();
 std::unique_ptr<Lesson> make_graph_pitfall();
 std::unique_ptr<Lesson> make_graph_forkjoin();
+std::unique_ptr<Lesson> make_default_stream();
 std::unique_ptr<Lesson> make_events_sync();
 std::unique_ptr<Lesson> make_multi_gpu();
 
@@ -30,6 +31,8 @@ const std::vector<CourseEntry>& course() {
        "capture one batch on one stream: the graph runs serially and loses", &make_graph_pitfall},
       {7, "graph-forkjoin", "CUDA Graphs done right",
        "fork/join capture makes a parallel DAG; launch overhead per kernel", &make_graph_forkjoin},
+      {8, "default-stream", "the default stream and implicit synchronization",
+       "stream 0 between streams, per-thread default streams, cudaFree vs cudaFreeAsync", &make_default_stream},
       {9, "events-sync", "events and ways to wait",
        "timing with events vs host clocks; every way to wait: wake-up latency against CPU burned",
        &make_events_sync},

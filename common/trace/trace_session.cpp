@@ -1,5 +1,6 @@
 #include "trace_session.hpp"
 
+#include <cuda.h>
 #include <cxxabi.h>
 #include <dlfcn.h>
 
@@ -344,8 +345,33 @@ std::uint32_t TraceSession::lane_key(std::uint32_t device, std::uint32_t stream)
   return scope_ == TraceScope::all_devices ? (device << 24) | (stream & 0xFFFFFFu) : stream;
 }
 
+namespace {
+
+// The calling thread's current context, through the runtime's driver entry point (the binary
+// does not link libcuda itself); nullptr when it cannot be had.
+CUcontext current_context() {
+  using GetCurrent = CUresult (*)(CUcontext*);
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 12000, cudaEnableDefault, &found) != cudaSuccess ||
+      found != cudaDriverEntryPointSuccess || fn == nullptr) {
+    return nullptr;
+  }
+  CUcontext ctx = nullptr;
+  return reinterpret_cast<GetCurrent>(fn)(&ctx) == CUDA_SUCCESS ? ctx : nullptr;
+}
+
+}  // namespace
+
 std::uint32_t TraceSession::stream_id(cudaStream_t stream) const {
   uint32_t id = 0;
+  // The default streams are not handles CUPTI can look up: it resolves a null stream within a
+  // given context, to the per-thread default stream of the calling thread when asked to.
+  const bool per_thread = stream == cudaStreamPerThread;
+  if (stream == nullptr || stream == cudaStreamLegacy || per_thread) {
+    CUDALAB_CUPTI_CHECK(cupti_library().stream_id(current_context(), nullptr, per_thread ? 1 : 0, &id));
+    return lane_key(static_cast<std::uint32_t>(device_), id);
+  }
   CUDALAB_CUPTI_CHECK(cupti_library().stream_id(nullptr, static_cast<CUstream>(stream), 0, &id));
   int device = device_;
   if (scope_ == TraceScope::all_devices && stream != nullptr) CUDALAB_CUDA_CHECK(cudaStreamGetDevice(stream, &device));

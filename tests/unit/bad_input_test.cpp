@@ -78,7 +78,12 @@ TEST(BadInput, EveryFlagOfEveryLessonRefusesHostileValuesClearly) {
 }
 
 TEST(BadInput, UnknownLessonNumbersAndNames) {
-  for (const char* word : {"0", "00", "8", "08", "99", "-1", "lesson1", "device_query"}) {
+  // One past the last lesson, in both spellings, so the test follows the course table.
+  const int past_last = course().back().number + 1;
+  const std::string past = std::to_string(past_last);
+  const std::string past_padded = (past_last < 10 ? "0" : "") + past;
+  for (const std::string& word : {std::string("0"), std::string("00"), past, past_padded, std::string("99"),
+                                  std::string("-1"), std::string("lesson1"), std::string("device_query")}) {
     const Outcome o = run({word});
     EXPECT_EQ(o.code, to_int(ExitCode::usage)) << word << " " << o.err;
     EXPECT_TRUE(one_line(o.err)) << o.err;

@@ -191,6 +191,11 @@ int run_all(const std::vector<LessonRun>& runs, const CommonOptions& o) {
       }
       exit_code = std::max(exit_code, exit_code_for(report, o.strict));
       reports.push_back(std::move(report));
+    } catch (const WaivedError& e) {
+      // A lesson this machine cannot run (multi-gpu on one GPU) is skipped; the others count.
+      failures[i] = "waived";
+      std::cerr << fmt::format("cudalab: lesson {:02d} {}: waived: {}\n", runs[i].entry->number, runs[i].entry->slug,
+                               e.what());
     } catch (const RuntimeError& e) {
       failures[i] = e.what();
       std::cerr << fmt::format("cudalab: lesson {:02d} {}: CUDA error: {}\n", runs[i].entry->number, runs[i].entry->slug, e.what());
@@ -209,7 +214,7 @@ int run_all(const std::vector<LessonRun>& runs, const CommonOptions& o) {
     const auto* e = runs[i].entry;
     if (!failures[i].empty()) {
       std::cout << fmt::format("  {:02d} {}  {}\n", e->number, pad_right(e->slug, 20),
-                               failures[i] == "preset error" ? "preset error" : "runtime error");
+                               failures[i] == "preset error" || failures[i] == "waived" ? failures[i] : "runtime error");
       continue;
     }
     const Report& rep = reports[r++];

@@ -77,7 +77,7 @@ grep -h "other process" "$out/logs/student-a.txt" "$out/logs/student-b.txt" | se
 grep -hE "^✗ verify" "$out/logs/student-a.txt" "$out/logs/student-b.txt" | sed 's/^/    /'
 
 echo "== predict first"
-printf 'speedup.depth_first = 3\n' >"$out/logs/answers.txt"
+printf 'speedup.depth_first = 3\nlecture.pinning_share = 50\n' >"$out/logs/answers.txt"
 "$bin" 03 --predict --answers "$out/logs/answers.txt" --json "$out/logs/predict.json" >"$out/logs/predict.txt" 2>&1
 echo "03 --predict --answers: exit $?"; grep -A3 "your predictions" "$out/logs/predict.txt"
 

@@ -142,7 +142,7 @@ std::vector<Guess> ask_predictions(const LessonRun& run, const CommonOptions& o,
   }
   const auto questions = questions_for(lang, fmt::format("{:02d}-{}", run.entry->number, run.entry->slug));
   if (questions.empty()) {
-    throw UsageError(fmt::format("--predict: lesson {:02d} asks no questions yet; try lesson 03", run.entry->number));
+    throw UsageError(fmt::format("--predict: lesson {:02d} asks no questions yet; try lesson 03 or 04", run.entry->number));
   }
   if (!o.answers_path.empty()) return read_answers(o.answers_path, questions);
   if (!stdin_is_terminal()) throw UsageError("--predict: needs a terminal to ask on, or --answers FILE");

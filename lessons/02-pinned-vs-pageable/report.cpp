@@ -20,18 +20,54 @@ std::vector<double> bandwidth_samples(double bytes, const std::vector<double>& m
   return out;
 }
 
-void add_sweep(ReportBuilder& b, const Measurements& m) {
+std::string bandwidth_key(MemoryKind kind, Direction d, std::uint64_t n) {
+  return fmt::format("bw.{}.{}.{}", name_of(kind), name_of(d), format_bytes(n));
+}
+
+// The sweep as a picture: measured points per memory kind, the fitted t(n) = latency + n / bw
+// drawn through them, and the half-bandwidth size of pinned memory as a point on its curve.
+Plot sweep_plot(const Measurements& m, const Prediction& predicted, Direction d) {
+  Plot plot{std::string("sweep.") + name_of(d), fmt::format("{} bandwidth against copy size", label_of(d)),
+            "copy size", "B", "bandwidth", "GB/s", true, false, {}};
+  const double lo = static_cast<double>(m.sizes.front()), hi = static_cast<double>(m.sizes.back());
+  for (MemoryKind kind : m.kinds) {
+    PlotSeries points{name_of(kind), {}, false};
+    for (std::uint64_t n : m.sizes) points.points.push_back({static_cast<double>(n), bandwidth_key(kind, d, n), 0});
+    plot.series.push_back(std::move(points));
+  }
+  for (MemoryKind kind : m.kinds) {
+    const auto fit = predicted.fits.find({kind, d});
+    if (fit == predicted.fits.end()) continue;
+    PlotSeries curve{fmt::format("{} model", name_of(kind)), {}, true};
+    for (int i = 0; i <= 48; ++i) {
+      const double n = lo * std::pow(hi / lo, i / 48.0);
+      curve.points.push_back({n, "", n / fit->second.predicted_seconds(n) / 1e9});
+    }
+    plot.series.push_back(std::move(curve));
+  }
+  if (const auto pinned = predicted.fits.find({MemoryKind::pinned, d}); pinned != predicted.fits.end()) {
+    const double half = pinned->second.half_bandwidth_bytes();
+    if (half >= lo && half <= hi) {
+      plot.series.push_back({fmt::format("pinned half bandwidth at {}", format_bytes(static_cast<std::uint64_t>(half))),
+                             {{half, "", pinned->second.bandwidth_Bps / 2e9}},
+                             false});
+    }
+  }
+  return plot;
+}
+
+void add_sweep(ReportBuilder& b, const Measurements& m, const Prediction& predicted) {
   for (Direction d : m.directions) {
     auto s = b.section(std::string("bandwidth.") + name_of(d), fmt::format("{} bandwidth by size", label_of(d)),
                        d == Direction::h2d ? "bandwidth" : "");
     for (MemoryKind kind : m.kinds) {
       for (std::size_t si = 0; si < m.sizes.size(); ++si) {
         const std::uint64_t n = m.sizes[si];
-        s.metric(measured(fmt::format("bw.{}.{}.{}", name_of(kind), name_of(d), format_bytes(n)),
-                          fmt::format("{:>7} {}", format_bytes(n), name_of(kind)), "GB/s",
+        s.metric(measured(bandwidth_key(kind, d, n), fmt::format("{:>7} {}", format_bytes(n), name_of(kind)), "GB/s",
                           bandwidth_samples(static_cast<double>(n), m.copy_ms.at({kind, d}).at(si))));
       }
     }
+    if (m.sizes.size() >= 2) s.get().plots.push_back(sweep_plot(m, predicted, d));
   }
 }
 
@@ -142,7 +178,7 @@ void add_checks(ReportBuilder& b, const Measurements& m);
 Report build_report(const Params& p, const Measurements& m, const Prediction& predicted) {
   ReportBuilder b(flags().params(p));
   if (p.size == 0) b.resolve_param("size", "sweep", true);
-  add_sweep(b, m);
+  add_sweep(b, m, predicted);
   add_model(b, m, predicted);
   add_bidirectional(b, m);
   add_host_blocking(b, m);

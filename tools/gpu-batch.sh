@@ -81,6 +81,16 @@ printf 'speedup.depth_first = 3\nlecture.pinning_share = 50\n' >"$out/logs/answe
 "$bin" 03 --predict --answers "$out/logs/answers.txt" --json "$out/logs/predict.json" >"$out/logs/predict.txt" 2>&1
 echo "03 --predict --answers: exit $?"; grep -A3 "your predictions" "$out/logs/predict.txt"
 
+echo "== stream-overlap at 8 streams, and with one hardware queue"
+"$bin" 03 --streams 8 --json "$out/logs/03-streams8.json" >"$out/logs/03-streams8.txt" 2>&1; echo "03 --streams 8: exit $?"
+grep -E "^  (depth|breadth)-first \(" "$out/logs/03-streams8.txt"
+CUDA_DEVICE_MAX_CONNECTIONS=1 "$bin" 03 >"$out/logs/03-connections1.txt" 2>&1; echo "03 with CUDA_DEVICE_MAX_CONNECTIONS=1: exit $?"
+grep -E "^  (depth|breadth)-first \(|hardware queues" "$out/logs/03-connections1.txt"
+
+echo "== live mode, scripted: streams 8, then size 16MiB"
+printf 'streams 8\nsize 16MiB\nquit\n' | "$bin" live 03 >"$out/logs/live-03.txt" 2>&1; echo "live 03: exit $?"
+grep -A8 "this run" "$out/logs/live-03.txt" | head -n 24
+
 echo "== odd values"
 for args in "03 --streams 8" "03 --streams 1" "03 --size 900GiB" "04 --priority -100" "01 --device 7" "03 --repeat 0"; do
   # shellcheck disable=SC2086

@@ -142,27 +142,28 @@ std::string apply_lesson_preset(const PresetFile& presets, LessonCommand& cmd) {
 // CLI11 lists unexpected arguments in reverse (it parses from the back): name them in the order
 // typed, say where a global flag must go, and guess a mistyped lesson or flag.
 std::string extras_message(const CLI::App& app, const std::vector<std::string>& args) {
-  std::vector<std::string> extras = app.remaining();
   const std::size_t at = command_index(args);
-  if (at == 0 || app.get_subcommands().empty()) {
-    // No subcommand was recognised: a mistyped lesson or command, or flags before the lesson.
-    if (at > 0) {
-      std::string message = unknown_command_message(args[at]);
-      if (at > 1) message += fmt::format("; flags go after the lesson: cudalab {} {}", args[at], args[1]);
-      return message;
-    }
-    return fmt::format("{} needs a lesson first: cudalab 03 {}", args.size() > 1 ? args[1] : "the flag",
-                       args.size() > 1 ? args[1] : "");
+  if (at > 1) {
+    // Flags typed before the lesson: they belong after it.
+    std::string flags;
+    for (std::size_t i = 1; i < at; ++i) flags += (flags.empty() ? "" : " ") + args[i];
+    return fmt::format("{} must come after the lesson: cudalab {} {}", flags, args[at], flags);
   }
+  if (at == 0) return fmt::format("{} needs a lesson first: cudalab 03 {}", args.size() > 1 ? args[1] : "a flag",
+                                  args.size() > 1 ? args[1] : "");
+  if (app.get_subcommands().empty()) return unknown_command_message(args[at]);
+  const CLI::App* sub = app.get_subcommands().front();
+  std::vector<std::string> extras = sub->remaining();
+  if (extras.empty()) extras = app.remaining();
   std::string typed;
   for (const auto& a : extras) typed += (typed.empty() ? "" : " ") + a;
   std::vector<std::string> names;
-  for (const CLI::Option* opt : app.get_subcommands().front()->get_options()) {
+  for (const CLI::Option* opt : sub->get_options()) {
     if (!opt->get_lnames().empty()) names.push_back("--" + opt->get_lnames().front());
   }
   const std::string guess = extras.empty() ? "" : closest_word(extras.front(), names);
-  return fmt::format("{} does not take: {}{}", app.get_subcommands().front()->get_name(), typed,
-                     guess.empty() ? "" : fmt::format(" (did you mean {}?)", guess));
+  return fmt::format("{} does not take: {}{}", sub->get_name(), typed,
+                     guess.empty() || guess == extras.front() ? "" : fmt::format(" (did you mean {}?)", guess));
 }
 
 int print_help(const CLI::App& app, const std::string& topic) {

@@ -47,7 +47,7 @@ TEST(GraphForkJoinReport, EveryCheckOnTheDefaults) {
   EXPECT_TRUE(r.expect_passed());
   EXPECT_EQ(r.headline, "forkjoin 0.97x, serial 3.70x the multi-stream time");
   EXPECT_DOUBLE_EQ(r.find_metric("lecture.launch_ratio")->summary().median, 4.0);
-  ASSERT_EQ(r.sections.size(), 8u);
+  ASSERT_EQ(r.sections.size(), 7u);
 }
 
 TEST(GraphForkJoinReport, ASlowForkJoinOrACostlyGraphNodeFailsItsExpect) {

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
 #include <sstream>
 
 #include "common/report/predict.hpp"
@@ -195,4 +196,57 @@ TEST(Predict, AskingOnATerminalRetriesABadAnswerAndTakesAChoiceLetter) {
   EXPECT_NE(out.str().find("a number, please"), std::string::npos);
   std::istringstream empty("");
   EXPECT_THROW(ask(questions, empty, out), UsageError);
+}
+
+namespace {
+
+std::vector<std::string> reference_run_paths() {
+  std::vector<std::string> paths;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(CUDALAB_SOURCE_DIR) + "/course-notes/runs")) {
+    if (e.path().extension() == ".json") paths.push_back(e.path().string());
+  }
+  std::sort(paths.begin(), paths.end());
+  return paths;
+}
+
+}  // namespace
+
+TEST(ReferencePlots, LessonsTwoAndSevenDrawTheirPlotsWithinEightyColumnsInBothLanguages) {
+  int plots = 0;
+  for (const auto& path : reference_run_paths()) {
+    for (const auto& report : load_runs(path)) {
+      for (const auto& section : report.sections) {
+        for (const auto& plot : section.plots) {
+          ++plots;
+          for (const auto& line : render_plot(plot, report, PlotStyle{80 - 2, true, false})) {
+            EXPECT_LE(display_width(line), 78u) << path << ": " << line;
+          }
+          for (Lang lang : {Lang::en, Lang::zh}) {
+            TextStyle style;
+            style.width = 80;
+            style.lang = lang;
+            style.recorded = true;
+            EXPECT_NE(render_text(report, style).find(plot.title), std::string::npos) << path;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GE(plots, 3) << "02 (H2D and D2H sweeps) and 07 (launch sweep) record plots";
+}
+
+TEST(ReferencePlots, EverySvgOfTheReferenceRunsRendersWithARealRenderer) {
+  const auto dir = std::filesystem::temp_directory_path() / "cudalab_reference_svgs";
+  std::filesystem::remove_all(dir);
+  std::size_t written = 0;
+  for (const auto& path : reference_run_paths()) {
+    for (const auto& report : load_runs(path)) {
+      for (const auto& svg : write_report_svgs(report, dir.string())) {
+        ++written;
+        const std::string cmd = "rsvg-convert -o '" + svg + ".png' '" + svg + "' >/dev/null 2>&1";
+        EXPECT_EQ(std::system(cmd.c_str()), 0) << svg;
+      }
+    }
+  }
+  EXPECT_GE(written, 10u) << "the reference runs hold plots and timelines";
 }

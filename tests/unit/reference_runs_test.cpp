@@ -22,9 +22,7 @@ const std::filesystem::path kRuns = std::filesystem::path(CUDALAB_SOURCE_DIR) / 
 
 // Reference runs recorded before their lesson's flags changed. The lead re-records every
 // reference run on the lab GPU; empty this list then.
-const std::map<std::string, std::string> kKnownStale = {
-    {"03-stream-overlap.json", "recorded before --memory"},
-};
+const std::map<std::string, std::string> kKnownStale = {};
 
 std::vector<std::filesystem::path> reference_runs() {
   std::vector<std::filesystem::path> runs;

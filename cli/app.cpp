@@ -67,8 +67,16 @@ std::optional<std::string> take_config(std::vector<std::string>& args) {
   return path;
 }
 
-// The first word that is not a flag: the subcommand (0 when there is none).
+// Where the subcommand is: the first lesson or command word, else the first word that is not a
+// flag (0 when there is none). A flag's value ("zh" in "--lang zh 03") is not the command.
 std::size_t command_index(const std::vector<std::string>& args) {
+  static const std::vector<std::string> commands = {"list", "all", "show", "live", "help", "completion"};
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const bool lesson = std::any_of(course().begin(), course().end(), [&](const CourseEntry& e) {
+      return args[i] == e.slug || args[i] == std::to_string(e.number) || args[i] == fmt::format("{:02d}", e.number);
+    });
+    if (lesson || std::find(commands.begin(), commands.end(), args[i]) != commands.end()) return i;
+  }
   for (std::size_t i = 1; i < args.size(); ++i) {
     if (args[i].rfind("-", 0) != 0) return i;
   }

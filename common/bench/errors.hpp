@@ -1,5 +1,6 @@
 // The few ways a cudalab run can end, as exception types, and the one table that maps them to
-// exit codes. Lessons throw; cli/main.cpp catches and calls exit_code_for().
+// exit codes. Lessons throw; cli/app.cpp (run_cli) catches each kind and returns its code, and
+// cli/output.cpp (exit_code_for) maps a finished report to one.
 #pragma once
 
 #include <stdexcept>

@@ -1,4 +1,4 @@
-// The three output forms of a Report (DESIGN.md, "Output contract"):
+// The output forms of a Report (README.md, "Output"):
 //   text   — annotated for a person, explanations from the course notes, colour on a TTY;
 //   json   — report_json.hpp;
 //   stable — only what cannot change between runs on a GPU that behaves as the lesson teaches.

@@ -1,4 +1,4 @@
-// The JSON form of a Report (schema "cudalab-run/1", documented in docs/json-schema.md).
+// The JSON form of a Report (schema "cudalab-run/1"; README.md, "Output", lists its fields).
 // Every number keeps its unit and all its samples; derived statistics are written for
 // convenience and recomputed from the samples when a run is read back.
 #pragma once

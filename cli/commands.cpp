@@ -183,7 +183,8 @@ int run_all(const std::vector<LessonRun>& runs, const CommonOptions& o) {
       continue;
     }
     try {
-      const RunContext ctx = make_context(o, *runs[i].lesson);
+      RunContext ctx = make_context(o, *runs[i].lesson);
+      ctx.reps.adaptive = false;  // the tour of every lesson keeps each lesson's fixed counts: quick
       Report report = run_lesson(runs[i], ctx, o.wait_idle_s);
       if (!json_only) {
         emit_report(report, per_lesson);

@@ -11,6 +11,8 @@
 
 using namespace cudalab::priority;
 
+using cudalab::testing_support::check_of;
+
 namespace {
 using Parsed = cudalab::testing_support::ParsedOptions<Params>;
 Parsed parse(std::vector<std::string> args) { return cudalab::testing_support::parse_params(flags(), std::move(args)); }
@@ -122,12 +124,6 @@ Measurements made_up_run(double same_latency_us, double high_latency_us) {
   return m;
 }
 
-const cudalab::Check& check(const cudalab::Report& r, const std::string& key) {
-  for (const auto& c : r.checks) {
-    if (c.key == key) return c;
-  }
-  throw std::out_of_range(key);
-}
 
 }  // namespace
 
@@ -135,16 +131,16 @@ TEST(PriorityReport, HighPriorityCheckPassesAtHalfAndFailsAbove) {
   const Params p;
   const Measurements good = made_up_run(1990, 90);
   const auto r = build_report(p, good, predict(p, good));
-  EXPECT_TRUE(check(r, "high_priority_at_most_half").passed);
+  EXPECT_TRUE(check_of(r, "high_priority_at_most_half").passed);
   EXPECT_TRUE(r.verify_passed());
   EXPECT_EQ(r.headline, "urgent latency 1990 us -> 90 us at priority -5");
   EXPECT_DOUBLE_EQ(*r.find_metric("urgent.same_priority")->predicted, 1990);
   EXPECT_DOUBLE_EQ(*r.find_metric("urgent.high_priority")->predicted, 90);
 
   const Measurements barely = made_up_run(1000, 500);
-  EXPECT_TRUE(check(build_report(p, barely, predict(p, barely)), "high_priority_at_most_half").passed);
+  EXPECT_TRUE(check_of(build_report(p, barely, predict(p, barely)), "high_priority_at_most_half").passed);
   const Measurements no_gain = made_up_run(1000, 501);
-  EXPECT_FALSE(check(build_report(p, no_gain, predict(p, no_gain)), "high_priority_at_most_half").passed);
+  EXPECT_FALSE(check_of(build_report(p, no_gain, predict(p, no_gain)), "high_priority_at_most_half").passed);
 }
 
 TEST(PriorityReport, AWrongElementFailsVerify) {
@@ -152,8 +148,8 @@ TEST(PriorityReport, AWrongElementFailsVerify) {
   Measurements m = made_up_run(1990, 90);
   m.urgent.add(9, 10);
   const auto r = build_report(p, m, predict(p, m));
-  EXPECT_FALSE(check(r, "urgent_results").passed);
-  EXPECT_TRUE(check(r, "background_results").passed);
+  EXPECT_FALSE(check_of(r, "urgent_results").passed);
+  EXPECT_TRUE(check_of(r, "background_results").passed);
   EXPECT_FALSE(r.verify_passed());
 }
 
@@ -193,7 +189,7 @@ TEST(PriorityModel, TheLecturesDemoRoundByRound) {
 namespace {
 bool lecture_check(const Measurements& m, const std::string& key) {
   const Params p;
-  return check(build_report(p, m, predict(p, m)), key).passed;
+  return check_of(build_report(p, m, predict(p, m)), key).passed;
 }
 }  // namespace
 

@@ -11,6 +11,8 @@
 
 using namespace cudalab::callbacks;
 
+using cudalab::testing_support::check_of;
+
 namespace {
 using Parsed = cudalab::testing_support::ParsedOptions<Params>;
 Parsed parse(std::vector<std::string> args) { return cudalab::testing_support::parse_params(flags(), std::move(args)); }
@@ -119,15 +121,9 @@ Measurements made_up_run() {
   return m;
 }
 
-const cudalab::Check& check(const cudalab::Report& r, const std::string& key) {
-  for (const auto& c : r.checks) {
-    if (c.key == key) return c;
-  }
-  throw std::out_of_range(key);
-}
 
 bool passes(const Params& p, const Measurements& m, const std::string& key) {
-  return check(build_report(p, m, predict(p, m)), key).passed;
+  return check_of(build_report(p, m, predict(p, m)), key).passed;
 }
 
 }  // namespace
@@ -205,8 +201,8 @@ TEST(CallbacksReport, CrossStreamChecksNeedASleep) {
   p.callback_ms = 0;
   const Measurements m = made_up_run();
   const auto r = build_report(p, m, predict(p, m));
-  EXPECT_THROW(check(r, "host_functions_share_a_thread"), std::out_of_range);
-  EXPECT_THROW(check(r, "gpu_work_of_other_streams_runs_on"), std::out_of_range);
+  EXPECT_THROW(check_of(r, "host_functions_share_a_thread"), std::out_of_range);
+  EXPECT_THROW(check_of(r, "gpu_work_of_other_streams_runs_on"), std::out_of_range);
 }
 
 TEST(CallbacksReport, WorkerPipelineMustBeatTheSyncLoop) {

@@ -9,6 +9,8 @@ using namespace cudalab;
 using namespace cudalab::graph_pitfall;
 using graphs::StepMethod;
 
+using cudalab::testing_support::check_of;
+
 namespace {
 
 StepCase made_up_case(const graphs::StepParams& p, double multi_us, double serial_us, double forkjoin_us,
@@ -41,12 +43,6 @@ Measurements made_up(double lb_multi, double lb_serial, double lb_forkjoin) {
   return m;
 }
 
-const Check& check(const Report& r, const std::string& key) {
-  for (const auto& c : r.checks) {
-    if (c.key == key) return c;
-  }
-  throw std::out_of_range(key);
-}
 
 }  // namespace
 
@@ -54,10 +50,10 @@ TEST(GraphPitfallReport, DefaultStepIsGpuBoundAndTheSerialGraphLoses) {
   const Params p;
   const Measurements m = made_up(90, 60, 30);
   const Report r = build_report(p, m, predict(p, m));
-  EXPECT_TRUE(check(r, "graph_serial_slower").passed);
+  EXPECT_TRUE(check_of(r, "graph_serial_slower").passed);
   // 8 batches x 12 ops x 3.7 us = 355 us of launching against a 1480 us step.
-  EXPECT_TRUE(check(r, "default_is_gpu_bound").passed);
-  EXPECT_TRUE(check(r, "launch_bound_graph_wins").passed);
+  EXPECT_TRUE(check_of(r, "default_is_gpu_bound").passed);
+  EXPECT_TRUE(check_of(r, "launch_bound_graph_wins").passed);
   EXPECT_TRUE(r.verify_passed());
   EXPECT_NEAR(r.find_metric("case.default.launch_share")->summary().median, 100.0 * 8 * 12 * 3.7 / 1480, 1e-9);
 }
@@ -65,14 +61,14 @@ TEST(GraphPitfallReport, DefaultStepIsGpuBoundAndTheSerialGraphLoses) {
 TEST(GraphPitfallReport, LaunchBoundCaseFailsWhenNoGraphBeatsMultiStream) {
   const Params p;
   const Measurements m = made_up(50, 60, 55);
-  EXPECT_FALSE(check(build_report(p, m, predict(p, m)), "launch_bound_graph_wins").passed);
+  EXPECT_FALSE(check_of(build_report(p, m, predict(p, m)), "launch_bound_graph_wins").passed);
 }
 
 TEST(GraphPitfallReport, ALaunchHeavyDefaultIsNotCalledGpuBound) {
   const Params p;
   Measurements m = made_up(90, 60, 30);
   m.main.inputs.primitives.stream_launch_us = 10;  // 960 us of launching in a 1480 us step
-  EXPECT_FALSE(check(build_report(p, m, predict(p, m)), "default_is_gpu_bound").passed);
+  EXPECT_FALSE(check_of(build_report(p, m, predict(p, m)), "default_is_gpu_bound").passed);
 }
 
 TEST(GraphPitfallReport, AWrongElementInEitherCaseFailsVerify) {
@@ -80,8 +76,8 @@ TEST(GraphPitfallReport, AWrongElementInEitherCaseFailsVerify) {
   Measurements m = made_up(90, 60, 30);
   m.launch_bound.runs[StepMethod::graph_serial].correct = 99;
   const Report r = build_report(p, m, predict(p, m));
-  EXPECT_FALSE(check(r, "launch_bound.results.graph-serial").passed);
-  EXPECT_TRUE(check(r, "results.graph-serial").passed);
+  EXPECT_FALSE(check_of(r, "launch_bound.results.graph-serial").passed);
+  EXPECT_TRUE(check_of(r, "results.graph-serial").passed);
   EXPECT_FALSE(r.verify_passed());
 }
 

@@ -9,6 +9,8 @@ using namespace cudalab;
 using namespace cudalab::graph_forkjoin;
 using graphs::StepMethod;
 
+using cudalab::testing_support::check_of;
+
 namespace {
 
 Measurements made_up(double forkjoin_us, double graph_per_kernel_us) {
@@ -30,12 +32,6 @@ Measurements made_up(double forkjoin_us, double graph_per_kernel_us) {
   return m;
 }
 
-const Check& check(const Report& r, const std::string& key) {
-  for (const auto& c : r.checks) {
-    if (c.key == key) return c;
-  }
-  throw std::out_of_range(key);
-}
 
 }  // namespace
 
@@ -54,15 +50,15 @@ TEST(GraphForkJoinReport, ASlowForkJoinOrACostlyGraphNodeFailsItsExpect) {
   const Params p;
   Measurements m = made_up(1001, 1.5);
   const Report r = build_report(p, m, predict(p, m));
-  EXPECT_FALSE(check(r, "forkjoin_not_slower").passed);
-  EXPECT_FALSE(check(r, "launch.graph_per_kernel_cheaper").passed) << "4.0 / 1.5 < 3";
+  EXPECT_FALSE(check_of(r, "forkjoin_not_slower").passed);
+  EXPECT_FALSE(check_of(r, "launch.graph_per_kernel_cheaper").passed) << "4.0 / 1.5 < 3";
 }
 
 TEST(GraphForkJoinReport, AShapeMismatchFailsVerify) {
   const Params p;
   Measurements m = made_up(970, 1.0);
   m.built.edges += 1;
-  EXPECT_FALSE(check(build_report(p, m, predict(p, m)), "dag.same_shape").passed);
+  EXPECT_FALSE(check_of(build_report(p, m, predict(p, m)), "dag.same_shape").passed);
 }
 
 TEST(GraphForkJoinReport, TheLaunchSweepIsAPlot) {

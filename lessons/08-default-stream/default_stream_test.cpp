@@ -12,6 +12,8 @@
 using namespace cudalab::default_stream;
 using cudalab::Tally;
 
+using cudalab::testing_support::check_of;
+
 namespace {
 using Parsed = cudalab::testing_support::ParsedOptions<Params>;
 Parsed parse(std::vector<std::string> args) { return cudalab::testing_support::parse_params(flags(), std::move(args)); }
@@ -37,16 +39,10 @@ Measurements good() {
   return m;
 }
 
-const cudalab::Check& check(const cudalab::Report& r, const std::string& key) {
-  for (const auto& c : r.checks) {
-    if (c.key == key) return c;
-  }
-  throw std::out_of_range(key);
-}
 
 bool passed(const Measurements& m, const std::string& key) {
   const Params p;
-  return check(build_report(p, m, predict(p, m)), key).passed;
+  return check_of(build_report(p, m, predict(p, m)), key).passed;
 }
 }  // namespace
 
@@ -143,7 +139,7 @@ TEST(DefaultStreamReport, PerThreadIsJudgedOnItsFastestRunAndItsQueuedRunsCounte
   Measurements m = good();
   m.threads_per_thread.total_us = {810, 800, 800, 800, 410};  // one run side by side, four in a row
   const auto r = build_report(p, m, predict(p, m));
-  EXPECT_TRUE(check(r, "threads_overlap_kept").passed);
+  EXPECT_TRUE(check_of(r, "threads_overlap_kept").passed);
   for (const auto& s : r.sections) {
     for (const auto& metric : s.metrics) {
       if (metric.key == "threads.kept_runs_lost") {

@@ -11,6 +11,8 @@
 
 using namespace cudalab::events_sync;
 
+using cudalab::testing_support::check_of;
+
 namespace {
 using Parsed = cudalab::testing_support::ParsedOptions<Params>;
 Parsed parse(std::vector<std::string> args) { return cudalab::testing_support::parse_params(flags(), std::move(args)); }
@@ -93,16 +95,10 @@ Measurements made_up_run() {
   return m;
 }
 
-const cudalab::Check& check(const cudalab::Report& r, const std::string& key) {
-  for (const auto& c : r.checks) {
-    if (c.key == key) return c;
-  }
-  throw std::out_of_range(key);
-}
 
 bool passes(const Measurements& m, const std::string& key) {
   const Params p;
-  return check(build_report(p, m, predict(p, m)), key).passed;
+  return check_of(build_report(p, m, predict(p, m)), key).passed;
 }
 
 WaitRow& find(std::vector<WaitRow>& rows, const char* key) {
@@ -187,13 +183,13 @@ TEST(EventsSyncReport, TheWrongDependencyIsAnExpectAndTheRightOneAVerify) {
   m.wrong = {};
   m.wrong.add(1000, 1000);  // the race went the lucky way: the teaching case failed, not the run
   auto r = build_report(Params{}, m, predict(Params{}, m));
-  EXPECT_FALSE(check(r, "dependency_done_wrong_is_wrong").passed);
+  EXPECT_FALSE(check_of(r, "dependency_done_wrong_is_wrong").passed);
   EXPECT_TRUE(r.verify_passed());
   m = made_up_run();
   m.right = {};
   m.right.add(999, 1000);
   r = build_report(Params{}, m, predict(Params{}, m));
-  EXPECT_FALSE(check(r, "dependency_done_right").passed);
+  EXPECT_FALSE(check_of(r, "dependency_done_right").passed);
   EXPECT_FALSE(r.verify_passed());
 }
 

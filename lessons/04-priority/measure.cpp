@@ -12,6 +12,7 @@
 
 #include "common/bench/errors.hpp"
 #include "common/cuda/cuda_raii.hpp"
+#include "common/cuda/event_time.hpp"
 #include "common/cuda/mapped_memory.hpp"
 #include "common/trace/traced_run.hpp"
 #include "kernels.hpp"
@@ -50,12 +51,6 @@ void wait_until_started(const PinnedBuffer<int>& started) {
       throw RuntimeError("the background kernel did not start within 10 s");
     }
   }
-}
-
-double elapsed_us(const Event& from, const Event& to) {
-  float ms = 0;
-  CUDALAB_CUDA_CHECK(cudaEventElapsedTime(&ms, from.get(), to.get()));
-  return static_cast<double>(ms) * 1000.0;
 }
 
 void poison(const DeviceBuffer<std::uint32_t>& buffer, cudaStream_t stream) {

@@ -20,6 +20,7 @@
 
 #include "common/bench/errors.hpp"
 #include "common/cuda/cuda_raii.hpp"
+#include "common/cuda/event_time.hpp"
 #include "common/cuda/mapped_memory.hpp"
 #include "common/trace/traced_run.hpp"
 #include "joining_thread.hpp"
@@ -197,12 +198,6 @@ struct CrossStreamBuffers {
   PinnedBuffer<std::uint32_t> host;
   explicit CrossStreamBuffers(std::size_t n) : device(n), host(n) {}
 };
-
-double elapsed_us(const Event& from, const Event& to) {
-  float ms = 0;
-  CUDALAB_CUDA_CHECK(cudaEventElapsedTime(&ms, from.get(), to.get()));
-  return static_cast<double>(ms) * 1000.0;
-}
 
 // Stream A: a host function sleeping `sleep_ms`. Once it runs, stream B (idle) gets a kernel,
 // a copy of its output to the host and a host function, in that order.

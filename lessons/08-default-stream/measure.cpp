@@ -15,6 +15,7 @@
 
 #include "common/bench/errors.hpp"
 #include "common/cuda/cuda_raii.hpp"
+#include "common/cuda/event_time.hpp"
 #include "common/trace/traced_run.hpp"
 #include "kernels.hpp"
 
@@ -55,12 +56,6 @@ class StreamOrderedBuffer {
   std::uint32_t* ptr_ = nullptr;
   cudaStream_t stream_;
 };
-
-double elapsed_us(const Event& from, const Event& to) {
-  float ms = 0;
-  CUDALAB_CUDA_CHECK(cudaEventElapsedTime(&ms, from.get(), to.get()));
-  return static_cast<double>(ms) * 1000.0;
-}
 
 // Poisons the output and opens the gate: `start` fires when the gate kernel ends. The rig's own
 // work stays off stream 0: a stream-0 call would tie the blocking streams (the per-thread ones

@@ -15,6 +15,7 @@
 
 #include "common/bench/errors.hpp"
 #include "common/cuda/cuda_raii.hpp"
+#include "common/cuda/event_time.hpp"
 #include "common/cuda/mapped_memory.hpp"
 #include "common/trace/traced_run.hpp"
 #include "kernels.hpp"
@@ -45,12 +46,6 @@ std::int64_t thread_cpu_ns() {
 }
 
 double us_between(std::int64_t from_ns, std::int64_t to_ns) { return static_cast<double>(to_ns - from_ns) / 1000.0; }
-
-double elapsed_us(const Event& from, const Event& to) {
-  float ms = 0;
-  CUDALAB_CUDA_CHECK(cudaEventElapsedTime(&ms, from.get(), to.get()));
-  return static_cast<double>(ms) * 1000.0;
-}
 
 std::uint64_t ns_from_us(int us) { return static_cast<std::uint64_t>(us) * 1000; }
 

@@ -71,7 +71,7 @@ int run_cli(int argc, const char* const* argv) {
                "overlap, priorities, host callbacks and CUDA Graphs.",
                "cudalab");
   app.footer(footer());
-  app.set_version_flag("--version", fmt::format("cudalab {}", kVersion));
+  app.set_version_flag("--version", fmt::format("cudalab {}", kToolVersion));
   app.set_config("--config", "", "TOML presets for a class: a [lesson-name] section per lesson")
       ->type_name("FILE");
   app.allow_config_extras(CLI::config_extras_mode::error);

@@ -13,6 +13,7 @@
 #include "common/bench/interrupt.hpp"
 #include "output.hpp"
 #include "common/cuda/preflight.hpp"
+#include "common/report/integrity.hpp"
 #include "common/report/report_json.hpp"
 #include "common/report/text_format.hpp"
 #include "common/bench/version.hpp"
@@ -67,7 +68,7 @@ Report run_lesson(const LessonRun& run, const RunContext& ctx, int wait_idle_s) 
   classroom.thread_pinned = pin_thread_near_gpu(info.pci_bus_id);
   Report report = run.lesson->run(ctx);
   throw_if_interrupted();  // a lesson that finished its last measurement after Ctrl-C
-  report.tool_version = kVersion;
+  report.tool_version = kToolVersion;
   report.recorded_at = utc_timestamp_now();
   report.lesson_number = run.entry->number;
   report.lesson_slug = run.entry->slug;
@@ -85,6 +86,7 @@ Report run_lesson(const LessonRun& run, const RunContext& ctx, int wait_idle_s) 
     if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(std::move(w));
   }
   report.warnings = std::move(warnings);
+  seal(report);  // last: the digest covers everything stamped above
   return report;
 }
 
@@ -177,19 +179,29 @@ int run_all(const std::vector<LessonRun>& runs, const CommonOptions& o) {
 }
 
 int show_saved_run(const ShowOptions& o) {
-  std::vector<Report> runs;
+  std::vector<SavedRun> runs;
   try {
-    runs = load_runs(o.path);
+    runs = read_saved_runs(o.path);
   } catch (const UsageError& e) {
     throw UsageError(std::string("show: ") + e.what());
   }
-  for (const auto& report : runs) {
+  std::vector<Report> reports;
+  int exit_code = to_int(ExitCode::success);
+  for (auto& run : runs) {
     CommonOptions one = o.output;
     one.trace_path.clear();
-    emit_report(report, one, /*recorded=*/true);
+    emit_report(run.report, one, /*recorded=*/true);
+    if (run.integrity.state == Integrity::modified) {
+      std::cerr << "cudalab: show: " << printable(run.source) << ": " << run.integrity.describe() << '\n';
+    }
+    // Just as the live run did: a failed verify check (or a run edited after it was made) fails.
+    if (!run.report.verify_passed() || run.integrity.state == Integrity::modified) {
+      exit_code = to_int(ExitCode::verify_failed);
+    }
+    reports.push_back(std::move(run.report));
   }
-  emit_trace(runs, o.output);
-  return to_int(ExitCode::success);
+  emit_trace(reports, o.output);
+  return exit_code;
 }
 
 }  // namespace cudalab

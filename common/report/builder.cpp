@@ -105,6 +105,17 @@ ReportBuilder& ReportBuilder::headline(std::string text) {
   return *this;
 }
 
+ReportBuilder& ReportBuilder::headline(std::string text, std::vector<std::string> metric_keys) {
+  report_.headline = std::move(text);
+  report_.headline_metrics = std::move(metric_keys);
+  return *this;
+}
+
+ReportBuilder& ReportBuilder::compare_tolerance(double relative) {
+  report_.compare_tolerance = relative;
+  return *this;
+}
+
 ReportBuilder& ReportBuilder::timelines(std::vector<Timeline> timelines) {
   report_.timelines = std::move(timelines);
   return *this;

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "cli/completion.hpp"
+#include "cli/graders.hpp"
 #include "cli/help_format.hpp"
 #include "cli/preset_args.hpp"
 #include "cli/suggest.hpp"
@@ -23,10 +24,16 @@
 #include "common/bench/presets.hpp"
 #include "output.hpp"
 #include "common/bench/version.hpp"
+#include "common/report/translate.hpp"
 
 namespace cudalab {
 
 namespace {
+
+// The commands beside the lessons, as typed.
+std::vector<std::string> command_words() {
+  return {"list", "all", "show", "compare", "grade", "live", "help", "completion"};
+}
 
 std::string footer() {
   return std::string("\n") + exit_code_table() +
@@ -41,7 +48,7 @@ std::string unknown_command_message(const std::string& word) {
                          entry.number, entry.slug);
     }
   }
-  std::vector<std::string> words{"list", "all", "show", "live", "help", "completion"};
+  std::vector<std::string> words = command_words();
   for (const auto& entry : course()) words.push_back(entry.slug);
   const std::string guess = closest_word(word, words);
   return fmt::format("unknown lesson or command '{}'{}; run `cudalab list` (lessons 01 to {:02d})", word,
@@ -70,7 +77,7 @@ std::optional<std::string> take_config(std::vector<std::string>& args) {
 // Where the subcommand is: the first lesson or command word, else the first word that is not a
 // flag (0 when there is none). A flag's value ("zh" in "--lang zh 03") is not the command.
 std::size_t command_index(const std::vector<std::string>& args) {
-  static const std::vector<std::string> commands = {"list", "all", "show", "live", "help", "completion"};
+  const std::vector<std::string> commands = command_words();
   for (std::size_t i = 1; i < args.size(); ++i) {
     const bool lesson = std::any_of(course().begin(), course().end(), [&](const CourseEntry& e) {
       return args[i] == e.slug || args[i] == std::to_string(e.number) || args[i] == fmt::format("{:02d}", e.number);
@@ -192,13 +199,35 @@ int print_help(const CLI::App& app, const std::string& topic) {
 
 }  // namespace
 
+namespace {
+
+// The language of a one-line error: --lang anywhere on the command line (it may not have been
+// parsed when the error struck), else the environment's.
+Lang error_language(int argc, const char* const* argv) {
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (std::string(argv[i]) == "--lang" && (std::string(argv[i + 1]) == "zh" || std::string(argv[i + 1]) == "en")) {
+      return parse_lang(argv[i + 1]);
+    }
+  }
+  return lang_from_environment();
+}
+
+// "cudalab: error: {}" with the message put in, itself translated where the catalogue knows it.
+std::string say(const std::string& frame, const std::string& message, Lang lang) {
+  const std::size_t at = frame.find("{}");
+  return frame.substr(0, at) + tr(lang, message) + frame.substr(at + 2) + '\n';
+}
+
+}  // namespace
+
 int run_cli(int argc, const char* const* argv) {
+  const Lang lang = error_language(argc, argv);
   CLI::App app("cudalab — a hands-on lab for GPU concurrency: streams, pinned memory, copy/compute "
                "overlap, priorities, host callbacks and CUDA Graphs.",
                "cudalab");
   app.formatter(std::make_shared<WrappingFormatter>());
   app.footer(footer());
-  app.set_version_flag("--version", fmt::format("cudalab {}", kVersion));
+  app.set_version_flag("--version", fmt::format("cudalab {}", kToolVersion));
   std::string config_help_only;  // --config is taken out before parsing (take_config)
   app.add_option("--config", config_help_only, "TOML presets for a class: a [lesson-name] section per lesson")
       ->type_name("FILE");
@@ -219,6 +248,8 @@ int run_cli(int argc, const char* const* argv) {
   }
 
   auto* list = app.add_subcommand("list", "the lessons in course order");
+  std::string list_lang;
+  add_choice_option(*list, "--lang", list_lang, {"zh", "en"}, "language (default from LC_ALL/LANG)");
   auto* all = app.add_subcommand("all", "run every lesson in order, then a summary table");
   all->footer(footer());
   add_common_options(*all, common);
@@ -238,9 +269,18 @@ int run_cli(int argc, const char* const* argv) {
   add_choice_option(*completion, "SHELL", shell, {"bash", "zsh", "fish"}, "the shell")->required();
 
   ShowOptions show_options;
-  auto* show = app.add_subcommand("show", "render a saved run (RUN.json) without a GPU");
+  auto* show = app.add_subcommand("show", "render a saved run, or a lesson's reference run (show 03), without a GPU");
   add_show_options(*show, show_options);
   show->footer(footer());
+
+  CompareOptions compare_options;
+  auto* compare = app.add_subcommand("compare", "hold runs to a baseline metric by metric: compare 03 mine.json");
+  add_compare_options(*compare, compare_options);
+  compare->footer(footer());
+  GradeOptions grade_options;
+  auto* grade = app.add_subcommand("grade", "a class's runs in one table: grade submissions/");
+  add_grade_options(*grade, grade_options);
+  grade->footer(footer());
 
   try {
     std::vector<std::string> args = live_flag_to_subcommand(std::vector<std::string>(argv, argv + argc));
@@ -287,9 +327,11 @@ int run_cli(int argc, const char* const* argv) {
         }
       }
     }
-    if (list->parsed()) return print_course_list();
+    if (list->parsed()) return print_course_list(list_lang);
     if (live->parsed()) return start_live(live_lesson, live->remaining());
     if (show->parsed()) return show_saved_run(show_options);
+    if (compare->parsed()) return run_compare(compare_options);
+    if (grade->parsed()) return run_grade(grade_options);
     if (all->parsed()) {
       std::vector<LessonRun> runs;
       for (auto& cmd : lessons) {
@@ -304,7 +346,10 @@ int run_cli(int argc, const char* const* argv) {
       if (cmd.sub->parsed()) return run_one(LessonRun{cmd.entry, cmd.lesson.get(), {}}, common);
     }
     print_course_list();
-    std::cout << "\nstart with  cudalab 01        # or: cudalab device-query --help\n";
+    std::cout << '\n'
+              << tr(lang_from_environment(), fmt::format("start with  cudalab {:02d}        # or: cudalab {} --help",
+                                                         course().front().number, course().front().slug))
+              << '\n';
     return to_int(ExitCode::success);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
@@ -313,19 +358,19 @@ int run_cli(int argc, const char* const* argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "cudalab: error: " << e.what() << '\n';
+    std::cerr << say(tr(lang, "cudalab: error: {}"), e.what(), lang);
     return to_int(ExitCode::usage);
   } catch (const UsageError& e) {
-    std::cerr << "cudalab: error: " << e.what() << '\n';
+    std::cerr << say(tr(lang, "cudalab: error: {}"), e.what(), lang);
     return to_int(ExitCode::usage);
   } catch (const WaivedError& e) {
-    std::cerr << "cudalab: waived: " << e.what() << '\n';
+    std::cerr << say(tr(lang, "cudalab: waived: {}"), e.what(), lang);
     return to_int(ExitCode::waived);
   } catch (const InterruptedError&) {
-    std::cerr << "cudalab: interrupted; everything was released\n";
+    std::cerr << tr(lang, "cudalab: interrupted; everything was released") << '\n';
     return to_int(ExitCode::interrupted);
   } catch (const RuntimeError& e) {
-    std::cerr << "cudalab: CUDA error: " << e.what() << '\n';
+    std::cerr << say(tr(lang, "cudalab: CUDA error: {}"), e.what(), lang);
     return to_int(ExitCode::runtime);
   } catch (const std::exception& e) {
     std::cerr << "cudalab: internal error: " << e.what() << '\n';

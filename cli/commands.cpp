@@ -4,7 +4,6 @@
 #include <chrono>
 #include <thread>
 
-#include <unistd.h>
 
 #include <iostream>
 
@@ -17,6 +16,10 @@
 #include "output.hpp"
 #include "common/cuda/preflight.hpp"
 #include "common/report/predict.hpp"
+#include "common/report/integrity.hpp"
+#include "cli/graders.hpp"
+#include "common/report/render_summary.hpp"
+#include "common/report/translate.hpp"
 #include "common/report/report_json.hpp"
 #include "common/report/text_format.hpp"
 #include "common/bench/version.hpp"
@@ -33,7 +36,7 @@ RunContext make_context(const CommonOptions& o, const Lesson& lesson) {
     ctx.reps.adaptive = false;  // the user asked for exactly this many
   }
   if (o.warmup >= 0) ctx.reps.warmup = o.warmup;
-  ctx.lang = o.lang.empty() ? lang_from_environment() : parse_lang(o.lang);
+  ctx.lang = plan_output(o).style.lang;
   ctx.timeline = o.timeline;
   ctx.trace_path = o.trace_path;
   return ctx;
@@ -59,7 +62,7 @@ static GpuActivity wait_for_idle_gpu(const DeviceInfo& info, int wait_idle_s) {
 }
 
 // Runs one lesson and stamps what every report carries: identity, version, time, the device it
-// ran on (first; a lesson may list more, as device-query does) and the preflight warnings, so
+// ran on (first; a lesson may list more, as the device query does) and the preflight warnings, so
 // lessons only fill in their own findings.
 Report run_lesson(const LessonRun& run, const RunContext& ctx, int wait_idle_s) {
   use_device(ctx.device);
@@ -73,7 +76,7 @@ Report run_lesson(const LessonRun& run, const RunContext& ctx, int wait_idle_s) 
   } progress_line(fmt::format("cudalab {:02d} {}", run.entry->number, run.entry->slug));
   Report report = run.lesson->run(ctx);
   throw_if_interrupted();  // a lesson that finished its last measurement after Ctrl-C
-  report.tool_version = kVersion;
+  report.tool_version = kToolVersion;
   report.recorded_at = utc_timestamp_now();
   report.lesson_number = run.entry->number;
   report.lesson_slug = run.entry->slug;
@@ -91,25 +94,17 @@ Report run_lesson(const LessonRun& run, const RunContext& ctx, int wait_idle_s) 
     if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(std::move(w));
   }
   report.warnings = std::move(warnings);
+  seal(report);  // last: the digest covers everything stamped above
   return report;
 }
 
-namespace {
-
-std::string check_tally(const Report& r) {
-  int passed = 0;
-  for (const auto& c : r.checks) passed += c.passed ? 1 : 0;
-  return fmt::format("{}/{} {}", passed, r.checks.size(), r.verify_passed() ? (r.expect_passed() ? "✓" : "✓ (expect ✗)") : "✗ VERIFY");
-}
-
-}  // namespace
-
 void add_show_options(CLI::App& show, ShowOptions& o) {
-  show.add_option("RUN.json", o.path, "a run saved with --json (or a reference run from course-notes/runs/)")
+  show.add_option("RUN", o.path, "a run saved with --json, or a lesson (03, or its name) for its reference run")
       ->required()
-      ->type_name("FILE");
+      ->type_name("RUN");
   add_choice_option(show, "--format", o.output.format, {"text", "json"}, "output form");
   show.add_flag("--stable", o.output.stable, "print only what graders may diff");
+  add_portable_flag(show, o.output);
   add_choice_option(show, "--color", o.output.color, {"auto", "always", "never"}, "colour");
   add_choice_option(show, "--lang", o.output.lang, {"zh", "en"}, "language of the notes");
   add_picture_options(show, o.output);
@@ -118,18 +113,23 @@ void add_show_options(CLI::App& show, ShowOptions& o) {
                          "write the run's timelines as Chrome trace events to FILE.json", /*allow_stdout=*/false);
 }
 
-int print_course_list() {
-  std::cout << "cudalab " << kVersion << " — GPU concurrency, one experiment per lesson\n\n";
+int print_course_list(const std::string& lang_flag) {
+  const Lang lang = lang_flag.empty() ? lang_from_environment() : parse_lang(lang_flag);
+  std::cout << tr(lang, fmt::format("cudalab {} — GPU concurrency, one experiment per lesson", kVersion)) << "\n\n";
   const std::size_t indent = 2 + 2 + 2 + 20 + 2;  // "  NN  slug                  "
   const std::size_t width = std::max<std::size_t>(indent + 24, terminal_width());
   for (const auto& e : course()) {
-    const auto lines = wrap_text(std::string(e.summary) + (e.make ? "" : "  (not built yet)"), width - indent);
+    const auto lines = wrap_text(tr(lang, e.summary) + (e.make ? "" : tr(lang, "  (not built yet)")), width - indent);
     for (std::size_t i = 0; i < lines.size(); ++i) {
       std::cout << (i == 0 ? fmt::format("  {:02d}  {}  ", e.number, pad_right(e.slug, 20)) : std::string(indent, ' '))
                 << lines[i] << '\n';
     }
   }
-  std::cout << "\nrun a lesson by name or number: cudalab stream-overlap, cudalab 03, cudalab 3\n";
+  const CourseEntry& example = course().at(std::min<std::size_t>(2, course().size() - 1));
+  std::cout << '\n'
+            << tr(lang, fmt::format("run a lesson by name or number: cudalab {}, cudalab {:02d}, cudalab {}", example.slug,
+                                    example.number, example.number))
+            << '\n';
   return to_int(ExitCode::success);
 }
 
@@ -151,14 +151,28 @@ std::vector<Guess> ask_predictions(const LessonRun& run, const CommonOptions& o,
 
 // Progress goes to stderr only when a person watches the text form there.
 void enable_progress(const CommonOptions& o) {
-  progress::enable(isatty(STDERR_FILENO) != 0 && o.format == "text" && !o.stable && o.json_path != "-");
+  progress::enable(plan_output(o).progress);
+}
+
+// Without a GPU a student can still read what the lesson showed on the lab's.
+std::string reference_hint(const CourseEntry* entry) {
+  if (entry != nullptr) {
+    return fmt::format("`cudalab show {:02d}` shows this lesson's run recorded on the lab GPU", entry->number);
+  }
+  return fmt::format("`cudalab show NN` ({:02d} to {:02d}) shows each lesson's run recorded on the lab GPU",
+                     course().front().number, course().back().number);
 }
 
 int run_one(const LessonRun& run, const CommonOptions& o) {
   enable_progress(o);
   const RunContext ctx = make_context(o, *run.lesson);
   std::vector<Guess> guesses = ask_predictions(run, o, ctx.lang);
-  Report report = run_lesson(run, ctx, o.wait_idle_s);
+  Report report;
+  try {
+    report = run_lesson(run, ctx, o.wait_idle_s);
+  } catch (const NoGpuError& e) {
+    throw NoGpuError(std::string(e.what()) + "; " + reference_hint(run.entry));
+  }
   report.guesses = std::move(guesses);
   emit_report(report, o);
   return exit_code_for(report, o.strict);
@@ -166,11 +180,15 @@ int run_one(const LessonRun& run, const CommonOptions& o) {
 
 int run_all(const std::vector<LessonRun>& runs, const CommonOptions& o) {
   enable_progress(o);
-  (void)device_count();  // no GPU: one waived line, not one per lesson
+  try {
+    (void)device_count();  // no GPU: one waived line, not one per lesson
+  } catch (const NoGpuError& e) {
+    throw NoGpuError(std::string(e.what()) + "; " + reference_hint(nullptr));
+  }
   std::vector<Report> reports;
-  std::vector<std::string> failures(runs.size());
+  std::vector<std::string> failures(runs.size());  // why a lesson did not run; empty when it did
   int exit_code = to_int(ExitCode::success);
-  const bool json_only = o.format == "json" || o.json_path == "-";
+  const bool json_only = plan_output(o).form == OutputPlan::Stdout::json;
   CommonOptions per_lesson = o;
   per_lesson.json_path.clear();  // the JSON file holds all runs, written once at the end
   per_lesson.trace_path.clear();  // so does the trace file
@@ -193,12 +211,12 @@ int run_all(const std::vector<LessonRun>& runs, const CommonOptions& o) {
       exit_code = std::max(exit_code, exit_code_for(report, o.strict));
       reports.push_back(std::move(report));
     } catch (const WaivedError& e) {
-      // A lesson this machine cannot run (multi-gpu on one GPU) is skipped; the others count.
+      // A lesson this machine cannot run (two GPUs wanted, one found) is skipped; the others count.
       failures[i] = "waived";
       std::cerr << fmt::format("cudalab: lesson {:02d} {}: waived: {}\n", runs[i].entry->number, runs[i].entry->slug,
                                e.what());
     } catch (const RuntimeError& e) {
-      failures[i] = e.what();
+      failures[i] = "runtime error";
       std::cerr << fmt::format("cudalab: lesson {:02d} {}: CUDA error: {}\n", runs[i].entry->number, runs[i].entry->slug, e.what());
       exit_code = std::max(exit_code, to_int(ExitCode::runtime));
     }
@@ -207,43 +225,43 @@ int run_all(const std::vector<LessonRun>& runs, const CommonOptions& o) {
   emit_trace(reports, o);
   if (json_only) return exit_code;
 
-  std::cout << (o.stable ? "summary\n" : "── summary " + repeat_text("─", 69) + "\n\n");
-  std::size_t headline_width = 0;
-  for (const auto& rep : reports) headline_width = std::max(headline_width, display_width(rep.headline));
+  std::vector<TourRow> rows;
   std::size_t r = 0;
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    const auto* e = runs[i].entry;
-    if (!failures[i].empty()) {
-      std::cout << fmt::format("  {:02d} {}  {}\n", e->number, pad_right(e->slug, 20),
-                               failures[i] == "preset error" || failures[i] == "waived" ? failures[i] : "runtime error");
-      continue;
-    }
-    const Report& rep = reports[r++];
-    if (o.stable) {
-      std::cout << fmt::format("lesson {:02d} {} verify={} expect={}\n", e->number, e->slug,
-                               rep.verify_passed() ? "pass" : "FAIL", rep.expect_passed() ? "pass" : "FAIL");
-    } else {
-      std::cout << fmt::format("  {:02d} {}  {}  {}\n", e->number, pad_right(e->slug, 20), pad_right(rep.headline, headline_width),
-                               check_tally(rep));
-    }
+    rows.push_back({runs[i].entry->number, runs[i].entry->slug, failures[i].empty() ? &reports[r++] : nullptr,
+                    failures[i]});
   }
+  const auto form = plan_output(o).form;
+  std::cout << render_tour_summary(rows, form == OutputPlan::Stdout::portable ? TourForm::portable
+                                         : form == OutputPlan::Stdout::stable ? TourForm::stable
+                                                                              : TourForm::text);
   return exit_code;
 }
 
 int show_saved_run(const ShowOptions& o) {
-  std::vector<Report> runs;
+  std::vector<SavedRun> runs;
   try {
-    runs = load_runs(o.path);
+    runs = load_run_argument(o.path);
   } catch (const UsageError& e) {
     throw UsageError(std::string("show: ") + e.what());
   }
-  for (const auto& report : runs) {
+  std::vector<Report> reports;
+  int exit_code = to_int(ExitCode::success);
+  for (auto& run : runs) {
     CommonOptions one = o.output;
     one.trace_path.clear();
-    emit_report(report, one, /*recorded=*/true);
+    emit_report(run.report, one, /*recorded=*/true);
+    if (run.integrity.state == Integrity::modified) {
+      std::cerr << "cudalab: show: " << printable(run.source) << ": " << run.integrity.describe() << '\n';
+    }
+    // Just as the live run did: a failed verify check (or a run edited after it was made) fails.
+    if (!run.report.verify_passed() || run.integrity.state == Integrity::modified) {
+      exit_code = to_int(ExitCode::verify_failed);
+    }
+    reports.push_back(std::move(run.report));
   }
-  emit_trace(runs, o.output);
-  return to_int(ExitCode::success);
+  emit_trace(reports, o.output);
+  return exit_code;
 }
 
 }  // namespace cudalab

@@ -27,7 +27,7 @@ void add_show_options(CLI::App& show, ShowOptions& options);
 RunContext make_context(const CommonOptions& options, const Lesson& lesson);
 Report run_lesson(const LessonRun& run, const RunContext& ctx, int wait_idle_s);
 
-int print_course_list();
+int print_course_list(const std::string& lang = {});  // --lang, else from the environment
 int run_one(const LessonRun& run, const CommonOptions& options);
 int run_all(const std::vector<LessonRun>& runs, const CommonOptions& options);
 int show_saved_run(const ShowOptions& options);

@@ -8,6 +8,8 @@
 #include <iostream>
 #include <string>
 
+#include <unistd.h>
+
 #include "common/bench/errors.hpp"
 #include "common/report/render_svg.hpp"
 #include "common/report/report_json.hpp"
@@ -37,8 +39,6 @@ bool locale_is_utf8() {
   return true;
 }
 
-bool json_to_stdout(const CommonOptions& o) { return o.format == "json" || o.json_path == "-"; }
-
 void pause_for_enter() {
   if (!stdin_is_terminal()) return;
   std::cerr << "\n  ⏎ press Enter for the next section " << std::flush;
@@ -47,6 +47,21 @@ void pause_for_enter() {
 }
 
 }  // namespace
+
+OutputPlan plan_output(const CommonOptions& o) {
+  OutputPlan plan;
+  if (o.portable) {
+    plan.form = OutputPlan::Stdout::portable;
+  } else if (o.stable) {
+    plan.form = OutputPlan::Stdout::stable;
+  } else if (o.format == "json" || o.json_path == "-") {
+    plan.form = OutputPlan::Stdout::json;
+  }
+  if (o.json_path != "-") plan.json_file = o.json_path;
+  plan.style = text_style(o);
+  plan.progress = plan.form == OutputPlan::Stdout::text && isatty(STDERR_FILENO) != 0;
+  return plan;
+}
 
 TextStyle text_style(const CommonOptions& o) {
   TextStyle style;
@@ -63,19 +78,22 @@ TextStyle text_style(const CommonOptions& o) {
 }
 
 void emit_report(const Report& report, const CommonOptions& o, bool recorded) {
-  if (!o.json_path.empty() && o.json_path != "-") write_json_file(o.json_path, report_to_json(report));
+  const OutputPlan plan = plan_output(o);
+  if (!plan.json_file.empty()) write_json_file(plan.json_file, report_to_json(report));
   if (!o.svg_dir.empty()) {
     const auto written = write_report_svgs(report, o.svg_dir);
     std::cerr << "cudalab: wrote " << written.size() << " SVG file" << (written.size() == 1 ? "" : "s") << " to "
               << o.svg_dir << '\n';
   }
   emit_trace({report}, o);
-  if (o.stable) {
+  if (plan.form == OutputPlan::Stdout::portable) {
+    std::cout << render_portable(report);
+  } else if (plan.form == OutputPlan::Stdout::stable) {
     std::cout << render_stable(report);
-  } else if (json_to_stdout(o)) {
+  } else if (plan.form == OutputPlan::Stdout::json) {
     std::cout << report_to_json(report).dump(2) << '\n';
   } else {
-    TextStyle style = text_style(o);
+    TextStyle style = plan.style;
     style.recorded = recorded;
     style.timelines = style.timelines || recorded;
     render_text(std::cout, report, style);
@@ -86,8 +104,9 @@ void emit_report(const Report& report, const CommonOptions& o, bool recorded) {
 void emit_reports_json(const std::vector<Report>& reports, const CommonOptions& o) {
   nlohmann::json runs = nlohmann::json::array();
   for (const auto& r : reports) runs.push_back(report_to_json(r));
-  if (!o.json_path.empty() && o.json_path != "-") write_json_file(o.json_path, runs);
-  if (!o.stable && json_to_stdout(o)) std::cout << runs.dump(2) << '\n';
+  const OutputPlan plan = plan_output(o);
+  if (!plan.json_file.empty()) write_json_file(plan.json_file, runs);
+  if (plan.form == OutputPlan::Stdout::json) std::cout << runs.dump(2) << '\n';
 }
 
 void emit_trace(const std::vector<Report>& reports, const CommonOptions& o) {

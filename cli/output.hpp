@@ -9,6 +9,17 @@
 
 namespace cudalab {
 
+// Every decision about output, made once from the flags and the environment: what stdout
+// carries, in which language and colours, and whether a progress line may use stderr.
+struct OutputPlan {
+  enum class Stdout { text, json, stable, portable };
+  Stdout form = Stdout::text;
+  std::string json_file;  // --json FILE, empty when none (or when it is "-", i.e. stdout)
+  TextStyle style;        // for the text form
+  bool progress = false;  // a progress line on stderr: a person watches the text form there
+};
+OutputPlan plan_output(const CommonOptions& options);
+
 TextStyle text_style(const CommonOptions& options);
 
 void emit_report(const Report& report, const CommonOptions& options, bool recorded = false);

@@ -14,7 +14,7 @@ namespace cudalab {
 
 struct PresetArgs {
   std::vector<std::string> args;                // "--streams", "8", "--strict"
-  std::map<std::string, std::string> origin;    // flag name -> "class.toml:3 [stream-overlap]"
+  std::map<std::string, std::string> origin;    // flag name -> "class.toml:3 [lesson-name]"
 };
 
 // The section's keys as flags of `app`. Throws UsageError naming FILE:LINE [section] for a key
@@ -25,7 +25,7 @@ PresetArgs preset_args(const PresetFile& file, const std::string& section, const
                        const std::vector<std::string>& user_args, bool skip_unknown = false);
 
 // Parses `args` with `app`, and when CLI11 refuses a value that came from the preset, says
-// where it came from: "--config class.toml:3 [stream-overlap]: --streams: 0 is out of range...".
+// where it came from: "--config class.toml:3 [lesson-name]: --streams: 0 is out of range...".
 void parse_with_origins(CLI::App& app, std::vector<std::string> args, const PresetArgs& preset);
 
 // --print-config: every flag of `app` with its value and where the value came from.

@@ -11,7 +11,8 @@ namespace cudalab {
 // Documented in README.md and in the --help footer. Keep the three in step.
 enum class ExitCode : int {
   success = 0,
-  verify_failed = 1,   // a verify check failed (or an expect check under --strict)
+  verify_failed = 1,   // a verify check failed (or an expect check under --strict); a saved run
+                       // failed verify or was modified, or compare found a headline out of tolerance
   usage = 2,           // bad flag, bad value, bad config file, unwritable output path
   runtime = 3,         // a CUDA or CUPTI call failed, or the device ran out of memory
   waived = 77,         // no usable CUDA device or driver, or a feature the device lacks
@@ -26,6 +27,12 @@ struct UsageError : std::runtime_error {
 // Nothing to run on: no driver, no device, device index out of range, feature missing.
 struct WaivedError : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+
+// The machine has no GPU to run on at all (no driver, a driver too old, no device): a student
+// can still read the lesson's reference run, and the CLI says how.
+struct NoGpuError : WaivedError {
+  using WaivedError::WaivedError;
 };
 
 // A CUDA / CUPTI / system call failed while the lesson ran.

@@ -25,7 +25,7 @@ namespace cudalab {
 
 struct RunContext {
   int device = 0;
-  bool device_given = false;  // --device was passed (device-query then shows only that one)
+  bool device_given = false;  // --device was passed (a lesson over all devices then shows only that one)
   Repetitions reps;
   Lang lang = Lang::en;
   bool timeline = false;   // --timeline

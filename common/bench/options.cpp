@@ -1,6 +1,7 @@
 #include "options.hpp"
 
 #include <cctype>
+#include <cstdlib>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -62,7 +63,8 @@ std::optional<std::uint64_t> parse_size(const std::string& text) {
   else if (unit == "mb") scale = 1e6;
   else if (unit == "gb") scale = 1e9;
   else return std::nullopt;
-  const double bytes = std::stod(number) * scale;
+  // strtod, not stod: 310 digits overflow to infinity here instead of throwing out_of_range.
+  const double bytes = std::strtod(number.c_str(), nullptr) * scale;
   if (!std::isfinite(bytes) || bytes >= 1.8e19) return std::nullopt;
   const double rounded = std::floor(bytes);
   if (rounded != bytes) return std::nullopt;  // "1.3B" is not a whole number of bytes
@@ -81,8 +83,9 @@ CLI::Option* add_size_option(CLI::App& app, const std::string& name, std::uint64
   opt->check(CLI::Validator(
       [min_bytes, max_bytes, allowed](std::string& text) -> std::string {
         const auto parsed = parse_size(text);
-        if (!parsed) return fmt::format("'{}' is not a size; write e.g. 4096, 64KiB, 64MiB or 1GiB ({})", text, allowed);
-        if (*parsed < min_bytes || *parsed > max_bytes) return fmt::format("{} is out of range; {}", text, allowed);
+        const std::string shown = text.size() > 32 ? text.substr(0, 32) + "…" : text;
+        if (!parsed) return fmt::format("'{}' is not a size; write e.g. 4096, 64KiB, 64MiB or 1GiB ({})", shown, allowed);
+        if (*parsed < min_bytes || *parsed > max_bytes) return fmt::format("{} is out of range; {}", shown, allowed);
         return {};
       },
       "SIZE"));
@@ -133,6 +136,12 @@ CLI::Option* add_choice_option(CLI::App& app, const std::string& name, std::stri
   return opt;
 }
 
+CLI::Option* add_portable_flag(CLI::App& app, CommonOptions& o) {
+  return app.add_flag("--portable", o.portable,
+                      "with --stable: only the lesson, its params and the verify results, identical on every "
+                      "correct GPU");
+}
+
 void add_common_options(CLI::App& app, CommonOptions& o) {
   const char* group = "Common options";
   add_int_option(app, "--device", o.device, 0, 63, "CUDA device index (default: device 0)")
@@ -143,6 +152,7 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
                          /*allow_stdout=*/true)
       ->group(group);
   app.add_flag("--stable", o.stable, "print only what graders may diff (no timings)")->group(group);
+  add_portable_flag(app, o)->group(group);
   add_choice_option(app, "--color", o.color, {"auto", "always", "never"},
                     "colour (auto: only on a terminal and without NO_COLOR)")
       ->group(group);

@@ -12,10 +12,11 @@
 namespace cudalab {
 
 struct CommonOptions {
-  int device = -1;              // -1: the lesson's choice (device 0, or all for device-query)
+  int device = -1;              // -1: the lesson's choice (device 0, or every device for the device query)
   std::string format = "text";  // text | json
   std::string json_path;        // --json FILE; "-" is stdout
   bool stable = false;
+  bool portable = false;        // --portable: the stable form cut to what every correct GPU prints
   std::string color = "auto";   // auto | always | never
   std::string lang;             // zh | en; empty: from LC_ALL / LANG
   int repeat = 0;               // 0: the lesson's default
@@ -36,6 +37,9 @@ struct CommonOptions {
 void add_picture_options(CLI::App& app, CommonOptions& options);
 
 void add_common_options(CLI::App& app, CommonOptions& options);
+
+// --portable (implies --stable): the grading form that holds on any GPU.
+CLI::Option* add_portable_flag(CLI::App& app, CommonOptions& options);
 
 // "4096", "64KiB", "64MiB", "1GiB", "16K", "1.5MiB" (binary units; KB/MB/GB are decimal).
 // nullopt when the text is not a size or does not fit in 64 bits.

@@ -20,7 +20,7 @@ struct PresetValue {
 };
 
 struct PresetSection {
-  std::string name;  // "stream-overlap", "all", "show"
+  std::string name;  // a lesson name, "all" or "show"
   int line = 0;
   std::vector<PresetValue> values;
 };

@@ -26,15 +26,31 @@ double DeviceInfo::peak_memory_bandwidth_gbps() const {
   return 2.0 * memory_clock_khz * 1e3 * (memory_bus_width_bits / 8.0) / 1e9;
 }
 
+namespace {
+
+// What stands between this machine and a GPU, in the words a student can act on. The runtime's
+// own error ("driver version is insufficient") reads the same with no driver at all.
+std::string why_no_gpu(cudaError_t err) {
+  void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  if (driver == nullptr) return "no NVIDIA driver is installed (libcuda.so.1 not found)";
+  dlclose(driver);
+  int driver_version = 0;
+  if (cudaDriverGetVersion(&driver_version) == cudaSuccess && driver_version > 0 && driver_version < CUDART_VERSION) {
+    return fmt::format("the NVIDIA driver supports CUDA {}.{}, and this build needs CUDA {}.{} or newer",
+                       driver_version / 1000, driver_version % 1000 / 10, CUDART_VERSION / 1000,
+                       CUDART_VERSION % 1000 / 10);
+  }
+  if (err == cudaErrorNoDevice || err == cudaSuccess) return "the NVIDIA driver is installed but sees no CUDA device";
+  return fmt::format("the driver cannot open a CUDA device: {} ({})", cudaGetErrorString(err), cudaGetErrorName(err));
+}
+
+}  // namespace
+
 int device_count() {
   int count = 0;
   const cudaError_t err = cudaGetDeviceCount(&count);
-  if (err != cudaSuccess) {
-    (void)cudaGetLastError();
-    throw WaivedError(fmt::format("no CUDA device found: {} ({})", cudaGetErrorString(err),
-                                  cudaGetErrorName(err)));
-  }
-  if (count == 0) throw WaivedError("no CUDA device found: the driver reports 0 devices");
+  if (err != cudaSuccess) (void)cudaGetLastError();
+  if (err != cudaSuccess || count == 0) throw NoGpuError(why_no_gpu(err));
   return count;
 }
 

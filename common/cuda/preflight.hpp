@@ -1,5 +1,5 @@
 // Things in the environment that quietly distort the concurrency lessons. Each lesson reports
-// them as warnings; device-query shows them as expect checks.
+// them as warnings; the device query lesson shows them as expect checks.
 #pragma once
 
 #include <optional>

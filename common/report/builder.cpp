@@ -105,6 +105,17 @@ ReportBuilder& ReportBuilder::headline(std::string text) {
   return *this;
 }
 
+ReportBuilder& ReportBuilder::headline(std::string text, std::vector<std::string> metric_keys) {
+  report_.headline = std::move(text);
+  report_.headline_metrics = std::move(metric_keys);
+  return *this;
+}
+
+ReportBuilder& ReportBuilder::compare_tolerance(double relative) {
+  report_.compare_tolerance = relative;
+  return *this;
+}
+
 ReportBuilder& ReportBuilder::timelines(std::vector<Timeline> timelines) {
   report_.timelines = std::move(timelines);
   return *this;
@@ -115,6 +126,13 @@ ReportBuilder& ReportBuilder::devices(std::vector<DeviceSummary> devices) {
   return *this;
 }
 
-Report ReportBuilder::build() && { return std::move(report_); }
+Report ReportBuilder::build() && {
+  // A headline key that names no metric is a typo in the lesson: the lesson's unit tests build
+  // their reports through here, so they catch it without a GPU.
+  for (const auto& key : report_.headline_metrics) {
+    if (report_.find_metric(key) == nullptr) throw std::logic_error("headline names no metric '" + key + "'");
+  }
+  return std::move(report_);
+}
 
 }  // namespace cudalab

@@ -74,6 +74,10 @@ class ReportBuilder {
   ReportBuilder& depends_on(std::vector<std::string> metric_keys);
   ReportBuilder& try_next(std::string command, std::string why);
   ReportBuilder& headline(std::string text);
+  // The headline and the metrics it reports: `cudalab compare` holds a run to them.
+  ReportBuilder& headline(std::string text, std::vector<std::string> metric_keys);
+  // The lesson's default for how far a figure may differ between two correct runs.
+  ReportBuilder& compare_tolerance(double relative);
   ReportBuilder& timelines(std::vector<Timeline> timelines);
   ReportBuilder& devices(std::vector<DeviceSummary> devices);
 

@@ -46,6 +46,14 @@ const char* find_file(Lang lang, std::string_view file) {
 
 }  // namespace
 
+std::optional<std::string_view> embedded_file(std::string_view folder, std::string_view file) {
+  for (std::size_t i = 0; i < detail::kEmbeddedNoteCount; ++i) {
+    const auto& note = detail::kEmbeddedNotes[i];
+    if (note.lang == folder && note.file == file) return std::string_view(note.text);
+  }
+  return std::nullopt;
+}
+
 Lang parse_lang(const std::string& text) {
   if (text == "en") return Lang::en;
   if (text == "zh") return Lang::zh;

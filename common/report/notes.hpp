@@ -26,6 +26,10 @@ Lang lang_from_environment();
 // The body of one section, without its heading; nullopt when the file or key is missing.
 std::optional<std::string> notes_section(Lang lang, std::string_view file, std::string_view key);
 
+// The text of another embedded file: `folder` "zh/labels" holds the label catalogues
+// (course-notes/zh/labels/<file>.txt). nullopt when there is none.
+std::optional<std::string_view> embedded_file(std::string_view folder, std::string_view file);
+
 // Every key in one notes file, in order (for tests: en and zh must carry the same keys).
 std::vector<std::string> notes_keys(Lang lang, std::string_view file);
 

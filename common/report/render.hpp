@@ -30,4 +30,8 @@ std::string render_text(const Report& report, const TextStyle& style);
 
 std::string render_stable(const Report& report);
 
+// The portable grading form: the lesson, its params and the verify results only. Device facts
+// and expect verdicts depend on the GPU; these do not, so any correct GPU prints the same bytes.
+std::string render_portable(const Report& report);
+
 }  // namespace cudalab

@@ -27,4 +27,16 @@ std::string render_stable(const Report& report) {
   return out.str();
 }
 
+std::string render_portable(const Report& report) {
+  std::ostringstream out;
+  out << fmt::format("lesson {:02d} {}\n", report.lesson_number, report.lesson_slug);
+  for (const auto& p : report.params) {
+    out << fmt::format("param {}={}\n", p.name, p.stable ? p.value : "(device-dependent)");
+  }
+  for (const auto& c : report.checks) {
+    if (c.kind == CheckKind::verify) out << fmt::format("verify {} {}\n", c.key, c.passed ? "pass" : "FAIL");
+  }
+  return out.str();
+}
+
 }  // namespace cudalab

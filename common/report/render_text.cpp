@@ -8,6 +8,7 @@
 #include "predict.hpp"
 #include "render_plot.hpp"
 #include "text_format.hpp"
+#include "translate.hpp"
 #include "common/trace/timeline.hpp"
 
 namespace cudalab {
@@ -60,6 +61,11 @@ class TextRenderer {
   }
 
  private:
+  // The renderer's own words in the report's language (course-notes/zh/labels/cudalab.txt).
+  std::string tr(std::string_view text) const { return cudalab::tr(style_.lang, text, report_.notes_file()); }
+  // A line prefix ("params", "warning") padded to the 10 columns the header lines share.
+  std::string prefix(std::string_view word) const { return pad_right(tr(word), 10); }
+
   std::size_t prose_width(std::size_t indent) const {
     return std::max<std::size_t>(30, std::min(style_.width, kMaxProseWidth) - indent);
   }
@@ -69,27 +75,27 @@ class TextRenderer {
                                     report_.lesson_slug, report_.lesson_title))
          << '\n';
     if (style_.recorded) {
-      out_ << paint_.yellow(fmt::format("recorded run · {} · cudalab {}", report_.recorded_at,
-                                        report_.tool_version))
+      out_ << paint_.yellow(tr(fmt::format("recorded run · {} · cudalab {}", report_.recorded_at,
+                                           report_.tool_version)))
            << '\n';
     }
     for (const auto& d : report_.devices) {
-      out_ << fmt::format("device {}  {} · sm_{}{} · {} SMs · {} copy engine{}\n", d.index, d.name,
-                          d.cc_major, d.cc_minor, d.sm_count, d.copy_engines,
-                          d.copy_engines == 1 ? "" : "s");
+      out_ << tr(fmt::format("device {}  {} · sm_{}{} · {} SMs · {} copy engine{}", d.index, d.name, d.cc_major,
+                             d.cc_minor, d.sm_count, d.copy_engines, d.copy_engines == 1 ? "" : "s"))
+           << '\n';
     }
     if (!report_.params.empty()) {
       std::string params;
       for (const auto& p : report_.params) params += fmt::format("{}{}={}", params.empty() ? "" : " ", p.name, p.value);
       const auto lines = wrap_text(params, prose_width(10));
       for (std::size_t i = 0; i < lines.size(); ++i) {
-        out_ << (i == 0 ? "params    " : "          ") << lines[i] << '\n';
+        out_ << (i == 0 ? prefix("params") : "          ") << lines[i] << '\n';
       }
     }
     for (const auto& w : report_.warnings) {
       const auto lines = wrap_text(w, prose_width(10));
       for (std::size_t i = 0; i < lines.size(); ++i) {
-        out_ << (i == 0 ? paint_.yellow("warning   ") : "          ") << lines[i] << '\n';
+        out_ << (i == 0 ? paint_.yellow(prefix("warning")) : "          ") << lines[i] << '\n';
       }
     }
     bool first = true;
@@ -97,7 +103,7 @@ class TextRenderer {
       const auto lines = wrap_text(e.summary, prose_width(12));
       for (std::size_t i = 0; i < lines.size(); ++i) {
         const std::string mark = i > 0 ? " " : e.ok ? paint_.green("✓") : paint_.yellow("!");
-        out_ << (first && i == 0 ? "setting   " : "          ") << mark << ' ' << lines[i] << '\n';
+        out_ << (first && i == 0 ? prefix("setting") : "          ") << mark << ' ' << lines[i] << '\n';
       }
       first = false;
     }
@@ -130,10 +136,11 @@ class TextRenderer {
   }
 
   void render_timeline_section(const Timeline& t, bool with_notes) {
-    section_title(fmt::format("timeline · {}", t.title));
+    section_title(tr(fmt::format("timeline · {}", t.title)));
     if (with_notes && !t.notes_key.empty()) notes_block(t.notes_key, kIndent);
     out_ << '\n';
-    const TimelineStyle chart{style_.color, style_.width > kIndent ? style_.width - kIndent : style_.width};
+    TimelineStyle chart{style_.color, style_.width > kIndent ? style_.width - kIndent : style_.width, {}};
+    chart.words = [this](const std::string& text) { return tr(text); };
     for (const auto& line : render_timeline(t, chart)) out_ << std::string(kIndent, ' ') << line << '\n';
   }
 
@@ -154,7 +161,7 @@ class TextRenderer {
   // measured and what the model said.
   void guesses() {
     if (report_.guesses.empty()) return;
-    section_title(style_.lang == Lang::zh ? "先预测，再观察" : "your predictions");
+    section_title(tr("your predictions"));
     out_ << '\n';
     for (const auto& g : report_.guesses) {
       for (const auto& line : wrap_runs(inline_markdown(g.question, style_.color), prose_width(kIndent))) {
@@ -185,7 +192,7 @@ class TextRenderer {
     out_ << '\n' << std::string(kIndent, ' ') << paint_.bold(p.title) << '\n';
     const PlotStyle chart{style_.width > kIndent ? style_.width - kIndent : style_.width, style_.unicode, style_.color};
     for (const auto& line : render_plot(p, report_, chart)) out_ << std::string(kIndent, ' ') << line << '\n';
-    if (!style_.tables) out_ << std::string(kIndent, ' ') << paint_.dim("(the numbers: --table, or the JSON)") << '\n';
+    if (!style_.tables) out_ << std::string(kIndent, ' ') << paint_.dim(tr("(the numbers: --table, or the JSON)")) << '\n';
   }
 
   void facts(const std::vector<Fact>& facts) {
@@ -220,9 +227,10 @@ class TextRenderer {
     }
     const bool any_range = std::any_of(metrics.begin(), metrics.end(),
                                        [](const Metric& m) { return m.samples.size() > 1; });
-    out_ << '\n' << std::string(kIndent + label_w + 2, ' ') << paint_.dim(pad_left("median", 9));
+    out_ << '\n' << std::string(kIndent + label_w + 2, ' ') << paint_.dim(pad_left(tr("median"), 9));
     if (any_range) {
-      out_ << std::string(unit_w + 1, ' ') << paint_.dim(pad_left("min", 9) + pad_left("max", 9) + pad_left("spread", 8));
+      out_ << std::string(unit_w + 1, ' ')
+           << paint_.dim(pad_left(tr("min"), 9) + pad_left(tr("max"), 9) + pad_left(tr("spread"), 8));
     }
     out_ << '\n';
     for (const auto& m : metrics) {
@@ -239,9 +247,9 @@ class TextRenderer {
                                       : std::string(26, ' '));
       }
       std::string extra;
-      if (m.predicted) extra = fmt::format("predicted {} {}", format_number(*m.predicted), m.unit);
+      if (m.predicted) extra = tr(fmt::format("predicted {} {}", format_number(*m.predicted), m.unit));
       if (!m.note.empty()) extra += (extra.empty() ? "" : " · ") + m.note;
-      const std::string noise = noise_text(m, s);
+      const std::string noise = tr(noise_text(m, s));
       if (!noise.empty()) out_ << "  " << paint_.yellow(noise);
       if (!extra.empty()) out_ << "  " << paint_.dim(extra);
       out_ << '\n';
@@ -300,7 +308,7 @@ class TextRenderer {
     out_ << '\n';
     for (const auto& c : report_.checks) {
       const std::string mark = c.passed ? paint_.green("✓") : paint_.red("✗");
-      const std::string kind = c.kind == CheckKind::verify ? "verify" : "expect";
+      const std::string kind = tr(c.kind == CheckKind::verify ? "verify" : "expect");
       out_ << mark << ' ' << pad_right(kind, 8) << c.summary << '\n';
       if (!c.passed && !c.detail.empty()) {
         for (const auto& line : wrap_text(c.detail, prose_width(10))) {
@@ -310,10 +318,10 @@ class TextRenderer {
       for (const auto& key : c.depends_on) {
         const Metric* m = report_.find_metric(key);
         if (m == nullptr || !m->noisy()) continue;
-        const std::string why = fmt::format(
+        const std::string why = tr(fmt::format(
             "{} is noisy (its samples spread {:.0f}%, more than the {:.0f}% it may): this verdict may not hold on "
             "a rerun; another process on the GPU or low clocks are the usual cause",
-            m->label, 100.0 * m->summary().inlier_spread, 100.0 * m->tolerance());
+            m->label, 100.0 * m->summary().inlier_spread, 100.0 * m->tolerance()));
         for (const auto& line : wrap_text(why, prose_width(10))) {
           out_ << std::string(10, ' ') << paint_.yellow(line) << '\n';
         }
@@ -321,16 +329,20 @@ class TextRenderer {
     }
   }
 
+  // Live: what to run next. Recorded (cudalab show): the same commands, as things to try on a GPU.
+  // A line that does not fit puts its reason under the command.
   void try_next() {
     if (report_.try_next.empty()) return;
-    out_ << '\n';
+    out_ << '\n' << paint_.bold(tr(style_.recorded ? "to try on a GPU" : "try next")) << '\n';
     std::size_t cmd_w = 0;
     for (const auto& t : report_.try_next) cmd_w = std::max(cmd_w, display_width(t.command));
-    bool first = true;
     for (const auto& t : report_.try_next) {
-      out_ << (first ? "try next  " : "          ") << paint_.cyan(pad_right(t.command, cmd_w))
-           << "  " << paint_.dim("# " + t.why) << '\n';
-      first = false;
+      if (2 + cmd_w + 4 + display_width(t.why) <= style_.width) {
+        out_ << "  " << paint_.cyan(pad_right(t.command, cmd_w)) << "  " << paint_.dim("# " + t.why) << '\n';
+        continue;
+      }
+      out_ << "  " << paint_.cyan(t.command) << '\n';
+      for (const auto& line : wrap_text(t.why, prose_width(6))) out_ << "      " << paint_.dim(line) << '\n';
     }
   }
 
@@ -343,7 +355,8 @@ class TextRenderer {
 }  // namespace
 
 void render_text(std::ostream& out, const Report& report, const TextStyle& style) {
-  TextRenderer(out, report, style).render();
+  const Report shown = translate_report(report, style.lang);  // a copy only to translate it
+  TextRenderer(out, shown, style).render();
 }
 
 std::string render_text(const Report& report, const TextStyle& style) {

@@ -72,9 +72,10 @@ double nice_step(double raw) {
 }  // namespace
 
 std::vector<std::string> render_timeline(const Timeline& timeline, const TimelineStyle& style) {
+  const auto words = [&style](const std::string& text) { return style.words ? style.words(text) : text; };
   std::vector<std::string> lines;
   if (timeline.ops.empty()) {
-    lines.push_back("(no GPU activity was recorded)");
+    lines.push_back(words("(no GPU activity was recorded)"));
     return lines;
   }
 
@@ -152,13 +153,13 @@ std::vector<std::string> render_timeline(const Timeline& timeline, const Timelin
   lines.push_back(pad_left(unit.name, label_width) + "  " + labels.substr(0, trim + 1));
 
   // The legend: only the kinds this picture shows, wrapped to the width.
-  std::string legend = "legend";
+  std::string legend = words("legend");
   std::size_t legend_width = display_width(legend);
   for (std::size_t k = 0; k < std::size(kLegendOrder); ++k) {
     if (!present[static_cast<int>(kLegendOrder[k])]) continue;
     const Glyph g = glyph_of(kLegendOrder[k]);
     const std::string mark(1, g.mark);
-    const std::string item = fmt::format("{} {}", style.color ? fmt::format("\x1b[{}m{}\x1b[0m", g.color, mark) : mark, g.legend);
+    const std::string item = fmt::format("{} {}", style.color ? fmt::format("\x1b[{}m{}\x1b[0m", g.color, mark) : mark, words(g.legend));
     const std::size_t item_width = display_width(item);
     if (legend_width + 2 + item_width > style.width) {
       lines.push_back(legend);
@@ -170,8 +171,8 @@ std::vector<std::string> render_timeline(const Timeline& timeline, const Timelin
   }
   lines.push_back(legend);
   if (timeline.dropped_records > 0) {
-    const std::string warning = fmt::format("! CUPTI dropped {} record{}: some operations are missing from this picture",
-                                            timeline.dropped_records, timeline.dropped_records == 1 ? "" : "s");
+    const std::string warning = words(fmt::format("! CUPTI dropped {} record{}: some operations are missing from this picture",
+                                                  timeline.dropped_records, timeline.dropped_records == 1 ? "" : "s"));
     for (auto& line : wrap_text(warning, style.width)) lines.push_back(std::move(line));
   }
   return lines;

@@ -28,23 +28,20 @@ bool Report::expect_passed() const {
                      [](const Check& c) { return c.kind != CheckKind::expect || c.passed; });
 }
 
-Check verify_check(std::string key, bool passed, std::string summary, std::string detail) {
-  return Check{CheckKind::verify, std::move(key), passed, std::move(summary), std::move(detail), {}};
+std::vector<std::string> Report::headline_metric_keys() const {
+  if (!headline_metrics.empty()) return headline_metrics;
+  std::vector<std::string> keys;
+  for (const auto& c : checks) {
+    if (c.kind != CheckKind::expect) continue;
+    for (const auto& key : c.depends_on) {
+      if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+    }
+  }
+  return keys;
 }
 
-Check expect_check(std::string key, bool passed, std::string summary, std::string detail) {
-  return Check{CheckKind::expect, std::move(key), passed, std::move(summary), std::move(detail), {}};
-}
-
-Metric single_value(std::string key, std::string label, std::string unit, double value,
-                    std::string note) {
-  Metric m;
-  m.key = std::move(key);
-  m.label = std::move(label);
-  m.unit = std::move(unit);
-  m.samples = {value};
-  m.note = std::move(note);
-  return m;
+double Report::compare_tolerance_of(const Metric& metric) const {
+  return metric.compare_tolerance.value_or(compare_tolerance.value_or(kDefaultCompareTolerance));
 }
 
 std::string utc_timestamp_now() {

@@ -16,6 +16,11 @@ namespace cudalab {
 // Bump when a field changes meaning or disappears; adding a field keeps the version.
 inline constexpr const char* kReportSchema = "cudalab-run/1";
 
+// How far one run's figure may stray from another's (|b/a - 1|) before `cudalab compare` calls
+// it out of tolerance, when neither the metric nor its lesson says otherwise. Figures on the
+// lab's shared H100 moved up to 12% between runs (DESIGN.md); 15% leaves room above that.
+inline constexpr double kDefaultCompareTolerance = 0.15;
+
 struct Param {
   std::string name;    // the flag without dashes: "streams"
   std::string value;   // as the user would type it: "64MiB"
@@ -42,6 +47,9 @@ struct Metric {
   // How much run-to-run spread (of the non-outlier samples, relative to the median) this figure
   // may have before it is printed as noisy; kDefaultSpreadTolerance when unset.
   std::optional<double> spread_tolerance;
+  // How far another correct run's median may differ (|b/a - 1|) before `cudalab compare` calls
+  // it out of tolerance; the report's compare_tolerance, else kDefaultCompareTolerance, when unset.
+  std::optional<double> compare_tolerance;
 
   Summary summary() const { return summarize(samples); }
   double tolerance() const { return spread_tolerance.value_or(kDefaultSpreadTolerance); }
@@ -59,6 +67,10 @@ struct Metric {
   }
   Metric with_spread_tolerance(double relative) && {
     spread_tolerance = relative;
+    return std::move(*this);
+  }
+  Metric with_compare_tolerance(double relative) && {
+    compare_tolerance = relative;
     return std::move(*this);
   }
 };
@@ -150,7 +162,7 @@ struct Guess {
 };
 
 struct TryNext {
-  std::string command;  // "cudalab stream-overlap --memory pageable"
+  std::string command;  // "cudalab NN --flag value"
   std::string why;      // "where did the overlap go?"
 };
 
@@ -174,19 +186,25 @@ struct Report {
   // What the GPU did in the traced run(s), when the lesson was asked to trace (--timeline,
   // --trace). Drawn by the text form with --timeline and by `cudalab show`; never in --stable.
   std::vector<Timeline> timelines;
+  // The metric keys behind the headline: `cudalab compare` fails a run when one of them is out
+  // of tolerance. Empty: the metrics the expect checks depend on.
+  std::vector<std::string> headline_metrics;
+  // The lesson's default for Metric::compare_tolerance.
+  std::optional<double> compare_tolerance;
+  // "sha256:<hex>" over the run's JSON form without this field (report/integrity.hpp); set when
+  // the CLI finishes a run, empty in runs recorded before runs were sealed.
+  std::string digest;
 
-  // "03-stream-overlap": the name of the course-notes file this report prints from.
+  // "NN-lesson-name": the name of the course-notes file this report prints from.
   std::string notes_file() const;
   const Metric* find_metric(const std::string& key) const;
   bool verify_passed() const;
   bool expect_passed() const;
+  // headline_metrics, or else the metrics the expect checks depend on, each once, in order.
+  std::vector<std::string> headline_metric_keys() const;
+  // The tolerance `cudalab compare` applies to `metric`.
+  double compare_tolerance_of(const Metric& metric) const;
 };
-
-// Small helpers lessons use to fill reports.
-Check verify_check(std::string key, bool passed, std::string summary, std::string detail = {});
-Check expect_check(std::string key, bool passed, std::string summary, std::string detail = {});
-Metric single_value(std::string key, std::string label, std::string unit, double value,
-                    std::string note = {});
 
 // "2026-11-21T19:04:00Z"
 std::string utc_timestamp_now();

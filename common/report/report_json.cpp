@@ -1,8 +1,16 @@
 #include "report_json.hpp"
 
-#include <fstream>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 
 #include "common/bench/errors.hpp"
+#include "common/bench/interrupt.hpp"
+#include "text_format.hpp"
 
 namespace cudalab {
 
@@ -31,6 +39,7 @@ void to_json(json& j, const Metric& m) {
     j["noisy"] = m.noisy();
   }
   if (m.spread_tolerance) j["spread_tolerance"] = *m.spread_tolerance;
+  if (m.compare_tolerance) j["compare_tolerance"] = *m.compare_tolerance;
   if (m.predicted) j["predicted"] = *m.predicted;
   if (!m.note.empty()) j["note"] = m.note;
 }
@@ -72,20 +81,25 @@ void to_json(json& j, const Guess& g) { j = json{{"metric", g.metric}, {"questio
 void to_json(json& j, const TryNext& t) { j = json{{"command", t.command}, {"why", t.why}}; }
 
 json report_to_json(const Report& r) {
-  return json{{"schema", r.schema},
-              {"tool_version", r.tool_version},
-              {"recorded_at", r.recorded_at},
-              {"lesson", {{"number", r.lesson_number}, {"slug", r.lesson_slug}, {"title", r.lesson_title}}},
-              {"params", r.params},
-              {"devices", r.devices},
-              {"warnings", r.warnings},
-              {"environment", r.environment},
-              {"sections", r.sections},
-              {"checks", r.checks},
-              {"try_next", r.try_next},
-              {"guesses", r.guesses},
-              {"headline", r.headline},
-              {"timelines", r.timelines}};
+  json j{{"schema", r.schema},
+         {"tool_version", r.tool_version},
+         {"recorded_at", r.recorded_at},
+         {"lesson", {{"number", r.lesson_number}, {"slug", r.lesson_slug}, {"title", r.lesson_title}}},
+         {"params", r.params},
+         {"devices", r.devices},
+         {"warnings", r.warnings},
+         {"environment", r.environment},
+         {"sections", r.sections},
+         {"checks", r.checks},
+         {"try_next", r.try_next},
+         {"guesses", r.guesses},
+         {"headline", r.headline},
+         {"timelines", r.timelines}};
+  // Added after the first runs were recorded; written only when set, so older runs round-trip.
+  if (!r.headline_metrics.empty()) j["headline_metrics"] = r.headline_metrics;
+  if (r.compare_tolerance) j["compare_tolerance"] = *r.compare_tolerance;
+  if (!r.digest.empty()) j["digest"] = r.digest;
+  return j;
 }
 
 // ---- from JSON -----------------------------------------------------------------------------
@@ -110,6 +124,7 @@ void from_json(const json& j, Metric& m) {
   j.at("samples").get_to(m.samples);
   if (j.contains("predicted")) m.predicted = j.at("predicted").get<double>();
   if (j.contains("spread_tolerance")) m.spread_tolerance = j.at("spread_tolerance").get<double>();
+  if (j.contains("compare_tolerance")) m.compare_tolerance = j.at("compare_tolerance").get<double>();
   m.note = j.value("note", "");
 }
 void from_json(const json& j, Fact& f) {
@@ -185,9 +200,11 @@ void from_json(const json& j, TryNext& t) {
 }
 
 Report report_from_json(const json& j) {
-  const std::string schema = j.value("schema", "");
+  if (!j.is_object()) throw UsageError(std::string("not a cudalab run (JSON ") + j.type_name() + ")");
+  const auto found = j.find("schema");
+  const std::string schema = found != j.end() && found->is_string() ? found->get<std::string>() : "";
   if (schema != kReportSchema) {
-    throw UsageError("not a cudalab run (schema '" + schema + "', expected '" + kReportSchema + "')");
+    throw UsageError("not a cudalab run (schema '" + printable(schema) + "', expected '" + kReportSchema + "')");
   }
   try {
     Report r;
@@ -209,29 +226,124 @@ Report report_from_json(const json& j) {
     if (j.contains("timelines")) j.at("timelines").get_to(r.timelines);
     if (j.contains("guesses")) j.at("guesses").get_to(r.guesses);
     if (j.contains("environment")) j.at("environment").get_to(r.environment);
+    if (j.contains("headline_metrics")) j.at("headline_metrics").get_to(r.headline_metrics);
+    if (j.contains("compare_tolerance")) r.compare_tolerance = j.at("compare_tolerance").get<double>();
+    if (j.contains("digest")) j.at("digest").get_to(r.digest);
     return r;
   } catch (const json::exception& e) {
-    throw UsageError(std::string("malformed cudalab run: ") + e.what());
+    throw UsageError(std::string("malformed cudalab run: ") + printable(e.what()));
   }
 }
 
-std::vector<Report> load_runs(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw UsageError("cannot open '" + path + "'");
+namespace {
+
+// Every string a renderer may print, with its control characters made visible.
+void make_printable(Report& r) {
+  auto fix = [](std::string& text) { text = printable(text); };
+  auto fix_all = [&](std::vector<std::string>& texts) { std::for_each(texts.begin(), texts.end(), fix); };
+  for (std::string* text : {&r.tool_version, &r.recorded_at, &r.lesson_slug, &r.lesson_title, &r.headline}) fix(*text);
+  for (auto& p : r.params) fix(p.name), fix(p.value);
+  for (auto& d : r.devices) fix(d.name);
+  fix_all(r.warnings);
+  for (auto& e : r.environment) fix(e.key), fix(e.summary);
+  for (auto& s : r.sections) {
+    fix(s.key), fix(s.title), fix(s.notes_key), fix_all(s.art);
+    for (auto& f : s.facts) fix(f.key), fix(f.label), fix(f.value), fix(f.note);
+    for (auto& m : s.metrics) fix(m.key), fix(m.label), fix(m.unit), fix(m.note);
+    for (auto& t : s.tables) {
+      fix(t.key), fix_all(t.columns);
+      for (auto& row : t.rows) {
+        for (auto& cell : row) fix(cell.text), fix(cell.metric);
+      }
+    }
+  }
+  for (auto& c : r.checks) fix(c.key), fix(c.summary), fix(c.detail), fix_all(c.depends_on);
+  for (auto& t : r.try_next) fix(t.command), fix(t.why);
+  for (auto& t : r.timelines) {
+    fix(t.key), fix(t.title), fix(t.notes_key);
+    for (auto& lane : t.lanes) fix(lane.name);
+    for (auto& op : t.ops) fix(op.name), fix(op.src_memory), fix(op.dst_memory);
+  }
+  fix_all(r.headline_metrics);
+}
+
+SavedRun saved_run(const json& raw, const std::string& source) {
+  if (!raw.is_object()) throw UsageError(std::string("not a cudalab run (JSON ") + raw.type_name() + ")");
+  SavedRun run{source, report_from_json(raw), {}};
+  run.integrity = assess_integrity(run.report, raw);
+  make_printable(run.report);
+  return run;
+}
+
+constexpr std::size_t kMaxRunFileBytes = std::size_t(256) << 20;
+
+std::string read_regular_file(const std::string& path) {
+  const std::string name = "'" + printable(path) + "'";
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) throw UsageError("cannot open " + name + ": " + std::strerror(errno));
+  if (S_ISDIR(info.st_mode)) throw UsageError(name + " is a directory, not a saved run (give a .json file)");
+  // A FIFO or a device would block the read or never end: refuse before opening it.
+  if (!S_ISREG(info.st_mode)) throw UsageError(name + " is not a regular file (a FIFO, device or socket)");
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw UsageError("cannot open " + name + ": " + std::strerror(errno));
+  std::string text;
+  try {
+    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) throw UsageError(name + " is not a regular file");
+    if (static_cast<std::size_t>(info.st_size) > kMaxRunFileBytes) {
+      throw UsageError(name + " is too large for a saved run (over 256 MiB)");
+    }
+    char buffer[1 << 16];
+    for (;;) {
+      const ssize_t got = ::read(fd, buffer, sizeof buffer);
+      if (got == 0) break;
+      if (got < 0 && errno == EINTR) {
+        throw_if_interrupted();
+        continue;
+      }
+      if (got < 0) throw UsageError("cannot read " + name + ": " + std::strerror(errno));
+      if (text.size() + static_cast<std::size_t>(got) > kMaxRunFileBytes) {
+        throw UsageError(name + " is too large for a saved run (over 256 MiB)");
+      }
+      text.append(buffer, static_cast<std::size_t>(got));
+    }
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  ::close(fd);
+  return text;
+}
+
+}  // namespace
+
+std::vector<SavedRun> parse_saved_runs(const std::string& text, const std::string& source) {
+  const std::string name = "'" + printable(source) + "'";
   json j;
   try {
-    in >> j;
+    j = json::parse(text);
   } catch (const json::exception& e) {
-    throw UsageError("'" + path + "' is not valid JSON: " + e.what());
+    throw UsageError(name + " is not valid JSON (truncated or not a run?): " + printable(e.what()));
   }
-  std::vector<Report> runs;
+  if (j.is_null()) throw UsageError(name + " holds JSON null, not a cudalab run");
+  if (j.is_array() && j.empty()) throw UsageError(name + " holds no runs (an empty JSON array)");
+  std::vector<SavedRun> runs;
   try {
-    if (!j.is_array()) return {report_from_json(j)};
-    for (const auto& run : j) runs.push_back(report_from_json(run));
+    if (!j.is_array()) return {saved_run(j, source)};
+    for (const auto& run : j) runs.push_back(saved_run(run, source));
   } catch (const UsageError& e) {
-    throw UsageError("'" + path + "': " + e.what());
+    throw UsageError(name + ": " + e.what());
   }
   return runs;
+}
+
+std::vector<SavedRun> read_saved_runs(const std::string& path) {
+  return parse_saved_runs(read_regular_file(path), path);
+}
+
+std::vector<Report> load_runs(const std::string& path) {
+  std::vector<Report> reports;
+  for (auto& run : read_saved_runs(path)) reports.push_back(std::move(run.report));
+  return reports;
 }
 
 }  // namespace cudalab

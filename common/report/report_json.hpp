@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "integrity.hpp"
 #include "report.hpp"
 
 namespace cudalab {
@@ -17,7 +18,24 @@ nlohmann::json report_to_json(const Report& report);
 // Throws UsageError naming the file and the problem when the JSON is not a cudalab run.
 Report report_from_json(const nlohmann::json& json);
 
-// Reads a saved run, or the array of runs `cudalab all --json` writes.
+// A run read back from a file, ready to print: every string in it has its control characters
+// made visible (text_format.hpp, printable()), so a crafted label cannot drive the terminal.
+struct SavedRun {
+  std::string source;  // the file name, or "built-in NN-lesson-name"
+  Report report;
+  IntegrityVerdict integrity;  // judged on the file's contents as written
+};
+
+// The runs in `text`: one run, or the array of runs `cudalab all --json` writes. Throws
+// UsageError, one line naming `source` and the problem, for anything that is not a cudalab run
+// (invalid or truncated JSON, null, an empty array, a wrong schema).
+std::vector<SavedRun> parse_saved_runs(const std::string& text, const std::string& source);
+
+// The same from a file. Only regular files are read (never blocks on a FIFO or a device); a
+// directory or a file over 256 MiB is a UsageError.
+std::vector<SavedRun> read_saved_runs(const std::string& path);
+
+// read_saved_runs without the verdicts.
 std::vector<Report> load_runs(const std::string& path);
 
 }  // namespace cudalab

@@ -48,6 +48,10 @@ std::string format_count(std::uint64_t value);
 // 4096 -> "4KiB", 1000003 -> "1000003B" (exact, the way --size accepts it back)
 std::string format_bytes(std::uint64_t bytes);
 
+// `text` with every control character (C0, DEL, C1: ANSI escapes, carriage returns, newlines)
+// written out as a visible escape ("\x1b"), for text read from a file that reaches a terminal.
+std::string printable(std::string_view text);
+
 // Terminal facts, read once.
 bool stdout_is_terminal();
 bool stdin_is_terminal();

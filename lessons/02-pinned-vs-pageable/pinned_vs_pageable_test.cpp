@@ -18,6 +18,7 @@ using namespace cudalab::pinned;
 
 namespace {
 
+using testing_support::check_of;
 using Parsed = testing_support::ParsedOptions<Params>;
 Parsed parse(std::vector<std::string> args) { return testing_support::parse_params(flags(), std::move(args)); }
 
@@ -43,13 +44,6 @@ Measurements healthy() {
   m.bidirectional_bytes.add(2 * m.probe, 2 * m.probe);
   m.allocation = AllocationCosts{same(35.7), same(28.5), same(6.0)};
   return m;
-}
-
-const Check& check(const Report& r, const std::string& key) {
-  for (const auto& c : r.checks) {
-    if (c.key == key) return c;
-  }
-  throw std::runtime_error("no check " + key);
 }
 
 Report report_of(const Measurements& m, const Params& p = Params{}) { return build_report(p, m, predict(p, m)); }
@@ -130,33 +124,33 @@ TEST(PinnedVsPageableReport, EachVerifyFailsOnItsOwnBytes) {
       m.bytes[{k, d}] = Tally{};
       m.bytes[{k, d}].add(9, 10);
       const std::string key = std::string(name_of(k)) + "." + name_of(d);
-      EXPECT_FALSE(check(report_of(m), key).passed) << key;
+      EXPECT_FALSE(check_of(report_of(m), key).passed) << key;
     }
   }
   Measurements m = healthy();
   m.bidirectional_bytes = Tally{};
   m.bidirectional_bytes.add(1, 2);
-  EXPECT_FALSE(check(report_of(m), "bidirectional").passed);
+  EXPECT_FALSE(check_of(report_of(m), "bidirectional").passed);
 }
 
 TEST(PinnedVsPageableReport, PinnedMustBeatPageableByTwentyPercent) {
   Measurements m = healthy();
   const double n = static_cast<double>(m.probe);
   m.copy_ms[{MemoryKind::pinned, Direction::h2d}] = {same(n / 11.9e9 * 1e3)};
-  EXPECT_FALSE(check(report_of(m), "pinned_beats_pageable.h2d").passed);
-  EXPECT_TRUE(check(report_of(m), "pinned_beats_pageable.d2h").passed);
+  EXPECT_FALSE(check_of(report_of(m), "pinned_beats_pageable.h2d").passed);
+  EXPECT_TRUE(check_of(report_of(m), "pinned_beats_pageable.d2h").passed);
   m.copy_ms[{MemoryKind::pinned, Direction::h2d}] = {same(n / 12.1e9 * 1e3)};
-  EXPECT_TRUE(check(report_of(m), "pinned_beats_pageable.h2d").passed);
+  EXPECT_TRUE(check_of(report_of(m), "pinned_beats_pageable.h2d").passed);
 }
 
 TEST(PinnedVsPageableReport, AsyncOnPageableBlocksTheHost) {
   Measurements m = healthy();
   const double copy_us = static_cast<double>(m.probe) / 10e9 * 1e6;
   m.async_call_us[{MemoryKind::pageable, Direction::h2d}] = same(copy_us * 0.4);  // returned early
-  EXPECT_FALSE(check(report_of(m), "async_on_pageable_blocks_host").passed);
+  EXPECT_FALSE(check_of(report_of(m), "async_on_pageable_blocks_host").passed);
   m.async_call_us[{MemoryKind::pageable, Direction::h2d}] = same(copy_us * 0.6);
   m.async_call_us[{MemoryKind::pinned, Direction::h2d}] = same(copy_us * 0.1);  // pinned slow too
-  EXPECT_FALSE(check(report_of(m), "async_on_pageable_blocks_host").passed);
+  EXPECT_FALSE(check_of(report_of(m), "async_on_pageable_blocks_host").passed);
 }
 
 TEST(PinnedVsPageableReport, OneKindHasNoComparisonChecks) {

@@ -189,10 +189,13 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
   const double n = static_cast<double>(m.probe);
   if (m.uses(MemoryKind::pinned) && m.uses(MemoryKind::pageable)) {
     b.headline(fmt::format("{} {}: pinned {:.1f} GB/s · pageable {:.1f} GB/s", label_of(d), format_bytes(m.probe),
-                           gbps(n, m.probe_ms(MemoryKind::pinned, d)), gbps(n, m.probe_ms(MemoryKind::pageable, d))));
+                           gbps(n, m.probe_ms(MemoryKind::pinned, d)), gbps(n, m.probe_ms(MemoryKind::pageable, d))),
+               // compare holds a run to the pinned figure: pageable copies vary too much between runs
+               {bandwidth_key(MemoryKind::pinned, d, m.probe)});
   } else {
     b.headline(fmt::format("{} {} {}: {:.1f} GB/s", name_of(m.kinds.front()), label_of(d), format_bytes(m.probe),
-                           gbps(n, m.probe_ms(m.kinds.front(), d))));
+                           gbps(n, m.probe_ms(m.kinds.front(), d))),
+               {bandwidth_key(m.kinds.front(), d, m.probe)});
   }
   b.try_next("cudalab pinned-vs-pageable --size 64MiB --direction h2d", "one size, one direction: the headline alone")
       .try_next("cudalab pinned-vs-pageable --memory registered", "pin memory you already have")

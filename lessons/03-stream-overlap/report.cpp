@@ -246,7 +246,8 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
   add_expects(b, p, m, predicted);
   const double speedup = median_ms(m, Variant::sequential) / median_ms(m, Variant::depth_first);
   b.headline(fmt::format("{} streams {:.2f}× vs sequential (model {:.2f}×)", p.streams, speedup,
-                         predicted.ms.at(Variant::sequential) / predicted.ms.at(Variant::depth_first)));
+                         predicted.ms.at(Variant::sequential) / predicted.ms.at(Variant::depth_first)),
+             {"speedup.depth_first"});
   b.try_next("cudalab stream-overlap --streams 8", "more streams: how close to the 3N/(N+2) ceiling?")
       .try_next("cudalab stream-overlap --streams 1", "one stream: the staircase collapses")
       .try_next("cudalab stream-overlap --memory pageable --timeline", "where did the overlap go? look at the picture")

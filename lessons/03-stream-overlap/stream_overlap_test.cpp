@@ -17,6 +17,7 @@ using namespace cudalab::stream_overlap;
 
 namespace {
 
+using testing_support::check_of;
 using Parsed = testing_support::ParsedOptions<Params>;
 Parsed parse(std::vector<std::string> args) { return testing_support::parse_params(flags(), std::move(args)); }
 
@@ -60,13 +61,6 @@ Measurements healthy() {
   m.runs[Variant::lecture_pinned] = run(2.0);
   m.runs[Variant::lecture_streams] = run(1.1);
   return m;
-}
-
-const Check& check(const Report& r, const std::string& key) {
-  for (const auto& c : r.checks) {
-    if (c.key == key) return c;
-  }
-  throw std::runtime_error("no check " + key);
 }
 
 bool has_check(const Report& r, const std::string& key) {
@@ -180,7 +174,7 @@ TEST(StreamOverlapReport, AHealthyRunPassesEveryCheck) {
   for (const auto& c : r.checks) EXPECT_TRUE(c.passed) << c.key << ": " << c.summary;
   EXPECT_FALSE(has_check(r, "trace_matches_timed_runs")) << "only when traced";
   EXPECT_FALSE(has_check(r, "missing_wait")) << "the missing wait is a teaching check, not a verify";
-  EXPECT_EQ(check(r, "missing_wait_caught").kind, CheckKind::expect);
+  EXPECT_EQ(check_of(r, "missing_wait_caught").kind, CheckKind::expect);
   const Metric* depth = r.find_metric("variant.depth_first");
   ASSERT_NE(depth, nullptr);
   EXPECT_EQ(depth->note, "measured = 100% of model");
@@ -192,8 +186,8 @@ TEST(StreamOverlapReport, PercentOfModelIsMeasuredOverModel) {
   m.runs[Variant::breadth_first] = run(1.92 * 1.46);
   const Report r = report_of(m);
   EXPECT_EQ(r.find_metric("variant.breadth_first")->note, "measured = 146% of model");
-  EXPECT_FALSE(check(r, "model_predicts_breadth_first").passed);
-  EXPECT_TRUE(check(r, "model_predicts_overlap").passed);
+  EXPECT_FALSE(check_of(r, "model_predicts_breadth_first").passed);
+  EXPECT_TRUE(check_of(r, "model_predicts_overlap").passed);
 }
 
 TEST(StreamOverlapReport, UnevenFactOnlyWhenChunksDiffer) {
@@ -216,27 +210,27 @@ TEST(StreamOverlapReport, EachVerifyFailsOnItsOwnVariant) {
     m.runs[v].bytes = Tally{};
     m.runs[v].bytes.add(999, 1000);
     const Report r = report_of(m);
-    EXPECT_FALSE(check(r, info_of(v).key).passed) << info_of(v).key;
-    EXPECT_EQ(check(r, info_of(v).key).kind, CheckKind::verify);
-    EXPECT_TRUE(check(r, "sequential").passed || v == Variant::sequential);
+    EXPECT_FALSE(check_of(r, info_of(v).key).passed) << info_of(v).key;
+    EXPECT_EQ(check_of(r, info_of(v).key).kind, CheckKind::verify);
+    EXPECT_TRUE(check_of(r, "sequential").passed || v == Variant::sequential);
   }
 }
 
 TEST(StreamOverlapReport, OverlapExpectations) {
   Measurements m = healthy();
   m.runs[Variant::depth_first] = run(3.84 / 1.19);  // just under 1.2x
-  EXPECT_FALSE(check(report_of(m), "overlap_beats_sequential").passed);
+  EXPECT_FALSE(check_of(report_of(m), "overlap_beats_sequential").passed);
   m.runs[Variant::depth_first] = run(3.84 / 1.21);
-  EXPECT_TRUE(check(report_of(m), "overlap_beats_sequential").passed);
+  EXPECT_TRUE(check_of(report_of(m), "overlap_beats_sequential").passed);
 
   Params one;
   one.streams = 1;
   Measurements single = healthy();
   single.chunk_count = 2;
   single.runs[Variant::depth_first] = run(3.84 * 0.86);
-  EXPECT_TRUE(check(report_of(single, one), "one_stream_cannot_overlap").passed);
+  EXPECT_TRUE(check_of(report_of(single, one), "one_stream_cannot_overlap").passed);
   single.runs[Variant::depth_first] = run(3.84 * 0.84);
-  EXPECT_FALSE(check(report_of(single, one), "one_stream_cannot_overlap").passed);
+  EXPECT_FALSE(check_of(report_of(single, one), "one_stream_cannot_overlap").passed);
   EXPECT_FALSE(has_check(report_of(single, one), "overlap_beats_sequential"));
 }
 
@@ -245,15 +239,15 @@ TEST(StreamOverlapReport, ModelToleranceIsFifteenPercentEitherWay) {
     Measurements m = healthy();
     m.runs[Variant::depth_first] = run(1.60 * factor);
     m.runs[Variant::breadth_first] = run(1.92 * factor);
-    EXPECT_TRUE(check(report_of(m), "model_predicts_overlap").passed) << factor;
-    EXPECT_TRUE(check(report_of(m), "model_predicts_breadth_first").passed) << factor;
+    EXPECT_TRUE(check_of(report_of(m), "model_predicts_overlap").passed) << factor;
+    EXPECT_TRUE(check_of(report_of(m), "model_predicts_breadth_first").passed) << factor;
   }
   for (double factor : {0.84, 1.16}) {
     Measurements m = healthy();
     m.runs[Variant::depth_first] = run(1.60 * factor);
     m.runs[Variant::breadth_first] = run(1.92 * factor);
-    EXPECT_FALSE(check(report_of(m), "model_predicts_overlap").passed) << factor;
-    EXPECT_FALSE(check(report_of(m), "model_predicts_breadth_first").passed) << factor;
+    EXPECT_FALSE(check_of(report_of(m), "model_predicts_overlap").passed) << factor;
+    EXPECT_FALSE(check_of(report_of(m), "model_predicts_breadth_first").passed) << factor;
   }
 }
 
@@ -261,18 +255,18 @@ TEST(StreamOverlapReport, PageableLosesOverlapUnlessItKeepsMostOfTheGain) {
   Measurements m = healthy();
   // Serial sum of pageable stages: 8 x (0.65 + 0.16 + 0.79) = 12.8 ms.
   m.runs[Variant::pageable] = run(12.8 / 1.2);
-  EXPECT_TRUE(check(report_of(m), "pageable_loses_overlap").passed);
+  EXPECT_TRUE(check_of(report_of(m), "pageable_loses_overlap").passed);
   m.runs[Variant::pageable] = run(12.8 / 2.0);  // pinned gets 3.84/1.6 = 2.4x; 2.0x is most of it
-  EXPECT_FALSE(check(report_of(m), "pageable_loses_overlap").passed);
+  EXPECT_FALSE(check_of(report_of(m), "pageable_loses_overlap").passed);
 }
 
 TEST(StreamOverlapReport, MissingWaitIsCaughtWithoutFailingTheRun) {
   Measurements m = healthy();
   const Report caught = report_of(m);
-  EXPECT_TRUE(check(caught, "missing_wait_caught").passed);
-  EXPECT_NE(check(caught, "missing_wait_caught").summary.find("997 of 1,000 bytes are wrong"), std::string::npos);
+  EXPECT_TRUE(check_of(caught, "missing_wait_caught").passed);
+  EXPECT_NE(check_of(caught, "missing_wait_caught").summary.find("997 of 1,000 bytes are wrong"), std::string::npos);
   m.runs[Variant::missing_wait] = run(0, 1000, 1000);
-  EXPECT_FALSE(check(report_of(m), "missing_wait_caught").passed);
+  EXPECT_FALSE(check_of(report_of(m), "missing_wait_caught").passed);
   for (const auto& c : caught.checks) {
     if (c.kind == CheckKind::verify) {
       EXPECT_TRUE(c.passed) << c.key;
@@ -292,21 +286,21 @@ TEST(StreamOverlapReport, LectureSpeedupSplitsIntoPinningAndOverlap) {
   EXPECT_NEAR(r.find_metric("lecture.total")->samples.at(0), 9.0 / 1.1, 1e-9);
   EXPECT_NEAR(r.find_metric("lecture.pinning")->samples.at(0), 4.5, 1e-9);
   EXPECT_NEAR(r.find_metric("lecture.overlap")->samples.at(0), 2.0 / 1.1, 1e-9);
-  EXPECT_TRUE(check(r, "lecture_overlap_within_ceiling").passed);
+  EXPECT_TRUE(check_of(r, "lecture_overlap_within_ceiling").passed);
   Measurements above = healthy();
   above.runs[Variant::lecture_streams] = run(2.0 / 2.2);  // 2.2x > 2.0 x 1.05
-  EXPECT_FALSE(check(report_of(above), "lecture_overlap_within_ceiling").passed);
+  EXPECT_FALSE(check_of(report_of(above), "lecture_overlap_within_ceiling").passed);
 }
 
 TEST(StreamOverlapReport, TraceCheckComparesEachLaneWithTheTimedRuns) {
   Measurements m = healthy();
   m.traced_sequential_busy_ms = 3.84;
   m.traced_depth_lane_busy_ms = same(2 * 0.48, 4);  // two chunks of 0.48 ms per lane
-  EXPECT_TRUE(check(report_of(m), "trace_matches_timed_runs").passed);
+  EXPECT_TRUE(check_of(report_of(m), "trace_matches_timed_runs").passed);
   m.traced_depth_lane_busy_ms[2] = 2 * 0.48 * 1.11;
   const Report off = report_of(m);
-  EXPECT_FALSE(check(off, "trace_matches_timed_runs").passed);
-  EXPECT_NE(check(off, "trace_matches_timed_runs").summary.find("stream 2"), std::string::npos);
+  EXPECT_FALSE(check_of(off, "trace_matches_timed_runs").passed);
+  EXPECT_NE(check_of(off, "trace_matches_timed_runs").summary.find("stream 2"), std::string::npos);
 }
 
 TEST(StreamOverlapReport, QueueFactsSayWhereTheCountCameFrom) {

@@ -131,7 +131,8 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
                        m.least));
   lecture_checks(b, m);
 
-  b.headline(fmt::format("urgent latency {:.0f} us -> {:.0f} us at priority {}", same_median, high_median, m.granted));
+  b.headline(fmt::format("urgent latency {:.0f} us -> {:.0f} us at priority {}", same_median, high_median, m.granted),
+             {"urgent.same_priority", "urgent.high_priority"});
   b.try_next("cudalab priority --priority 0", "the urgent stream at the default priority: no head start")
       .try_next("cudalab priority --priority -100", "out of range: see what CUDA grants")
       .try_next("cudalab priority --block-us 1000", "longer resident blocks: the high-priority wait grows with them")

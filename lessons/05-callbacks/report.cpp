@@ -148,7 +148,9 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
 
   const Summary latency = summarize(column(m.latency, &LatencySample::latency_us));
   b.headline(fmt::format("callback latency {:.1f} us median, p99 {:.1f} us; pipeline {:.2f}x", latency.median,
-                         latency.p99, median_of(sync_ms) / median_of(worker_ms)));
+                         latency.p99, median_of(sync_ms) / median_of(worker_ms)),
+             // not the latency itself: tens of microseconds that move with the host's load
+             {"blocking.gap", "pipeline.speedup"});
   b.try_next("cudalab callbacks --callback-ms 50",
              "a slower callback: the gap and other streams' host functions follow it, other kernels do not")
       .try_next("cudalab callbacks --callback-ms 0", "the bare cost of a host function in the stream")

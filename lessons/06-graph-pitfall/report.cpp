@@ -127,7 +127,8 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
   lecture_section(b, m);
   const double ratio = median_step(m.main, StepMethod::graph_serial) / median_step(m.main, StepMethod::multi_stream);
   b.headline(fmt::format("graph-serial {:.2f}x the multi-stream time (model {:.2f}x)", ratio,
-                         predicted.main.serial_over_multi));
+                         predicted.main.serial_over_multi),
+             {"serial_over_multi"});
   b.try_next("cudalab graph-pitfall --show-errors", "the capture mistakes and the errors they return")
       .try_next("cudalab graph-pitfall --streams 1", "with one stream there is no parallelism to lose")
       .try_next("cudalab graph-pitfall --layers 1 --features 64", "launch-bound: now graphs pay")

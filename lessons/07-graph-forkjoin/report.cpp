@@ -55,7 +55,8 @@ void verdict_section(ReportBuilder& b, const Measurements& m, const Prediction& 
   b.expect("forkjoin_not_slower", forkjoin <= multi, "graph-forkjoin is at least as fast as multi-stream",
            "when each kernel is long, launch cost hides behind the work and both tie; noise may then tip it either way")
       .depends_on({graphs::method_key(StepMethod::graph_fork_join), graphs::method_key(StepMethod::multi_stream)});
-  b.headline(fmt::format("forkjoin {:.2f}x, serial {:.2f}x the multi-stream time", forkjoin / multi, serial / multi));
+  b.headline(fmt::format("forkjoin {:.2f}x, serial {:.2f}x the multi-stream time", forkjoin / multi, serial / multi),
+             {"forkjoin_over_multi", "serial_over_multi"});
 }
 
 void sweep_section(ReportBuilder& b, const Measurements& m) {

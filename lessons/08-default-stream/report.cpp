@@ -135,7 +135,8 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
   b.headline(fmt::format("stream 0 between streams {:.0f} -> {:.0f} us non-blocking; two threads {:.0f} -> {:.0f} us "
                          "per-thread; cudaFree {:.0f} -> {:.0f} us cudaFreeAsync",
                          median_us(m.stream0_blocking), median_us(m.stream0_nonblocking), median_us(m.threads_legacy),
-                         median_us(m.threads_per_thread), median_us(m.alloc_sync), median_us(m.alloc_async)));
+                         median_us(m.threads_per_thread), median_us(m.alloc_sync), median_us(m.alloc_async)),
+             {"stream0.speedup", "threads.speedup", "alloc.speedup"});
   b.try_next("cudalab default-stream --timeline", "see the staircase and the side-by-side lanes")
       .try_next("cudalab default-stream --kernels 16", "more rounds: the lost time grows with every kernel")
       .try_next("cudalab default-stream --kernel-us 20", "short kernels: launch gaps start to show in the overlap")

@@ -205,7 +205,8 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
   const WaitRow& blocking = find_row(m.scheduling, rows::kBlockingSync);
   b.headline(fmt::format("spin wakes {:.1f} us after the GPU at {:.0f}% CPU; blocking-sync {:.1f} us at {:.0f}% CPU",
                          median_wake(spin), 100.0 * cpu_share(spin), median_wake(blocking),
-                         100.0 * cpu_share(blocking)));
+                         100.0 * cpu_share(blocking)),
+             {"timing.event", "wait.sched_spin.cpu"});
   b.try_next("cudalab events-sync --kernel-us 5000", "a longer wait: the CPU a spinning thread burns grows with it")
       .try_next("cudalab events-sync --kernel-us 20", "a short wait: the wake-up is now a large share of it")
       .try_next("cudalab events-sync --producer-us 0", "does the wrong dependency still give wrong results?")

@@ -147,7 +147,8 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
   b.headline(fmt::format("peer {:.0f} GB/s one way, {:.0f} both; step {:.2f} -> {:.2f} -> {:.2f} ms",
                          median_of(bandwidths(m.copies.large_bytes, m.copies.large_ms)),
                          median_of(bandwidths(2 * m.copies.large_bytes, m.copies.both_ms)),
-                         median_of(m.step.serial_ms), median_of(m.step.overlapped_ms), median_of(m.step.priority_ms)));
+                         median_of(m.step.serial_ms), median_of(m.step.overlapped_ms), median_of(m.step.priority_ms)),
+             {"peer.one_way", "step.overlapped"});
   b.try_next("cudalab multi-gpu --layer-us 20", "layers shorter than an all-reduce: overlap can hide less")
       .try_next("cudalab multi-gpu --grad-size 64MiB", "bigger gradients: the all-reduces dominate")
       .try_next("cudalab multi-gpu --layers 32", "a deeper model: the tail of (b) against (c) stays one all-reduce")

@@ -4,13 +4,21 @@
 // with exit code 2. Nothing may crash, hang or print a stack trace.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <regex>
 #include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "cli/app.hpp"
 #include "cli/course.hpp"
 #include "common/bench/errors.hpp"
+#include "common/report/reference_runs.hpp"
 #include "test_support.hpp"
 
 using namespace cudalab;
@@ -56,7 +64,8 @@ TEST(BadInput, EveryFlagOfEveryLessonRefusesHostileValuesClearly) {
     for (const auto& flag : value_flags(help.out)) {
       ++flags_tried;
       const bool numeric = flag.type.rfind("INT", 0) == 0 || flag.type.rfind("SIZE", 0) == 0;
-      std::vector<std::string> hostile = {"abc", "", "-1", "0", "99999999999999999999", "1e3", "64XB", "3.5"};
+      const std::string huge(310, '9');  // past the largest double: std::stod would throw
+      std::vector<std::string> hostile = {"abc", "", "-1", "0", "99999999999999999999", huge, "1e3", "64XB", "3.5"};
       if (flag.type.rfind("FILE", 0) == 0) hostile = {"/nonexistent-dir/out.json", ""};
       for (const auto& value : hostile) {
         const Outcome o = run({entry.slug, flag.name, value});
@@ -67,7 +76,7 @@ TEST(BadInput, EveryFlagOfEveryLessonRefusesHostileValuesClearly) {
           EXPECT_NE(o.err.find(flag.name), std::string::npos) << what << " -> " << o.err;
         }
         const bool must_refuse = flag.type.rfind("FILE", 0) == 0 || (numeric && (value == "abc" || value == "64XB" || value == "" ||
-                                                                      value == "99999999999999999999" || value == "3.5"));
+                                                                      value == "99999999999999999999" || value == huge || value == "3.5"));
         if (must_refuse) {
           EXPECT_EQ(o.code, to_int(ExitCode::usage)) << what << " -> " << o.err;
         }
@@ -88,4 +97,52 @@ TEST(BadInput, UnknownLessonNumbersAndNames) {
     EXPECT_EQ(o.code, to_int(ExitCode::usage)) << word << " " << o.err;
     EXPECT_TRUE(one_line(o.err)) << o.err;
   }
+}
+
+// Saved runs a student might hand `cudalab show` (or compare, or grade), each refused with one
+// line and exit 2. A FIFO would block a reader forever: it is refused before it is opened.
+TEST(BadInput, HostileRunFilesAreOneLineUsageErrors) {
+  const std::string dir = testing::TempDir() + "cudalab_hostile/";
+  std::filesystem::create_directories(dir);
+  const auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir + name) << text;
+    return dir + name;
+  };
+  const std::string fifo = dir + "fifo.json";
+  ::unlink(fifo.c_str());
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  struct Case {
+    std::string what;
+    std::vector<std::string> args;
+  };
+  const std::vector<Case> cases = {
+      {"a directory", {"show", dir}},
+      {"JSON null", {"show", write("null.json", "null")}},
+      {"an empty array", {"show", write("empty.json", "[]")}},
+      {"a FIFO", {"show", fifo}},
+      {"truncated JSON", {"show", write("cut.json", "{\"schema\":\"cudalab-run/1\",\"lesson\":")}},
+      {"neither file nor lesson", {"show", "no-such-run"}},
+      {"compare with a FIFO", {"compare", "03", fifo}},
+      {"grade of a file", {"grade", dir + "null.json"}},
+      {"compare of two lessons", {"compare", "03", "04"}},
+      {"a bad tolerance", {"compare", "03", "03", "--tolerance", "lots"}},
+  };
+  for (const auto& c : cases) {
+    const Outcome o = run(c.args);
+    EXPECT_EQ(o.code, to_int(ExitCode::usage)) << c.what << ": " << o.err;
+    EXPECT_TRUE(one_line(o.err)) << c.what << ": " << o.err;
+  }
+  ::unlink(fifo.c_str());
+}
+
+// An ANSI escape inside a label of a saved run never reaches the terminal.
+TEST(BadInput, EscapesInASavedRunStayVisibleText) {
+  auto run_json = nlohmann::json::parse(*reference_run(testing_support::reference_run_name(3)));
+  run_json["sections"][0]["title"] = "evil \x1b]0;owned\x07 \x1b[2J title";
+  const std::string path = testing::TempDir() + "cudalab_escape.json";
+  std::ofstream(path) << run_json.dump();
+  const Outcome o = run({"show", path, "--color", "never"});
+  EXPECT_EQ(o.out.find('\x1b'), std::string::npos);
+  EXPECT_EQ(o.out.find('\x07'), std::string::npos);
+  EXPECT_NE(o.out.find("evil \\x1b]0;owned"), std::string::npos);
 }

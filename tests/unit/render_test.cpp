@@ -4,12 +4,20 @@
 #include <fstream>
 #include <sstream>
 
+#include <sys/stat.h>
+
 #include "common/bench/errors.hpp"
+#include "common/report/builder.hpp"
+#include "common/report/integrity.hpp"
 #include "common/report/render.hpp"
 #include "common/report/report_json.hpp"
+#include "common/report/sha256.hpp"
 #include "common/report/text_format.hpp"
+#include "test_support.hpp"
 
 using namespace cudalab;
+using testing_support::expect_check;
+using testing_support::verify_check;
 
 namespace {
 
@@ -37,7 +45,7 @@ Report sample_report() {
   m.samples = {2.61, 2.65, 2.618};
   m.predicted = 2.7;
   m.note = "one stream";
-  s.metrics = {m, single_value("speedup", "speed-up", "x", 1.56)};
+  s.metrics = {m, derived("speedup", "speed-up", "x", 1.56)};
   s.tables = {Table{"t", {"size", "median"}, {{Cell{"64MiB", ""}, Cell{"", "seq"}}}}};
   r.sections = {s};
   r.checks = {verify_check("results", true, "results match"), expect_check("faster", false, "overlap faster", "why not")};
@@ -103,7 +111,7 @@ TEST(Render, TextShowsHeaderMetricsChecksAndNextSteps) {
   EXPECT_NE(text.find("✓ verify  results match"), std::string::npos);
   EXPECT_NE(text.find("✗ expect  overlap faster"), std::string::npos);
   EXPECT_NE(text.find("why not"), std::string::npos);
-  EXPECT_NE(text.find("try next  cudalab 03 --memory pageable"), std::string::npos);
+  EXPECT_NE(text.find("try next\n  cudalab 03 --memory pageable"), std::string::npos);
   EXPECT_NE(text.find("warning   CUDA_LAUNCH_BLOCKING=1"), std::string::npos);
   EXPECT_EQ(text.find("\x1b["), std::string::npos) << "no colour codes without colour";
   TextStyle colored = plain();
@@ -175,4 +183,74 @@ TEST(Render, ReferenceRunsMatchTheirGoldenFiles) {
     ++checked;
   }
   EXPECT_GT(checked, 0) << "no reference runs found in " << runs;
+}
+
+// ---- saved runs: integrity and hostile files -----------------------------------------------
+
+
+TEST(Integrity, Sha256MatchesTheStandardVectors) {
+  EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(sha256_hex(std::string(1000, 'a')).substr(0, 16), "41edece42d63e8d9");
+}
+
+TEST(Integrity, ASealedRunIsIntactUntilItIsEdited) {
+  Report r = sample_report();
+  r.tool_version = "0.1.0+abc";
+  seal(r);
+  nlohmann::json saved = report_to_json(r);
+  EXPECT_EQ(parse_saved_runs(saved.dump(), "run.json").front().integrity.state, Integrity::intact);
+  saved["sections"][0]["metrics"][0]["samples"][0] = 1.0;
+  EXPECT_EQ(parse_saved_runs(saved.dump(), "run.json").front().integrity.state, Integrity::modified);
+  saved = report_to_json(r);
+  saved.erase("digest");
+  EXPECT_EQ(parse_saved_runs(saved.dump(), "run.json").front().integrity.state, Integrity::modified)
+      << "a sealing build's run without its digest";
+}
+
+TEST(Integrity, AVerifyThatContradictsItsOwnCountIsModified) {
+  Report r = sample_report();
+  r.checks = {verify_check("results", true, "results match (5 of 10 elements)")};
+  const auto run = parse_saved_runs(report_to_json(r).dump(), "run.json").front();
+  EXPECT_EQ(run.integrity.state, Integrity::modified) << run.integrity.describe();
+  EXPECT_EQ(recompute_check(verify_check("k", true, "16,777,216 of 16,777,216 bytes")), std::optional<bool>(true));
+  EXPECT_EQ(recompute_check(expect_check("k", true, "1 of 2")), std::nullopt);
+}
+
+TEST(Integrity, TheReferenceRunsAreNotModified) {
+  const std::filesystem::path runs = std::filesystem::path(CUDALAB_SOURCE_DIR) / "course-notes" / "runs";
+  for (const auto& entry : std::filesystem::directory_iterator(runs)) {
+    if (entry.path().extension() != ".json") continue;
+    for (const auto& run : read_saved_runs(entry.path().string())) {
+      EXPECT_NE(run.integrity.state, Integrity::modified) << entry.path() << ": " << run.integrity.describe();
+    }
+  }
+}
+
+TEST(SavedRuns, HostileFilesAreOneLineUsageErrors) {
+  const std::string dir = testing::TempDir();
+  const std::string fifo = dir + "cudalab_fifo";
+  ::unlink(fifo.c_str());
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& path : {dir, fifo, std::string("/dev/null/nope")}) {
+    EXPECT_THROW(read_saved_runs(path), UsageError) << path;
+  }
+  ::unlink(fifo.c_str());
+  for (const char* text : {"null", "[]", "3", "{ \"schema\": 5 }", "{\"schema\":\"cudalab-run/1\"", ""}) {
+    try {
+      parse_saved_runs(text, "run.json");
+      ADD_FAILURE() << text;
+    } catch (const UsageError& e) {
+      EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(SavedRuns, ControlCharactersAreMadeVisible) {
+  Report r = sample_report();
+  r.sections[0].metrics[0].label = "evil\x1b[31m label";
+  const auto run = parse_saved_runs(report_to_json(r).dump(), "run.json").front();
+  const std::string text = render_text(run.report, plain());
+  EXPECT_EQ(text.find('\x1b'), std::string::npos);
+  EXPECT_NE(text.find("evil\\x1b[31m label"), std::string::npos);
 }

@@ -12,7 +12,9 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/app.hpp"
+#include "cli/course.hpp"
 #include "common/bench/params.hpp"
+#include "common/report/report.hpp"
 
 namespace cudalab::testing_support {
 
@@ -32,6 +34,22 @@ inline CliOutcome run_cudalab(std::vector<std::string> args) {
   const int code = run_cli(static_cast<int>(argv.size()), argv.data());
   std::string out = ::testing::internal::GetCapturedStdout();
   return CliOutcome{code, std::move(out), ::testing::internal::GetCapturedStderr()};
+}
+
+// Checks for made-up reports (lessons build theirs with ReportBuilder).
+inline Check verify_check(std::string key, bool passed, std::string summary, std::string detail = {}) {
+  return Check{CheckKind::verify, std::move(key), passed, std::move(summary), std::move(detail), {}};
+}
+inline Check expect_check(std::string key, bool passed, std::string summary, std::string detail = {}) {
+  return Check{CheckKind::expect, std::move(key), passed, std::move(summary), std::move(detail), {}};
+}
+
+// "NN-lesson-name" of lesson `number` in the course table: the name of its notes and reference run.
+inline std::string reference_run_name(int number) {
+  for (const auto& e : course()) {
+    if (e.number == number) return (number < 10 ? "0" : "") + std::to_string(number) + "-" + e.slug;
+  }
+  throw std::out_of_range("no lesson " + std::to_string(number));
 }
 
 // Exactly one line, as every error message must be.

@@ -56,7 +56,7 @@ std::string row_of(const std::vector<std::string>& lines, const std::string& lan
 }  // namespace
 
 TEST(TimelineRender, OneLanePerStreamWithAxisAndLegend) {
-  const auto lines = render_timeline(staircase(), TimelineStyle{false, 80});
+  const auto lines = render_timeline(staircase(), TimelineStyle{false, 80, {}});
   const std::string lane0 = row_of(lines, "chunk 0");
   const std::string lane1 = row_of(lines, "chunk 1");
   ASSERT_FALSE(lane0.empty());
@@ -88,7 +88,7 @@ TEST(TimelineRender, OneLanePerStreamWithAxisAndLegend) {
 }
 
 TEST(TimelineRender, TinyOperationsStayVisible) {
-  const auto lines = render_timeline(staircase(), TimelineStyle{false, 60});
+  const auto lines = render_timeline(staircase(), TimelineStyle{false, 60, {}});
   EXPECT_NE(row_of(lines, "chunk 1").find('='), std::string::npos) << "a 1 ns memset in a 1.2 ms picture";
 }
 
@@ -100,19 +100,19 @@ TEST(TimelineRender, FitsTheWidth) {
   t.dropped_records = 3;
   for (std::size_t width : {30u, 40u, 80u, 132u, 200u}) {
     for (bool color : {false, true}) {
-      for (const auto& line : render_timeline(t, TimelineStyle{color, width})) {
+      for (const auto& line : render_timeline(t, TimelineStyle{color, width, {}})) {
         EXPECT_LE(display_width(line), width) << width << ": " << line;
       }
     }
   }
-  const auto lines = render_timeline(t, TimelineStyle{false, 80});
+  const auto lines = render_timeline(t, TimelineStyle{false, 80, {}});
   EXPECT_NE(lines[0].find("…"), std::string::npos) << lines[0];
   EXPECT_NE(lines.back().find("dropped 3 records"), std::string::npos) << lines.back();
 }
 
 TEST(TimelineRender, ColourOnlyTints) {
-  const auto plain = render_timeline(staircase(), TimelineStyle{false, 80});
-  const auto coloured = render_timeline(staircase(), TimelineStyle{true, 80});
+  const auto plain = render_timeline(staircase(), TimelineStyle{false, 80, {}});
+  const auto coloured = render_timeline(staircase(), TimelineStyle{true, 80, {}});
   ASSERT_EQ(plain.size(), coloured.size());
   EXPECT_NE(row_of(coloured, "chunk 0").find("\x1b[32m"), std::string::npos);
   for (std::size_t i = 0; i < plain.size(); ++i) EXPECT_EQ(display_width(plain[i]), display_width(coloured[i]));

@@ -1,0 +1,47 @@
+// Tamper evidence for saved runs. When the CLI finishes a run it seals it: a SHA-256 digest over
+// the run's own JSON form (measurements, checks, params, device, version, date). A file edited
+// afterwards no longer matches its digest, and a check whose verdict contradicts the run's own
+// numbers is caught by recomputing it. The digest has no secret key: it catches accidental edits
+// and naive tampering, not someone who edits the file and recomputes the digest (README, "Grading").
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "report.hpp"
+
+namespace cudalab {
+
+enum class Integrity {
+  intact,    // the digest matches and every recomputable check agrees with the run's numbers
+  unsealed,  // recorded before runs carried a digest; the recomputable checks agree
+  modified,  // the digest does not match, was removed, or a check contradicts the run's numbers
+};
+const char* integrity_name(Integrity integrity);  // "intact", "unsealed", "modified"
+
+struct IntegrityVerdict {
+  Integrity state = Integrity::unsealed;
+  std::vector<std::string> problems;  // why it is modified, one short phrase each
+  std::string describe() const;       // "modified: digest does not match; ..."
+};
+
+// "sha256:<hex>" over a run's JSON form without its "digest" field. nlohmann::json keeps object
+// keys sorted and writes numbers that read back to the same double, so the digest of a file
+// read back equals the digest the run was sealed with.
+std::string run_digest(const nlohmann::json& run);
+
+// Sets report.digest over everything else in it. Call last, when nothing more is stamped.
+void seal(Report& report);
+
+// The verdict a check's own summary implies, where it can be re-derived without a GPU: a verify
+// check that states "N of M" (elements, bytes) passes exactly when N == M > 0. nullopt when the
+// check cannot be recomputed (expect checks: their thresholds live in the lesson's code).
+std::optional<bool> recompute_check(const Check& check);
+
+// `raw` is the JSON object the report was read from.
+IntegrityVerdict assess_integrity(const Report& report, const nlohmann::json& raw);
+
+}  // namespace cudalab

@@ -1,0 +1,12 @@
+#include "reference_runs.hpp"
+
+namespace cudalab {
+
+std::optional<std::string_view> reference_run(std::string_view name) {
+  for (const auto* run = detail::kEmbeddedRuns; run->name != nullptr; ++run) {
+    if (name == run->name) return std::string_view(run->json);
+  }
+  return std::nullopt;
+}
+
+}  // namespace cudalab

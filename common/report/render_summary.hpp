@@ -1,0 +1,25 @@
+// The closing table of `cudalab all`: one row per lesson, with its headline and its checks,
+// or why it did not run. A renderer like the others; the CLI only collects the rows.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "report.hpp"
+
+namespace cudalab {
+
+struct TourRow {
+  int number = 0;
+  std::string slug;
+  const Report* report = nullptr;  // null when the lesson did not run
+  std::string skipped;             // then why: "preset error", "waived", "runtime error"
+};
+
+// text: a rule, then "  NN slug  headline  passed/total ✓"; stable: one
+// "lesson NN slug verify=pass expect=pass" line each, nothing that varies between runs;
+// portable: the same without expect, which depends on the GPU.
+enum class TourForm { text, stable, portable };
+std::string render_tour_summary(const std::vector<TourRow>& rows, TourForm form);
+
+}  // namespace cudalab

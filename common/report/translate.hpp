@@ -1,0 +1,52 @@
+// Chinese for every word cudalab prints besides the notes: section titles, labels, checks,
+// "try next" lines, the CLI's words and the renderer's own. One catalogue per lesson
+// (course-notes/zh/labels/NN-slug.txt) and one shared (labels/cudalab.txt), embedded with the
+// notes. Reports keep English inside (JSON, stable form); text is translated as it is printed.
+//
+// A catalogue is pairs of lines "en: TEXT" / "zh: TEXT". {} in the English matches any
+// non-empty stretch (the shortest that lets the next literal piece follow); in the Chinese, {}
+// takes the captures in order and {1}, {2}, ... by number. Captures are translated in turn.
+// Exact entries win over patterns; the lesson's own catalogue over the shared one.
+// tools/zh-catalogue.py applies the same rules to the reference runs and lists what is missing.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "notes.hpp"
+#include "report.hpp"
+
+namespace cudalab {
+
+class Catalogue {
+ public:
+  // Throws std::runtime_error naming the line when the text is not a catalogue.
+  static Catalogue parse(std::string_view text, std::string_view name);
+  void append(const Catalogue& more);
+  // nullopt when no entry matches.
+  std::optional<std::string> translate(std::string_view text) const;
+
+ private:
+  struct Pattern {
+    std::vector<std::string> pieces;  // the literal text around each {}
+    std::string zh;
+  };
+  std::optional<std::string> translate_core(std::string_view core) const;
+  std::unordered_map<std::string, std::string> exact_;
+  std::vector<Pattern> patterns_;
+};
+
+// The lesson's catalogue followed by the shared one; `notes_file` "" for the shared one alone.
+const Catalogue& zh_catalogue(std::string_view notes_file);
+
+// `text` in `lang`: itself for en, and wherever no entry matches.
+std::string tr(Lang lang, std::string_view text, std::string_view notes_file = {});
+
+// A copy of the report with every label, title, summary and reason in `lang`; params, keys,
+// units and numbers stay as they are.
+Report translate_report(const Report& report, Lang lang);
+
+}  // namespace cudalab

@@ -1,0 +1,124 @@
+// A live lecture on an 80-column terminal, in English or Chinese: `list`, `--help` and `show` of
+// every reference run fit, and under --lang zh no plain English word is left outside code,
+// flag names, units and the notes' own code spans.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "common/report/markdown.hpp"
+#include "common/report/notes.hpp"
+#include "common/report/reference_runs.hpp"
+#include "common/report/text_format.hpp"
+#include "test_support.hpp"
+
+using namespace cudalab;
+
+namespace {
+
+using testing_support::reference_run_name;
+using Outcome = testing_support::CliOutcome;
+Outcome run(std::vector<std::string> args) { return testing_support::run_cudalab(std::move(args)); }
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::string trimmed(const std::string& s) {
+  const auto a = s.find_first_not_of(' ');
+  return a == std::string::npos ? "" : s.substr(a, s.find_last_not_of(' ') - a + 1);
+}
+
+// What `cudalab show NN --lang zh` prints, in the languages and forms a lecture uses.
+std::vector<std::pair<std::string, Outcome>> screens(const std::string& lang) {
+  std::vector<std::pair<std::string, Outcome>> out;
+  out.emplace_back("list", run({"list", "--lang", lang}));
+  for (const auto& e : course()) {
+    if (!reference_run(reference_run_name(e.number))) continue;
+    const std::string nn = std::to_string(e.number);
+    out.emplace_back("show " + nn, run({"show", nn, "--lang", lang, "--color", "never"}));
+    out.emplace_back("show " + nn + " --table", run({"show", nn, "--lang", lang, "--color", "never", "--table"}));
+  }
+  return out;
+}
+
+// Lowercase English words ("pinned", "depth-first") outside flags, flag values, params,
+// identifiers and units.
+std::vector<std::string> english_words(const std::string& line) {
+  static const std::set<std::string> allowed = {"us", "ms", "ns", "x", "mod", "ln", "max", "min", "cudalab",
+                                                "multi-stream", "graph-serial", "graph-forkjoin"};
+  static const std::regex word("^[a-z]+(-[a-z]+)*$");
+  std::vector<std::string> found;
+  std::string token, previous;
+  const auto flush = [&] {
+    std::string t = token;
+    while (!t.empty() && std::string(",.;:!?)").find(t.back()) != std::string::npos) t.pop_back();
+    while (!t.empty() && t.front() == '(') t.erase(0, 1);
+    bool slug = false;
+    for (const auto& e : course()) slug = slug || t == e.slug;
+    if (t.size() >= 2 && std::regex_match(t, word) && allowed.count(t) == 0 && !slug && previous.rfind("--", 0) != 0) {
+      found.push_back(t);
+    }
+    if (!token.empty()) previous = token;
+    token.clear();
+  };
+  for (unsigned char c : line) {
+    if (std::isalnum(c) || std::string("_./-'+:=()<>,;!?").find(static_cast<char>(c)) != std::string::npos) {
+      token += static_cast<char>(c);
+    } else {
+      flush();
+    }
+  }
+  flush();
+  return found;
+}
+
+// Every line the zh notes of `file` render to, at the widths show uses: notes are prose in
+// Chinese with English only in their code spans, and are checked by the notes' own tests.
+std::set<std::string> note_lines(const std::string& file) {
+  std::set<std::string> lines;
+  for (const auto& key : notes_keys(Lang::zh, file)) {
+    const auto text = notes_section(Lang::zh, file, key);
+    if (!text) continue;
+    for (std::size_t width : {80u, 78u}) {
+      for (const auto& line : render_markdown(*text, MarkdownStyle{width, false, true})) lines.insert(trimmed(line));
+    }
+  }
+  return lines;
+}
+
+}  // namespace
+
+TEST(Width, ListHelpAndEveryReferenceRunFitIn80Columns) {
+  setenv("COLUMNS", "80", 1);
+  for (const std::string lang : {"en", "zh"}) {
+    auto outputs = screens(lang);
+    outputs.emplace_back("--help", run({"--help"}));
+    for (const auto& e : course()) outputs.emplace_back(std::string(e.slug) + " --help", run({e.slug, "--help"}));
+    for (const auto& [what, o] : outputs) {
+      for (const auto& line : lines_of(o.out)) {
+        EXPECT_LE(display_width(line), 80u) << lang << " " << what << ":\n" << line;
+      }
+    }
+  }
+}
+
+TEST(Lang, ShowInChineseLeavesNoEnglishLabel) {
+  setenv("COLUMNS", "80", 1);
+  for (const auto& [what, o] : screens("zh")) {
+    ASSERT_EQ(o.code, 0) << what << ": " << o.err;
+    const std::string nn = what.substr(what.find(' ') + 1, 2);
+    std::set<std::string> notes;
+    if (what != "list") notes = note_lines(reference_run_name(std::stoi(nn)));
+    for (const auto& line : lines_of(o.out)) {
+      if (notes.count(trimmed(line)) > 0) continue;
+      const auto words = english_words(line);
+      EXPECT_TRUE(words.empty()) << what << ": '" << words.front() << "' in:\n" << line;
+    }
+  }
+}

@@ -54,9 +54,18 @@ for folder in lessons/[0-9][0-9]-*/; do
   else
     echo "stable: DIFFERENT"; diff "$out/logs/$s.stable1.txt" "$out/logs/$s.stable2.txt"; diff "$out/logs/$s.stable1.txt" "$out/logs/$s.stable3.txt"
   fi
-  if [ -f "course-notes/runs/$s.json" ] && "$bin" compare --help >/dev/null 2>&1; then
+  if [ -f "course-notes/runs/$s.json" ]; then
     "$bin" compare "course-notes/runs/$s.json" "$out/runs/$s.json" >"$out/logs/$s.compare.txt" 2>&1
     echo "compare with the old reference: exit $?"
+    grep -E "^\*|holds" "$out/logs/$s.compare.txt" | head -n 8
+    # shellcheck disable=SC2086
+    "$bin" "$n" $args --portable >"$out/logs/$s.portable.txt" 2>&1
+    "$bin" show "course-notes/runs/$s.json" --portable >"$out/logs/$s.portable-ref.txt" 2>&1
+    if cmp -s "$out/logs/$s.portable.txt" "$out/logs/$s.portable-ref.txt"; then
+      echo "portable: byte-identical to the reference's"
+    else
+      echo "portable: DIFFERENT"; diff "$out/logs/$s.portable-ref.txt" "$out/logs/$s.portable.txt" | head -n 10
+    fi
   fi
 done
 

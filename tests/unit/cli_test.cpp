@@ -74,7 +74,7 @@ TEST(Cli, BadInputGetsOneLineAndTheUsageCode) {
       {{"frobnicate"}, "unknown lesson"},
       {{"01", "--no-such-flag"}, "--no-such-flag"},
       {{"show"}, "RUN"},
-      {{"show", "/nonexistent.json"}, "cannot open"},
+      {{"show", "/nonexistent.json"}, "neither a file nor a lesson"},
   };
   // One past the course's last lesson, so adding a lesson does not break this test.
   const int past_the_end = course().back().number + 1;

@@ -11,6 +11,7 @@
 #include "common/report/predict.hpp"
 #include "common/report/render.hpp"
 #include "common/report/render_plot.hpp"
+#include "common/report/translate.hpp"
 #include "common/report/render_svg.hpp"
 #include "common/report/report_json.hpp"
 #include "common/report/text_format.hpp"
@@ -226,7 +227,8 @@ TEST(ReferencePlots, LessonsTwoAndSevenDrawTheirPlotsWithinEightyColumnsInBothLa
             style.width = 80;
             style.lang = lang;
             style.recorded = true;
-            EXPECT_NE(render_text(report, style).find(plot.title), std::string::npos) << path;
+            EXPECT_NE(render_text(report, style).find(tr(lang, plot.title, report.notes_file())), std::string::npos)
+                << path;
           }
         }
       }

@@ -12,8 +12,8 @@
 
 namespace cudalab {
 
-// A run named on the command line: a file saved with --json, or a lesson (03, 3, stream-overlap)
-// for its reference run built into the binary. Throws UsageError, one line, when it is neither.
+// A run named on the command line: a file saved with --json, or a lesson (03, 3, or the lesson's
+// name) for its reference run built into the binary. Throws UsageError, one line, when it is neither.
 std::vector<SavedRun> load_run_argument(const std::string& argument);
 
 struct CompareOptions {

@@ -17,7 +17,7 @@ if [ ! -x "$sanitizer" ]; then
   echo "sanitize: compute-sanitizer not found" >&2
   exit 2
 fi
-"$cudalab" device-query --device 0 --format json >/dev/null 2>&1
+"$cudalab" 01 --device 0 --format json >/dev/null 2>&1
 case $? in
   77) echo "sanitize: waived: no CUDA device"; exit 77 ;;
 esac

@@ -45,7 +45,7 @@ for folder in lessons/[0-9][0-9]-*/; do
   rc=$?
   echo "exit $rc" >>"$out/logs/$s.txt"
   grep -E "^(✓|✗)|^exit|^warning|^setting +!|waived" "$out/logs/$s.txt" | head -n 40
-  [ $rc -eq 77 ] && continue  # not for this machine (multi-gpu on one GPU)
+  [ $rc -eq 77 ] && continue  # not for this machine (lesson 10 on one GPU)
   "$bin" show "$out/runs/$s.json" --lang zh --color never >"$out/logs/$s.zh.txt" 2>&1
   "$bin" show "$out/runs/$s.json" --svg "$out/logs/svg" >/dev/null 2>>"$out/logs/svg.txt"
   for i in 1 2 3; do "$bin" "$n" --stable >"$out/logs/$s.stable$i.txt" 2>&1; done
@@ -90,7 +90,7 @@ printf 'speedup.depth_first = 3\nlecture.pinning_share = 50\n' >"$out/logs/answe
 "$bin" 03 --predict --answers "$out/logs/answers.txt" --json "$out/logs/predict.json" >"$out/logs/predict.txt" 2>&1
 echo "03 --predict --answers: exit $?"; grep -A3 "your predictions" "$out/logs/predict.txt"
 
-echo "== stream-overlap at 8 streams, and with one hardware queue"
+echo "== 03 at 8 streams, and with one hardware queue"
 "$bin" 03 --streams 8 --json "$out/logs/03-streams8.json" >"$out/logs/03-streams8.txt" 2>&1; echo "03 --streams 8: exit $?"
 grep -E "^  (depth|breadth)-first \(" "$out/logs/03-streams8.txt"
 CUDA_DEVICE_MAX_CONNECTIONS=1 "$bin" 03 >"$out/logs/03-connections1.txt" 2>&1; echo "03 with CUDA_DEVICE_MAX_CONNECTIONS=1: exit $?"

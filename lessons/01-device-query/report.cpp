@@ -111,7 +111,7 @@ Report build_report(const Params&, const Measurements& m, const Prediction& prom
   b.headline(fmt::format("{} · {} copy engines · priorities {}…{}{}", first.name, first.async_engine_count,
                          first.priority_least, first.priority_greatest,
                          first.pcie ? fmt::format(" · Gen{} x{}", first.pcie->max_generation, first.pcie->max_width) : ""));
-  b.try_next("cudalab pinned-vs-pageable", "how fast can the copy engines really move data?")
+  b.try_next("cudalab 02", "how fast can the copy engines really move data?")
       .try_next("cudalab device-query --format json", "every field, machine-readable")
       .try_next("cudalab device-query --timeline", "what the GPU did, one lane per stream")
       .try_next("cudalab list", "the whole course");

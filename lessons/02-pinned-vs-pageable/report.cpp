@@ -200,7 +200,7 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
   b.try_next("cudalab pinned-vs-pageable --size 64MiB --direction h2d", "one size, one direction: the headline alone")
       .try_next("cudalab pinned-vs-pageable --memory registered", "pin memory you already have")
       .try_next("cudalab pinned-vs-pageable --size 4KiB", "tiny copies: latency, not bandwidth")
-      .try_next("cudalab stream-overlap", "now put the copy engines to work beside kernels");
+      .try_next("cudalab 03", "now put the copy engines to work beside kernels");
   b.timelines(m.timelines);
   return std::move(b).build();
 }

@@ -132,7 +132,7 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
   b.try_next("cudalab graph-pitfall --show-errors", "the capture mistakes and the errors they return")
       .try_next("cudalab graph-pitfall --streams 1", "with one stream there is no parallelism to lose")
       .try_next("cudalab graph-pitfall --layers 1 --features 64", "launch-bound: now graphs pay")
-      .try_next("cudalab graph-forkjoin", "the right way: capture the parallelism with fork/join");
+      .try_next("cudalab 07", "the right way: capture the parallelism with fork/join");
   b.timelines(m.timelines);
   return std::move(b).build();
 }

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "cli/course.hpp"
 #include "common/bench/errors.hpp"
@@ -14,13 +15,17 @@
 using namespace cudalab;
 using testing_support::hide_gpus;
 using testing_support::one_line;
+using testing_support::reference_run_name;
+using testing_support::slug_of;
 using Outcome = testing_support::CliOutcome;
 
 namespace {
 Outcome run(std::vector<std::string> args) { return testing_support::run_cudalab(std::move(args)); }
 
+// One file per test: CTest runs the tests of this binary in parallel processes.
 std::string preset(const std::string& text) {
-  const std::string path = testing::TempDir() + "class.toml";
+  const std::string path =
+      testing::TempDir() + testing::UnitTest::GetInstance()->current_test_info()->name() + ".class.toml";
   std::ofstream(path) << text;
   return path;
 }
@@ -28,17 +33,17 @@ std::string preset(const std::string& text) {
 
 TEST(Presets, ABadValueNamesTheFileTheLineAndTheSection) {
   hide_gpus();
-  const std::string path = preset("# class\n[stream-overlap]\nstreams = 0\n");
+  const std::string path = preset("# class\n[" + slug_of(3) + "]\nstreams = 0\n");
   const Outcome o = run({"--config", path, "03"});
   EXPECT_EQ(o.code, to_int(ExitCode::usage));
   EXPECT_TRUE(one_line(o.err)) << o.err;
-  EXPECT_NE(o.err.find(path + ":3 [stream-overlap]: --streams: 0 is out of range; allowed 1 to 64"), std::string::npos)
+  EXPECT_NE(o.err.find(path + ":3 [" + slug_of(3) + "]: --streams: 0 is out of range; allowed 1 to 64"), std::string::npos)
       << o.err;
 }
 
 TEST(Presets, ABadSectionStopsOnlyItsOwnLesson) {
   hide_gpus();
-  const std::string path = preset("[stream-overlap]\nstreams = 0\n[device-query]\n");
+  const std::string path = preset("[" + slug_of(3) + "]\nstreams = 0\n[" + slug_of(1) + "]\n");
   EXPECT_EQ(run({"--config", path, "01"}).code, to_int(ExitCode::waived)) << "01's section is fine";
   EXPECT_EQ(run({"--config", path, "02"}).code, to_int(ExitCode::waived)) << "02 has no section";
 }
@@ -46,11 +51,11 @@ TEST(Presets, ABadSectionStopsOnlyItsOwnLesson) {
 TEST(Presets, ValidTomlIsAcceptedAndTheCommandLineWins) {
   hide_gpus();
   const std::string path =
-      preset("\xEF\xBB\xBF[ stream-overlap ]   # lesson 03\nstreams = 8 # more\nsize = \"16MiB\"\nstrict = true\n");
+      preset("\xEF\xBB\xBF[ " + slug_of(3) + " ]   # lesson 03\nstreams = 8 # more\nsize = \"16MiB\"\nstrict = true\n");
   const Outcome o = run({"03", "--config", path, "--streams", "4", "--print-config"});
   EXPECT_EQ(o.code, 0) << o.err;
   EXPECT_NE(o.out.find("streams          = 4           # flag"), std::string::npos) << o.out;
-  EXPECT_NE(o.out.find("size             = 16MiB       # preset " + path + ":3 [stream-overlap]"), std::string::npos)
+  EXPECT_NE(o.out.find("size             = 16MiB       # preset " + path + ":3 [" + slug_of(3) + "]"), std::string::npos)
       << o.out;
   EXPECT_NE(o.out.find("strict           = true        # preset"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("# default"), std::string::npos) << o.out;
@@ -59,19 +64,20 @@ TEST(Presets, ValidTomlIsAcceptedAndTheCommandLineWins) {
 
 TEST(Presets, WrongTypesAndUnknownKeysAreRefusedWithTheRule) {
   hide_gpus();
-  Outcome o = run({"--config", preset("[stream-overlap]\nstrict = 7\n"), "03"});
+  const std::string section = "[" + slug_of(3) + "]\n";
+  Outcome o = run({"--config", preset(section + "strict = 7\n"), "03"});
   EXPECT_EQ(o.code, to_int(ExitCode::usage));
   EXPECT_NE(o.err.find("strict is a switch: write strict = true or strict = false"), std::string::npos) << o.err;
-  o = run({"--config", preset("[stream-overlap]\nstrams = 8\n"), "03"});
+  o = run({"--config", preset(section + "strams = 8\n"), "03"});
   EXPECT_EQ(o.code, to_int(ExitCode::usage));
-  EXPECT_NE(o.err.find("strams is not a flag of stream-overlap (did you mean streams?)"), std::string::npos) << o.err;
-  o = run({"--config", preset("[stream-overlap]\nsize = many\n"), "03"});
+  EXPECT_NE(o.err.find("strams is not a flag of " + slug_of(3) + " (did you mean streams?)"), std::string::npos) << o.err;
+  o = run({"--config", preset(section + "size = many\n"), "03"});
   EXPECT_NE(o.err.find("'many' is not a TOML value"), std::string::npos) << o.err;
   EXPECT_EQ(o.err.find("INI"), std::string::npos) << o.err;
 }
 
 TEST(Presets, TheShowSectionAppliesToShow) {
-  const std::string ref = std::string(CUDALAB_SOURCE_DIR) + "/course-notes/runs/01-device-query.json";
+  const std::string ref = std::string(CUDALAB_SOURCE_DIR) + "/course-notes/runs/" + reference_run_name(1) + ".json";
   const Outcome o = run({"--config", preset("[show]\nlang = \"zh\"\ncolor = \"never\"\n"), "show", ref});
   EXPECT_EQ(o.code, 0) << o.err;
   EXPECT_NE(o.out.find("复制引擎"), std::string::npos) << "the notes are in Chinese";
@@ -85,9 +91,11 @@ TEST(Conventions, HelpForALessonByNumber) {
 }
 
 TEST(Conventions, DidYouMeanForLessonsAndFlags) {
-  Outcome o = run({"stream-overlpa"});
+  std::string typo = slug_of(3);  // lesson 03's name with its last two letters swapped
+  std::swap(typo[typo.size() - 2], typo[typo.size() - 1]);
+  Outcome o = run({typo});
   EXPECT_EQ(o.code, to_int(ExitCode::usage));
-  EXPECT_NE(o.err.find("did you mean stream-overlap?"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("did you mean " + slug_of(3) + "?"), std::string::npos) << o.err;
   o = run({"03", "--strams", "8"});
   EXPECT_EQ(o.code, to_int(ExitCode::usage));
   EXPECT_TRUE(one_line(o.err)) << o.err;

@@ -17,6 +17,7 @@ using namespace cudalab;
 namespace {
 
 using testing_support::one_line;
+using testing_support::slug_of;
 using testing_support::verify_check;
 using Outcome = testing_support::CliOutcome;
 Outcome run(std::vector<std::string> args) { return testing_support::run_cudalab(std::move(args)); }
@@ -65,7 +66,7 @@ struct UsageCase {
 
 TEST(Cli, BadInputGetsOneLineAndTheUsageCode) {
   std::vector<UsageCase> cases = {
-      {{"device-query", "--device", "-1"}, "--device"},
+      {{slug_of(1), "--device", "-1"}, "--device"},
       {{"01", "--repeat", "0"}, "--repeat"},
       {{"01", "--repeat", "abc"}, "--repeat"},
       {{"01", "--lang", "xx"}, "--lang"},
@@ -96,13 +97,13 @@ TEST(Cli, BadInputGetsOneLineAndTheUsageCode) {
 TEST(Cli, ConfigFileWithUnknownKeysOrBadTypesIsAUsageError) {
   const std::string path = testing::TempDir() + "cudalab_bad.toml";
   {
-    std::ofstream(path) << "[device-query]\nno_such_key = 3\n";
+    std::ofstream(path) << "[" + slug_of(1) + "]\nno_such_key = 3\n";
   }
   Outcome o = run({"--config", path, "01"});
   EXPECT_EQ(o.code, to_int(ExitCode::usage)) << o.err;
   EXPECT_TRUE(one_line(o.err)) << o.err;
   {
-    std::ofstream(path) << "[device-query]\nrepeat = \"many\"\n";
+    std::ofstream(path) << "[" + slug_of(1) + "]\nrepeat = \"many\"\n";
   }
   o = run({"--config", path, "01"});
   EXPECT_EQ(o.code, to_int(ExitCode::usage)) << o.err;
@@ -128,7 +129,7 @@ TEST(Cli, ShowRendersASavedRunWithoutAGpu) {
   hide_gpus();
   Report r;
   r.lesson_number = 1;
-  r.lesson_slug = "device-query";
+  r.lesson_slug = slug_of(1);
   r.lesson_title = "t";
   r.tool_version = "0.1.0";
   r.recorded_at = "2026-01-01T00:00:00Z";
@@ -137,7 +138,7 @@ TEST(Cli, ShowRendersASavedRunWithoutAGpu) {
   std::ofstream(path) << report_to_json(r).dump();
   Outcome o = run({"show", path, "--stable"});
   EXPECT_EQ(o.code, 0) << o.err;
-  EXPECT_EQ(o.out, "lesson 01 device-query\nverify ok pass\n");
+  EXPECT_EQ(o.out, "lesson 01 " + slug_of(1) + "\nverify ok pass\n");
   o = run({"show", path, "--color", "never"});
   EXPECT_EQ(o.code, 0);
   EXPECT_NE(o.out.find("recorded run · 2026-01-01T00:00:00Z"), std::string::npos);

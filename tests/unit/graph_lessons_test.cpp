@@ -17,6 +17,7 @@ using namespace cudalab::graphs;
 
 namespace {
 
+using testing_support::slug_of;
 using Edges = std::vector<std::pair<std::size_t, std::size_t>>;
 
 int run_quietly(std::vector<std::string> args, std::string* err = nullptr) {
@@ -164,7 +165,7 @@ TEST(StepModel, MoreStreamsThanBatchesChangeNothing) {
 
 TEST(GraphLessonFlags, BadValuesAreUsageErrors) {
   setenv("CUDA_VISIBLE_DEVICES", "", 1);
-  for (const char* lesson : {"graph-pitfall", "graph-forkjoin"}) {
+  for (const std::string& lesson : {slug_of(6), slug_of(7)}) {
     for (const std::vector<std::string>& bad :
          {std::vector<std::string>{"--batches", "0"}, {"--batches", "65"}, {"--batches", "-1"}, {"--batches", "x"},
           {"--layers", "0"}, {"--layers", "33"}, {"--layers", "1.5"}, {"--streams", "0"}, {"--streams", "65"},
@@ -184,10 +185,10 @@ TEST(GraphLessonFlags, GoodValuesReachTheDeviceCheck) {
   setenv("CUDA_VISIBLE_DEVICES", "", 1);
   // Valid flags get past parsing; with no GPU the lesson is then waived (77).
   for (const std::vector<std::string>& good :
-       {std::vector<std::string>{"graph-pitfall", "--streams", "1", "--batches", "1", "--layers", "1"},
-        {"graph-pitfall", "--streams", "64", "--show-errors"},
+       {std::vector<std::string>{slug_of(6), "--streams", "1", "--batches", "1", "--layers", "1"},
+        {slug_of(6), "--streams", "64", "--show-errors"},
         {"06", "--features", "32", "--steps", "1000"},
-        {"graph-forkjoin", "--streams", "64", "--batches", "64", "--layers", "32"},
+        {slug_of(7), "--streams", "64", "--batches", "64", "--layers", "32"},
         {"07", "--dot", "/tmp/cudalab-graph-test.dot"}}) {
     EXPECT_EQ(run_quietly(good), to_int(ExitCode::waived)) << good[0] << " " << good[1];
   }
@@ -196,7 +197,7 @@ TEST(GraphLessonFlags, GoodValuesReachTheDeviceCheck) {
 TEST(GraphLessonFlags, UnwritableDotPathIsAUsageErrorBeforeRunning) {
   setenv("CUDA_VISIBLE_DEVICES", "", 1);
   std::string err;
-  EXPECT_EQ(run_quietly({"graph-forkjoin", "--dot", "/nonexistent-dir/step.dot"}, &err), to_int(ExitCode::usage));
+  EXPECT_EQ(run_quietly({slug_of(7), "--dot", "/nonexistent-dir/step.dot"}, &err), to_int(ExitCode::usage));
   EXPECT_NE(err.find("--dot"), std::string::npos) << err;
   EXPECT_EQ(err.find('\n'), err.size() - 1) << err;
 }

@@ -44,7 +44,7 @@ TEST(Live, RunsOnceThenComparesEachRerunWithThePreviousAndTheFirst) {
   // 3N/(N+2): 2.0 at 4 streams, 2.4 at 8, 2.667 at 16.
   EXPECT_NE(out.find("2.400 x       2.000 x  ×1.20       2.000 x  ×1.20"), std::string::npos) << out;
   EXPECT_NE(out.find("2.667 x       2.400 x  ×1.11       2.000 x  ×1.33"), std::string::npos) << out;
-  EXPECT_NE(out.find("cudalab 03 · stream-overlap"), std::string::npos) << out;
+  EXPECT_NE(out.find("cudalab 03 · " + std::string(fake_entry().slug)), std::string::npos) << out;
   EXPECT_NE(out.find("✗→✓ expect above_two"), std::string::npos) << out;
 }
 

@@ -30,7 +30,7 @@ TEST(Markdown, TableBecomesAlignedColumnsWithARuleUnderTheHeader) {
       "| method | what the host does | overlap |\n"
       "|---|---|---|\n"
       "| synchronous | launch, wait… | nothing |\n"
-      "| graph-forkjoin | one `cudaGraphLaunch` | batches on **different** branches |\n";
+      "| two-branch-dag | one `cudaGraphLaunch` | batches on **different** branches |\n";
   const auto lines = render_markdown(text, plain());
   ASSERT_EQ(lines.size(), 6u) << joined(lines);
   EXPECT_EQ(lines[0], "Before.");
@@ -38,7 +38,7 @@ TEST(Markdown, TableBecomesAlignedColumnsWithARuleUnderTheHeader) {
   EXPECT_EQ(lines[3].find("─"), 0u);
   EXPECT_EQ(lines[3].find('|'), std::string::npos);
   EXPECT_EQ(lines[4], "synchronous     launch, wait…        nothing");
-  EXPECT_EQ(lines[5], "graph-forkjoin  one cudaGraphLaunch  batches on different branches");
+  EXPECT_EQ(lines[5], "two-branch-dag  one cudaGraphLaunch  batches on different branches");
   for (const auto& line : lines) {
     EXPECT_EQ(line.find('|'), std::string::npos) << line;
     EXPECT_EQ(line.find('`'), std::string::npos) << line;
@@ -50,12 +50,12 @@ TEST(Markdown, TableColumnsAlignByDisplayWidthInChinese) {
       "| 方法 | 每个 step 主机做什么 |\n"
       "|---|---|\n"
       "| synchronous | 启动、等待 |\n"
-      "| graph-forkjoin | 启动一次图 |\n";
+      "| two-branch-dag | 启动一次图 |\n";
   const auto lines = render_markdown(text, plain());
   ASSERT_EQ(lines.size(), 4u) << joined(lines);
   EXPECT_EQ(column_of(lines[0], "每个"), column_of(lines[2], "启动"));
   EXPECT_EQ(column_of(lines[0], "每个"), column_of(lines[3], "启动一次图"));
-  EXPECT_EQ(column_of(lines[0], "每个"), display_width("graph-forkjoin  "));
+  EXPECT_EQ(column_of(lines[0], "每个"), display_width("two-branch-dag  "));
 }
 
 TEST(Markdown, WideTableWrapsItsCellsToFitTheWidth) {

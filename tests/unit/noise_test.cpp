@@ -10,8 +10,10 @@
 #include "common/report/builder.hpp"
 #include "common/report/render.hpp"
 #include "common/report/report_json.hpp"
+#include "test_support.hpp"
 
 using namespace cudalab;
+using testing_support::slug_of;
 
 TEST(Noise, OutliersAreBeyondThreeScaledMadsAndLeaveTheInlierSpread) {
   // Lesson 05's pattern: steady ~50 us callbacks and one 3.5 ms straggler.
@@ -44,7 +46,7 @@ TEST(Noise, TextSaysNoisyAndTheDependentCheckSaysWhyItMayNotHold) {
   b.expect("fast", true, "pinned is fast").depends_on({"copy"});
   Report r = std::move(b).build();
   r.lesson_number = 2;
-  r.lesson_slug = "pinned-vs-pageable";
+  r.lesson_slug = slug_of(2);
   TextStyle style;
   style.width = 100;
   const std::string text = render_text(r, style);

@@ -16,8 +16,10 @@
 #include "common/report/report_json.hpp"
 #include "common/report/text_format.hpp"
 #include "common/bench/errors.hpp"
+#include "test_support.hpp"
 
 using namespace cudalab;
+using testing_support::slug_of;
 
 namespace {
 
@@ -25,7 +27,7 @@ namespace {
 Report sweep_report() {
   Report r;
   r.lesson_number = 2;
-  r.lesson_slug = "pinned-vs-pageable";
+  r.lesson_slug = slug_of(2);
   Section s;
   s.key = "sweep";
   s.title = "bandwidth by size";

@@ -4,8 +4,10 @@
 
 #include "common/bench/errors.hpp"
 #include "common/bench/presets.hpp"
+#include "test_support.hpp"
 
 using namespace cudalab;
+using testing_support::slug_of;
 
 namespace {
 std::string error_of(const std::string& text) {
@@ -21,7 +23,7 @@ std::string error_of(const std::string& text) {
 TEST(Presets, AcceptsValidTomlThatPresetsUse) {
   const std::string text =
       "\xEF\xBB\xBF# a class preset\n"
-      "[ stream-overlap ]  # lesson 03\n"
+      "[ " + slug_of(3) + " ]  # lesson 03\n"
       "streams = 8   # more streams\n"
       "size = \"64MiB\"\n"
       "memory = 'pinned'\n"
@@ -32,7 +34,7 @@ TEST(Presets, AcceptsValidTomlThatPresetsUse) {
       "repeat = 1_000\n";
   const PresetFile f = parse_presets(text, "class.toml");
   ASSERT_EQ(f.sections.size(), 2u);
-  const PresetSection* s = f.find("stream-overlap");
+  const PresetSection* s = f.find(slug_of(3));
   ASSERT_NE(s, nullptr);
   ASSERT_EQ(s->values.size(), 4u);
   EXPECT_EQ(s->values[0].text, "8");
@@ -43,12 +45,12 @@ TEST(Presets, AcceptsValidTomlThatPresetsUse) {
   EXPECT_EQ(s->values[3].type, PresetValue::Type::boolean);
   EXPECT_EQ(s->values[3].line, 6);
   EXPECT_EQ(f.find("all")->values[1].text, "1000");
-  EXPECT_EQ(preset_origin(f, *s, s->values[0]), "class.toml:3 [stream-overlap]");
+  EXPECT_EQ(preset_origin(f, *s, s->values[0]), "class.toml:3 [" + slug_of(3) + "]");
 }
 
 TEST(Presets, ErrorsNameTheFileTheLineAndTheSection) {
-  EXPECT_EQ(error_of("[stream-overlap]\nstreams = many\n"),
-            "--config class.toml:2: [stream-overlap] streams: 'many' is not a TOML value (quote text: \"many\")");
+  EXPECT_EQ(error_of("[" + slug_of(3) + "]\nstreams = many\n"),
+            "--config class.toml:2: [" + slug_of(3) + "] streams: 'many' is not a TOML value (quote text: \"many\")");
   EXPECT_EQ(error_of("streams = 8\n"), "--config class.toml:1: streams is outside any section; put it under [lesson-name] or [all]");
   EXPECT_EQ(error_of("[03\n"), "--config class.toml:1: '[03' is neither [section] nor key = value");
   EXPECT_EQ(error_of("[a]\nx = \"open\n"), "--config class.toml:2: [a] x: a string is not closed");

@@ -17,6 +17,7 @@
 
 using namespace cudalab;
 using testing_support::expect_check;
+using testing_support::slug_of;
 using testing_support::verify_check;
 
 namespace {
@@ -26,7 +27,7 @@ Report sample_report() {
   r.tool_version = "0.1.0";
   r.recorded_at = "2026-11-21T19:00:00Z";
   r.lesson_number = 1;
-  r.lesson_slug = "device-query";
+  r.lesson_slug = slug_of(1);
   r.lesson_title = "the GPU as a factory of engines";
   r.params = {{"size", "64MiB", true}, {"kernel-iters", "400", false}};
   r.devices = {{0, "Test GPU", 9, 0, 132, 3}};
@@ -92,18 +93,18 @@ TEST(Render, JsonThatIsNotARunIsRejected) {
 
 TEST(Render, StableFormHasNoTimingsNoDeviceNoDate) {
   const std::string stable = render_stable(sample_report());
-  EXPECT_EQ(stable,
-            "lesson 01 device-query\n"
-            "param size=64MiB\n"
-            "param kernel-iters=(device-dependent)\n"
-            "fact timing.copy_engines=3\n"
-            "verify results pass\n"
-            "expect faster FAIL\n");
+  EXPECT_EQ(stable, "lesson 01 " + slug_of(1) +
+                        "\n"
+                        "param size=64MiB\n"
+                        "param kernel-iters=(device-dependent)\n"
+                        "fact timing.copy_engines=3\n"
+                        "verify results pass\n"
+                        "expect faster FAIL\n");
 }
 
 TEST(Render, TextShowsHeaderMetricsChecksAndNextSteps) {
   const std::string text = render_text(sample_report(), plain());
-  EXPECT_NE(text.find("cudalab 01 · device-query — the GPU as a factory of engines"), std::string::npos);
+  EXPECT_NE(text.find("cudalab 01 · " + slug_of(1) + " — the GPU as a factory of engines"), std::string::npos);
   EXPECT_NE(text.find("device 0  Test GPU · sm_90 · 132 SMs · 3 copy engines"), std::string::npos);
   EXPECT_NE(text.find("params    size=64MiB kernel-iters=400"), std::string::npos);
   EXPECT_NE(text.find("2.618 ms"), std::string::npos);

@@ -13,8 +13,10 @@
 #include "common/report/report_json.hpp"
 #include "common/report/text_format.hpp"
 #include "common/trace/timeline.hpp"
+#include "test_support.hpp"
 
 using namespace cudalab;
+using testing_support::slug_of;
 
 namespace {
 
@@ -142,7 +144,7 @@ TEST(TimelineRender, AxisUnitsFollowTheSpan) {
 TEST(TimelineReport, TextDrawsTimelinesOnlyWhenAsked) {
   Report r;
   r.lesson_number = 3;
-  r.lesson_slug = "stream-overlap";
+  r.lesson_slug = slug_of(3);
   r.timelines = {staircase()};
   TextStyle style;
   EXPECT_EQ(render_text(r, style).find("timeline · overlapped"), std::string::npos);
@@ -158,7 +160,7 @@ TEST(TimelineReport, JsonRoundTrip) {
   r.tool_version = "0.1.0";
   r.recorded_at = "2026-01-01T00:00:00Z";
   r.lesson_number = 3;
-  r.lesson_slug = "stream-overlap";
+  r.lesson_slug = slug_of(3);
   r.lesson_title = "t";
   Timeline t = staircase();
   t.notes_key = "timeline";
@@ -256,9 +258,10 @@ TEST(ChromeTrace, WriterFailsWithOneUsageLine) {
 }
 
 TEST(TimelineFlags, UnwritableTracePathIsAUsageErrorBeforeTheRun) {
+  const std::string lesson = slug_of(1);  // argv points into it until run_cli returns
   testing::internal::CaptureStdout();
   testing::internal::CaptureStderr();
-  const char* argv[] = {"cudalab", "device-query", "--trace", "/nonexistent-dir/t.json"};
+  const char* argv[] = {"cudalab", lesson.c_str(), "--trace", "/nonexistent-dir/t.json"};
   const int code = run_cli(4, argv);
   (void)testing::internal::GetCapturedStdout();
   const std::string err = testing::internal::GetCapturedStderr();

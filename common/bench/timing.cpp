@@ -1,6 +1,9 @@
 #include "timing.hpp"
 
+#include <optional>
+
 #include "common/bench/interrupt.hpp"
+#include "common/cuda/launch_latch.hpp"
 #include "common/model/stats.hpp"
 
 namespace cudalab {
@@ -23,14 +26,19 @@ bool needs_more_samples(const std::vector<double>& samples_ms, const Repetitions
 }
 
 std::vector<double> time_on_stream(cudaStream_t stream, const Repetitions& reps,
-                                   const std::function<void(cudaStream_t)>& enqueue) {
+                                   const std::function<void(cudaStream_t)>& enqueue, Launch launch) {
+  std::optional<LaunchLatch> latch;
+  if (launch == Launch::behind_latch) latch.emplace();
   auto once = [&] {
     throw_if_interrupted();
     EventTimer timer;
+    if (latch) latch->close(stream);
     timer.start(stream);
     enqueue(stream);
     timer.stop(stream);
+    if (latch) latch->open();
     const auto ms = static_cast<double>(timer.elapsed_ms());
+    if (latch) latch->check_not_timed_out();
     progress::tick();
     return ms;
   };

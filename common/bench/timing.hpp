@@ -39,11 +39,19 @@ bool needs_more_samples(const std::vector<double>& samples_ms, const Repetitions
 double host_ms_since(std::chrono::steady_clock::time_point start);
 double host_us_since(std::chrono::steady_clock::time_point start);
 
+// How a timed run reaches the GPU. as_enqueued: the GPU starts while the host still enqueues, so a
+// slow launch call lands in the figure (right when the launch cost is what is measured).
+// behind_latch: everything is enqueued behind a LaunchLatch and starts at once, so a copy's
+// bandwidth is the copy alone; only for work whose enqueue never waits for the GPU (pinned and
+// device memory, kernels), never for pageable copies.
+enum class Launch { as_enqueued, behind_latch };
+
 // Runs `enqueue(stream)` warmup + repeat times; each timed run is bracketed by events on
 // `stream`, so enqueue must put all its work on `stream` or join its other streams back into
 // it. Returns the repeat samples in milliseconds.
 std::vector<double> time_on_stream(cudaStream_t stream, const Repetitions& reps,
-                                   const std::function<void(cudaStream_t)>& enqueue);
+                                   const std::function<void(cudaStream_t)>& enqueue,
+                                   Launch launch = Launch::as_enqueued);
 
 // For experiments that time themselves (several events inside one run, side measurements):
 // calls `run_once()` warmup times discarding what it returns, then repeat times keeping it.

@@ -8,7 +8,8 @@ way the C++ renderer matches them (common/report/translate.cpp):
     the next literal piece follow); in zh, {} takes the captures in order and {1}, {2}... by number;
   - captures are translated in turn (so "{} pinned" with "4KiB" or "depth-first" works);
   - surrounding whitespace is kept and not part of the match; exact entries win over patterns,
-    the lesson's own file over labels/cudalab.txt.
+    the lesson's own file over labels/cudalab.txt; among patterns the most specific wins (the most
+    literal text), and among equals the first.
 Usage: tools/zh-catalogue.py [NN-slug ...]   (default: every reference run)
 """
 import glob, json, os, re, sys
@@ -74,12 +75,18 @@ def translate(s, entries):
     for en, zh in entries:
         if '{}' not in en and en == core:
             return lead + zh + trail
+    best = None  # the most specific pattern: most literal text; among equals, the first
     for en, zh in entries:
         if '{}' in en:
+            literal = len(en.replace('{}', '').encode('utf-8'))
+            if best is not None and literal <= best[0]:
+                continue
             caps = match(en, core)
             if caps is not None:
-                return lead + fill(zh, [translate(c, entries) or c for c in caps]) + trail
-    return None
+                best = (literal, zh, caps)
+    if best is None:
+        return None
+    return lead + fill(best[1], [translate(c, entries) or c for c in best[2]]) + trail
 
 def strings_of(run):
     out = [run.get('headline', '')]

@@ -264,7 +264,7 @@ std::vector<std::string> render_plot(const Plot& plot, const Report& report, con
   lines.push_back(rule);
   lines.push_back(label_line);
   const std::string x_title = plot.x_label + (plot.x_unit.empty() || plot.x_unit == "B" ? "" : " (" + plot.x_unit + ")") +
-                              (plot.log_x ? (style.unicode ? " · log scale" : " - log scale") : "");
+                              (plot.log_x ? (style.unicode ? " · " : " - ") + (style.words ? style.words("log scale") : "log scale") : "");
   const std::size_t xw = display_width(x_title);
   lines.push_back(std::string(left + (cols > xw ? (cols - xw) / 2 : 0), ' ') + x_title);
   for (auto& l : legend(series, style, left)) lines.push_back(std::move(l));

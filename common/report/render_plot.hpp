@@ -2,6 +2,7 @@
 // from a saved run without a GPU.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,8 @@ struct PlotStyle {
   std::size_t width = 80;  // whole lines, axis labels included
   bool unicode = true;     // braille lines and symbol markers; ASCII otherwise
   bool color = false;
+  // The chart's own words ("log scale") in the reader's language; empty: as they are.
+  std::function<std::string(const std::string&)> words;
 };
 
 // Lines of text, none wider than style.width columns: the axes with ticks and units, each

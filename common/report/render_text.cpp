@@ -31,6 +31,12 @@ struct Paint {
 
 constexpr std::size_t kIndent = 2;
 constexpr std::size_t kMaxProseWidth = 96;
+// Column limits that keep rows inside the terminal: a fact label wider than kMaxLabelWidth, or a
+// note with less than kMinNoteWidth columns beside its row, goes on lines of its own; a metric
+// label gets at least kMinLabelWidth columns before it wraps.
+constexpr std::size_t kMaxLabelWidth = 40;
+constexpr std::size_t kMinNoteWidth = 30;
+constexpr std::size_t kMinLabelWidth = 16;
 
 class TextRenderer {
  public:
@@ -127,12 +133,21 @@ class TextRenderer {
     }
   }
 
+  // "── title ─────": a title wider than the rule continues on the lines below it.
   void section_title(const std::string& text) {
     out_ << '\n';
-    const std::string title = fmt::format("── {} ", text);
     const std::size_t rule = std::min<std::size_t>(style_.width, kMaxProseWidth);
+    const auto lines = wrap_text(text, rule > 8 ? rule - 4 : rule);
+    const std::string title = fmt::format("── {} ", lines[0]);
     const std::size_t w = display_width(title);
     out_ << paint_.bold(title + (w < rule ? repeat_text("─", rule - w) : "")) << '\n';
+    for (std::size_t i = 1; i < lines.size(); ++i) out_ << paint_.bold("   " + lines[i]) << '\n';
+  }
+
+  // Lines of `text` wrapped at `indent` to the terminal's width, in one style.
+  void folded(const std::string& text, std::size_t indent, const std::string& sgr) {
+    const std::size_t room = style_.width > indent + 20 ? style_.width - indent : 20;
+    for (const auto& line : wrap_text(text, room)) out_ << std::string(indent, ' ') << paint_.wrap(sgr, line) << '\n';
   }
 
   void render_timeline_section(const Timeline& t, bool with_notes) {
@@ -190,11 +205,14 @@ class TextRenderer {
 
   void plot(const Plot& p) {
     out_ << '\n' << std::string(kIndent, ' ') << paint_.bold(p.title) << '\n';
-    const PlotStyle chart{style_.width > kIndent ? style_.width - kIndent : style_.width, style_.unicode, style_.color};
+    PlotStyle chart{style_.width > kIndent ? style_.width - kIndent : style_.width, style_.unicode, style_.color, {}};
+    chart.words = [this](const std::string& text) { return tr(text); };
     for (const auto& line : render_plot(p, report_, chart)) out_ << std::string(kIndent, ' ') << line << '\n';
     if (!style_.tables) out_ << std::string(kIndent, ' ') << paint_.dim(tr("(the numbers: --table, or the JSON)")) << '\n';
   }
 
+  // label  value  note, in columns while they fit the terminal. A row whose label or value is too
+  // wide for its column is stacked: the label, then its value and note indented beneath it.
   void facts(const std::vector<Fact>& facts) {
     if (facts.empty()) return;
     out_ << '\n';
@@ -203,21 +221,39 @@ class TextRenderer {
       label_w = std::max(label_w, display_width(f.label));
       value_w = std::max(value_w, display_width(f.value));
     }
+    label_w = std::min<std::size_t>(label_w, kMaxLabelWidth);
     value_w = std::min<std::size_t>(value_w, 36);
     for (const auto& f : facts) {
-      std::string line = std::string(kIndent, ' ') + pad_right(f.label, label_w + 2) + paint_.bold(pad_right(f.value, value_w));
-      if (!f.note.empty()) {
-        const std::size_t note_col = kIndent + label_w + 2 + std::max(value_w, display_width(f.value)) + 2;
-        const auto wrapped = wrap_text(f.note, std::max<std::size_t>(24, style_.width > note_col ? style_.width - note_col : 24));
-        line += "  " + paint_.dim(wrapped[0]);
-        for (std::size_t i = 1; i < wrapped.size(); ++i) {
-          line += '\n' + std::string(note_col, ' ') + paint_.dim(wrapped[i]);
-        }
+      const std::size_t row_w = kIndent + label_w + 2 + std::max(value_w, display_width(f.value));
+      if (display_width(f.label) > label_w || row_w > style_.width) {
+        folded(f.label, kIndent, "");
+        folded(f.value, kIndent + 4, "1");
+        if (!f.note.empty()) folded(f.note, kIndent + 4, "2");
+        continue;
       }
-      out_ << line << '\n';
+      std::string line = std::string(kIndent, ' ') + pad_right(f.label, label_w + 2) + paint_.bold(pad_right(f.value, value_w));
+      const std::size_t note_col = row_w + 2;
+      if (f.note.empty()) {
+        out_ << trim_right(line) << '\n';
+      } else if (style_.width >= note_col + kMinNoteWidth) {
+        const auto wrapped = wrap_text(f.note, style_.width - note_col);
+        out_ << line << "  " << paint_.dim(wrapped[0]) << '\n';
+        for (std::size_t i = 1; i < wrapped.size(); ++i) out_ << std::string(note_col, ' ') << paint_.dim(wrapped[i]) << '\n';
+      } else {
+        out_ << trim_right(line) << '\n';
+        folded(f.note, kIndent + 4, "2");
+      }
     }
   }
 
+  // Trailing spaces are invisible on a terminal and noise in a diff.
+  static std::string trim_right(std::string text) {
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    return text;
+  }
+
+  // label  median unit  min max spread  notes. Labels wrap before the numbers would pass the
+  // terminal's edge, and the notes fold under their row when they do not fit beside it.
   void metrics(const std::vector<Metric>& metrics) {
     if (metrics.empty()) return;
     std::size_t label_w = 0, unit_w = 0;
@@ -227,32 +263,57 @@ class TextRenderer {
     }
     const bool any_range = std::any_of(metrics.begin(), metrics.end(),
                                        [](const Metric& m) { return m.samples.size() > 1; });
-    out_ << '\n' << std::string(kIndent + label_w + 2, ' ') << paint_.dim(pad_left(tr("median"), 9));
+    const std::size_t numbers_w = 9 + 1 + unit_w + (any_range ? 26 : 0);
+    const std::size_t label_room = kIndent + 2 + numbers_w + kMinLabelWidth <= style_.width
+                                       ? style_.width - kIndent - 2 - numbers_w
+                                       : kMinLabelWidth;
+    label_w = std::min(label_w, label_room);
+    std::string heading = std::string(kIndent + label_w + 2, ' ') + paint_.dim(pad_left(tr("median"), 9));
     if (any_range) {
-      out_ << std::string(unit_w + 1, ' ')
-           << paint_.dim(pad_left(tr("min"), 9) + pad_left(tr("max"), 9) + pad_left(tr("spread"), 8));
+      heading += std::string(unit_w + 1, ' ') +
+                 paint_.dim(pad_left(tr("min"), 9) + pad_left(tr("max"), 9) + pad_left(tr("spread"), 8));
     }
-    out_ << '\n';
-    for (const auto& m : metrics) {
-      out_ << std::string(kIndent, ' ') << pad_right(m.label, label_w + 2);
-      if (m.samples.empty()) {
-        out_ << pad_left("—", 9) << '\n';
-        continue;
-      }
+    out_ << '\n' << heading << '\n';
+    for (const auto& m : metrics) metric_row(m, label_w, unit_w, any_range);
+  }
+
+  void metric_row(const Metric& m, std::size_t label_w, std::size_t unit_w, bool any_range) {
+    const auto labels = wrap_text(m.label, label_w);
+    std::string row = std::string(kIndent, ' ') + pad_right(labels[0], label_w + 2);
+    std::vector<TextRun> notes;
+    if (m.samples.empty()) {
+      row += pad_left("—", 9);
+    } else {
       const Summary s = m.summary();
-      out_ << paint_.bold(pad_left(format_number(s.median), 9)) << ' ' << pad_right(m.unit, unit_w);
-      if (any_range) {
-        out_ << (m.samples.size() > 1 ? pad_left(format_number(s.min), 9) + pad_left(format_number(s.max), 9) +
-                                            pad_left(fmt::format("±{:.1f}%", 50.0 * s.inlier_spread), 8)
-                                      : std::string(26, ' '));
+      row += paint_.bold(pad_left(format_number(s.median), 9)) + ' ' + pad_right(m.unit, unit_w);
+      if (any_range && m.samples.size() > 1) {
+        row += pad_left(format_number(s.min), 9) + pad_left(format_number(s.max), 9) +
+               pad_left(fmt::format("±{:.1f}%", 50.0 * s.inlier_spread), 8);
       }
       std::string extra;
       if (m.predicted) extra = tr(fmt::format("predicted {} {}", format_number(*m.predicted), m.unit));
       if (!m.note.empty()) extra += (extra.empty() ? "" : " · ") + m.note;
       const std::string noise = tr(noise_text(m, s));
-      if (!noise.empty()) out_ << "  " << paint_.yellow(noise);
-      if (!extra.empty()) out_ << "  " << paint_.dim(extra);
+      if (!noise.empty()) notes.push_back({noise, style_.color ? "33" : ""});
+      if (!extra.empty()) notes.push_back({(noise.empty() ? "" : " · ") + extra, style_.color ? "2" : ""});
+    }
+    std::string notes_plain;
+    for (const auto& n : notes) notes_plain += n.text;
+    const std::size_t row_w = kIndent + label_w + 2 + 9 + 1 + unit_w + (any_range ? 26 : 0);
+    const bool beside = !notes.empty() && row_w + 2 + display_width(notes_plain) <= style_.width;
+    if (beside) {
+      out_ << pad_right(row, row_w) << "  ";
+      for (const auto& n : notes) out_ << paint_.wrap(n.sgr, n.text);
       out_ << '\n';
+    } else {
+      out_ << trim_right(row) << '\n';
+    }
+    for (std::size_t i = 1; i < labels.size(); ++i) out_ << std::string(kIndent, ' ') << labels[i] << '\n';
+    if (!beside && !notes.empty()) {
+      const std::size_t indent = kIndent + 4;
+      for (const auto& line : wrap_runs(notes, style_.width > indent + 20 ? style_.width - indent : 20)) {
+        out_ << std::string(indent, ' ') << line << '\n';
+      }
     }
   }
 
@@ -276,30 +337,85 @@ class TextRenderer {
     return format_number(m->summary().median);
   }
 
+  // Columns as wide as their widest cell; when the table is wider than the terminal the widest
+  // columns give up space and their cells wrap onto more lines.
   void table(const Table& t) {
-    std::vector<std::size_t> widths(t.columns.size(), 0);
+    const std::size_t n = t.columns.size();
+    std::vector<std::size_t> widths(n, 0);
     std::vector<std::vector<std::string>> cells;
-    for (std::size_t c = 0; c < t.columns.size(); ++c) widths[c] = display_width(t.columns[c]);
+    for (std::size_t c = 0; c < n; ++c) widths[c] = display_width(t.columns[c]);
     for (const auto& row : t.rows) {
       std::vector<std::string> texts;
-      for (std::size_t c = 0; c < row.size() && c < widths.size(); ++c) {
+      for (std::size_t c = 0; c < row.size() && c < n; ++c) {
         texts.push_back(cell_text(row[c]));
         widths[c] = std::max(widths[c], display_width(texts.back()));
       }
       cells.push_back(std::move(texts));
     }
-    out_ << '\n' << std::string(kIndent, ' ');
-    for (std::size_t c = 0; c < t.columns.size(); ++c) {
-      const std::string h = c == 0 ? pad_right(t.columns[c], widths[c]) : pad_left(t.columns[c], widths[c]);
-      out_ << (c == 0 ? "" : "  ") << paint_.dim(h);
+    const std::size_t room = style_.width > kIndent + 2 * n ? style_.width - kIndent - 2 * (n - 1) : 8 * n;
+    std::size_t total = 0;
+    for (auto w : widths) total += w;
+    while (total > room) {
+      auto widest = std::max_element(widths.begin(), widths.end());
+      if (*widest <= 8) break;
+      --*widest;
+      --total;
     }
+    if (!fits_without_cutting_words(cells, widths)) {
+      stacked_table(t.columns, cells);
+      return;
+    }
+    table_row(t.columns, widths, true);
+    for (const auto& row : cells) table_row(row, widths, false);
+  }
+
+  // Whether every word of every cell fits its column, so wrapping need not cut one in two.
+  static bool fits_without_cutting_words(const std::vector<std::vector<std::string>>& cells,
+                                         const std::vector<std::size_t>& widths) {
+    for (const auto& row : cells) {
+      for (std::size_t c = 0; c < row.size(); ++c) {
+        std::size_t start = 0;
+        while (start < row[c].size()) {
+          std::size_t end = row[c].find(' ', start);
+          if (end == std::string::npos) end = row[c].size();
+          if (display_width(std::string_view(row[c]).substr(start, end - start)) > widths[c]) return false;
+          start = end + 1;
+        }
+      }
+    }
+    return true;
+  }
+
+  // A table too wide for the terminal even with wrapped cells: each row's first cell on a line of
+  // its own, then its other cells beneath it as "column: value".
+  void stacked_table(const std::vector<std::string>& columns, const std::vector<std::vector<std::string>>& cells) {
     out_ << '\n';
     for (const auto& row : cells) {
-      out_ << std::string(kIndent, ' ');
-      for (std::size_t c = 0; c < row.size(); ++c) {
-        out_ << (c == 0 ? pad_right(row[c], widths[c]) : "  " + pad_left(row[c], widths[c]));
+      if (!row.empty()) folded(row[0], kIndent, "");
+      for (std::size_t c = 1; c < row.size() && c < columns.size(); ++c) {
+        if (!row[c].empty()) folded(columns[c] + ": " + row[c], kIndent + 4, "");
       }
-      out_ << '\n';
+    }
+  }
+
+  // One table row, its cells wrapped to their columns: the first column left-aligned, the others
+  // right-aligned, as numbers are.
+  void table_row(const std::vector<std::string>& row, const std::vector<std::size_t>& widths, bool heading) {
+    std::vector<std::vector<std::string>> wrapped;
+    std::size_t height = 1;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      wrapped.push_back(wrap_text(row[c], widths[c]));
+      height = std::max(height, wrapped.back().size());
+    }
+    if (heading) out_ << '\n';
+    for (std::size_t line = 0; line < height; ++line) {
+      std::string text = std::string(kIndent, ' ');
+      for (std::size_t c = 0; c < wrapped.size(); ++c) {
+        const std::string cell = line < wrapped[c].size() ? wrapped[c][line] : "";
+        const std::string aligned = c == 0 ? pad_right(cell, widths[c]) : pad_left(cell, widths[c]);
+        text += (c == 0 ? "" : "  ") + (heading ? paint_.dim(aligned) : aligned);
+      }
+      out_ << (heading ? text : trim_right(text)) << '\n';
     }
   }
 
@@ -309,7 +425,9 @@ class TextRenderer {
     for (const auto& c : report_.checks) {
       const std::string mark = c.passed ? paint_.green("✓") : paint_.red("✗");
       const std::string kind = tr(c.kind == CheckKind::verify ? "verify" : "expect");
-      out_ << mark << ' ' << pad_right(kind, 8) << c.summary << '\n';
+      const auto summary = wrap_text(c.summary, style_.width > 40 ? style_.width - 10 : 30);
+      out_ << mark << ' ' << pad_right(kind, 8) << summary[0] << '\n';
+      for (std::size_t i = 1; i < summary.size(); ++i) out_ << std::string(10, ' ') << summary[i] << '\n';
       if (!c.passed && !c.detail.empty()) {
         for (const auto& line : wrap_text(c.detail, prose_width(10))) {
           out_ << std::string(10, ' ') << paint_.dim(line) << '\n';

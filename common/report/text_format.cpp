@@ -180,7 +180,26 @@ std::vector<std::string> wrap_runs(const std::vector<TextRun>& runs, std::size_t
 }
 
 std::vector<std::string> wrap_text(std::string_view text, std::size_t width) {
-  return wrap_runs({TextRun{std::string(text), "", false}}, width);
+  std::vector<std::string> lines;
+  for (auto& line : wrap_runs({TextRun{std::string(text), "", false}}, width)) {
+    // A word wider than the whole line (a long identifier) is cut where the line ends, so the
+    // text never runs past the terminal's edge.
+    while (display_width(line) > width && width > 0) {
+      std::size_t cut = 0, used = 0;
+      while (cut < line.size()) {
+        std::size_t next = cut;
+        const std::size_t w = is_wide(next_code_point(line, next)) ? 2 : 1;
+        if (used + w > width) break;
+        used += w;
+        cut = next;
+      }
+      if (cut == 0) break;
+      lines.push_back(line.substr(0, cut));
+      line.erase(0, cut);
+    }
+    lines.push_back(std::move(line));
+  }
+  return lines;
 }
 
 namespace {

@@ -1,8 +1,12 @@
 #include "translate.hpp"
 
+#include <algorithm>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <stdexcept>
+
+#include "text_format.hpp"
 
 namespace cudalab {
 
@@ -100,13 +104,24 @@ void Catalogue::append(const Catalogue& more) {
 
 std::optional<std::string> Catalogue::translate_core(std::string_view core) const {
   if (const auto it = exact_.find(std::string(core)); it != exact_.end()) return it->second;
+  // The most specific pattern wins: the one that matches with the most literal text ("predicted
+  // {} {}" over a lesson's "{} us"); among equals, the first (the lesson's own before the shared).
+  const Pattern* best = nullptr;
+  std::optional<std::vector<std::string>> best_captures;
+  std::size_t best_literal = 0;
   for (const auto& p : patterns_) {
+    std::size_t literal = 0;
+    for (const auto& piece : p.pieces) literal += piece.size();
+    if (best != nullptr && literal <= best_literal) continue;
     auto captures = match(p.pieces, core);
     if (!captures) continue;
-    for (auto& capture : *captures) capture = translate(capture).value_or(capture);
-    return fill(p.zh, *captures);
+    best = &p;
+    best_captures = std::move(captures);
+    best_literal = literal;
   }
-  return std::nullopt;
+  if (best == nullptr) return std::nullopt;
+  for (auto& capture : *best_captures) capture = translate(capture).value_or(capture);
+  return fill(best->zh, *best_captures);
 }
 
 std::optional<std::string> Catalogue::translate(std::string_view text) const {
@@ -136,6 +151,83 @@ std::string tr(Lang lang, std::string_view text, std::string_view notes_file) {
   return zh_catalogue(notes_file).translate(text).value_or(std::string(text));
 }
 
+namespace {
+
+bool starts_with(const std::string& text, std::string_view prefix) { return text.rfind(prefix, 0) == 0; }
+
+// The columns of a drawn row: stretches of text separated by two or more spaces.
+std::vector<std::string> columns_of(const std::string& row) {
+  std::vector<std::string> cells;
+  std::size_t i = row.find_first_not_of(' ');
+  while (i != std::string::npos) {
+    std::size_t end = row.find("  ", i);
+    cells.push_back(row.substr(i, end == std::string::npos ? std::string::npos : end - i));
+    i = end == std::string::npos ? end : row.find_first_not_of(' ', end);
+  }
+  return cells;
+}
+
+// A box drawn as "┌─┐" / "│ row │" / "└─┘" around rows of columns, translated column by column
+// and drawn again: a translation changes the widths the box was drawn for.
+std::vector<std::string> translated_box(const std::vector<std::string>& rows,
+                                        const std::function<void(std::string&)>& t) {
+  std::vector<std::vector<std::string>> cells;
+  std::size_t most = 0;
+  for (const auto& row : rows) {
+    cells.push_back(columns_of(row));
+    for (auto& cell : cells.back()) t(cell);
+    most = std::max(most, cells.back().size());
+  }
+  std::vector<std::size_t> widths(most, 0);
+  for (const auto& row : cells) {
+    if (row.size() != most) continue;  // rows of another shape are not aligned with the rest
+    for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], display_width(row[c]));
+  }
+  std::vector<std::string> inner;
+  std::size_t inner_w = 0;
+  for (const auto& row : cells) {
+    std::string line;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      const bool aligned = row.size() == most && c + 1 < row.size();
+      line += (c == 0 ? "" : "  ") + (aligned ? pad_right(row[c], widths[c]) : row[c]);
+    }
+    inner_w = std::max(inner_w, display_width(line));
+    inner.push_back(std::move(line));
+  }
+  std::vector<std::string> box{"┌" + repeat_text("─", inner_w + 2) + "┐"};
+  for (const auto& line : inner) box.push_back("│ " + pad_right(line, inner_w) + " │");
+  box.push_back("└" + repeat_text("─", inner_w + 2) + "┘");
+  return box;
+}
+
+// A section's drawing: plain lines translated whole, boxes column by column.
+void translate_art(std::vector<std::string>& art, const std::function<void(std::string&)>& t) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < art.size(); ++i) {
+    if (!starts_with(art[i], "┌")) {
+      out.push_back(art[i]);
+      t(out.back());
+      continue;
+    }
+    std::vector<std::string> rows;
+    std::size_t j = i + 1;
+    for (; j < art.size() && !starts_with(art[j], "└"); ++j) {
+      std::string row = art[j];
+      if (starts_with(row, "│ ")) row.erase(0, std::string_view("│ ").size());
+      const std::string_view edge = " │";
+      if (row.size() >= edge.size() && row.compare(row.size() - edge.size(), edge.size(), edge) == 0) {
+        row.erase(row.size() - edge.size());
+      }
+      rows.push_back(row);
+    }
+    for (auto& line : translated_box(rows, t)) out.push_back(std::move(line));
+    i = j;  // the bottom edge, drawn again above
+  }
+  art = std::move(out);
+}
+
+}  // namespace
+
 Report translate_report(const Report& report, Lang lang) {
   Report r = report;
   if (lang == Lang::en) return r;
@@ -149,6 +241,7 @@ Report translate_report(const Report& report, Lang lang) {
   for (auto& e : r.environment) t(e.summary);
   for (auto& s : r.sections) {
     t(s.title);
+    translate_art(s.art, t);
     for (auto& f : s.facts) t(f.label), t(f.value), t(f.note);
     for (auto& m : s.metrics) t(m.label), t(m.note);
     for (auto& table : s.tables) {

@@ -6,7 +6,8 @@
 // A catalogue is pairs of lines "en: TEXT" / "zh: TEXT". {} in the English matches any
 // non-empty stretch (the shortest that lets the next literal piece follow); in the Chinese, {}
 // takes the captures in order and {1}, {2}, ... by number. Captures are translated in turn.
-// Exact entries win over patterns; the lesson's own catalogue over the shared one.
+// Exact entries win over patterns; among patterns the most specific (the most literal text),
+// then the lesson's own catalogue over the shared one.
 // tools/zh-catalogue.py applies the same rules to the reference runs and lists what is missing.
 #pragma once
 

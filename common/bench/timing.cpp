@@ -28,7 +28,7 @@ bool needs_more_samples(const std::vector<double>& samples_ms, const Repetitions
 std::vector<double> time_on_stream(cudaStream_t stream, const Repetitions& reps,
                                    const std::function<void(cudaStream_t)>& enqueue, Launch launch) {
   std::optional<LaunchLatch> latch;
-  if (launch == Launch::behind_latch) latch.emplace();
+  if (launch == Launch::behind_latch && LaunchLatch::usable()) latch.emplace();
   auto once = [&] {
     throw_if_interrupted();
     EventTimer timer;

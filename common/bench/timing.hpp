@@ -43,7 +43,8 @@ double host_us_since(std::chrono::steady_clock::time_point start);
 // slow launch call lands in the figure (right when the launch cost is what is measured).
 // behind_latch: everything is enqueued behind a LaunchLatch and starts at once, so a copy's
 // bandwidth is the copy alone; only for work whose enqueue never waits for the GPU (pinned and
-// device memory, kernels), never for pageable copies.
+// device memory, kernels), never for pageable copies. Under CUDA_LAUNCH_BLOCKING=1 a latch
+// cannot work (its own launch would wait for it), and the run goes as_enqueued.
 enum class Launch { as_enqueued, behind_latch };
 
 // Runs `enqueue(stream)` warmup + repeat times; each timed run is bracketed by events on

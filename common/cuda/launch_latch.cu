@@ -1,6 +1,8 @@
 #include "launch_latch.hpp"
 
 #include <atomic>
+#include <cstdlib>
+#include <string_view>
 
 #include "common/bench/errors.hpp"
 #include "globaltimer.cuh"
@@ -23,6 +25,11 @@ __global__ void hold_until_open(const volatile unsigned int* open_flag, unsigned
 }
 
 }  // namespace
+
+bool LaunchLatch::usable() {
+  const char* blocking = std::getenv("CUDA_LAUNCH_BLOCKING");
+  return blocking == nullptr || std::string_view(blocking) != "1";
+}
 
 LaunchLatch::LaunchLatch() : words_(2) {
   words_[0] = 1;

@@ -17,6 +17,10 @@ inline constexpr std::uint64_t kLatchTimeoutNs = 2'000'000'000;  // 2 s: far bey
 
 class LaunchLatch {
  public:
+  // False under CUDA_LAUNCH_BLOCKING=1: the latch's own launch would wait for the latch to open,
+  // so there the work goes to the GPU as it is enqueued (the preflight warns about the setting).
+  static bool usable();
+
   LaunchLatch();
   ~LaunchLatch() { open(); }  // never leave a kernel spinning behind an exception
   LaunchLatch(const LaunchLatch&) = delete;

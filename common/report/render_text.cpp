@@ -322,7 +322,8 @@ class TextRenderer {
   // lie beyond kOutlierMads MADs (their indices are in the JSON).
   static std::string noise_text(const Metric& m, const Summary& s) {
     std::string text;
-    if (m.noisy()) text = "noisy";
+    // A computed figure (one value) is noisy through what it was computed from: say so.
+    if (m.noisy()) text = m.noisy_samples() ? "noisy" : "noisy input";
     // Outliers matter to a reader only when they make min and max look wider than the figure is.
     if (!s.outliers.empty() && s.spread > m.tolerance()) {
       text += fmt::format("{}{} outlier{}", text.empty() ? "" : ", ", s.outliers.size(), s.outliers.size() == 1 ? "" : "s");
@@ -436,15 +437,28 @@ class TextRenderer {
       for (const auto& key : c.depends_on) {
         const Metric* m = report_.find_metric(key);
         if (m == nullptr || !m->noisy()) continue;
-        const std::string why = tr(fmt::format(
-            "{} is noisy (its samples spread {:.0f}%, more than the {:.0f}% it may): this verdict may not hold on "
-            "a rerun; another process on the GPU or low clocks are the usual cause",
-            m->label, 100.0 * m->summary().inlier_spread, 100.0 * m->tolerance()));
-        for (const auto& line : wrap_text(why, prose_width(10))) {
+        for (const auto& line : wrap_text(why_noisy(*m), prose_width(10))) {
           out_ << std::string(10, ' ') << paint_.yellow(line) << '\n';
         }
       }
     }
+  }
+
+  // Why a check's verdict may not hold on a rerun: the noisy figure it depends on, or the noisy
+  // figure that a derived one (a speed-up) was computed from.
+  std::string why_noisy(const Metric& m) const {
+    const Metric* source = &m;
+    for (int depth = 0; depth < 8 && !source->noisy_samples() && !source->noisy_inputs.empty(); ++depth) {
+      const Metric* input = report_.find_metric(source->noisy_inputs.front());
+      if (input == nullptr) break;
+      source = input;
+    }
+    const std::string cause = tr(fmt::format(
+        "{} is noisy (its samples spread {:.0f}%, more than the {:.0f}% it may): this verdict may not hold on "
+        "a rerun; another process on the GPU or low clocks are the usual cause",
+        source->label, 100.0 * source->summary().inlier_spread, 100.0 * source->tolerance()));
+    if (source == &m) return cause;
+    return tr(fmt::format("{} is computed from {}", m.label, source->label)) + "; " + cause;
   }
 
   // Live: what to run next. Recorded (cudalab show): the same commands, as things to try on a GPU.

@@ -51,10 +51,18 @@ struct Metric {
   // it out of tolerance; the report's compare_tolerance, else kDefaultCompareTolerance, when unset.
   std::optional<double> compare_tolerance;
 
+  // A figure computed from others (a speed-up from two timings): their keys. It has one sample,
+  // so it cannot show its own noise; it is as noisy as the noisiest figure it is computed from.
+  std::vector<std::string> inputs;
+  // The inputs that were noisy, filled in when the report is built (ReportBuilder::build).
+  std::vector<std::string> noisy_inputs;
+
   Summary summary() const { return summarize(samples); }
   double tolerance() const { return spread_tolerance.value_or(kDefaultSpreadTolerance); }
   // Three or more samples whose bulk spreads wider than the tolerance.
-  bool noisy() const { return samples.size() >= 3 && summary().inlier_spread > tolerance(); }
+  bool noisy_samples() const { return samples.size() >= 3 && summary().inlier_spread > tolerance(); }
+  // Its own samples are noisy, or a figure it is computed from is.
+  bool noisy() const { return noisy_samples() || !noisy_inputs.empty(); }
 
   // Chained after measured() / derived() (report/builder.hpp).
   Metric with_prediction(double value) && {
@@ -71,6 +79,10 @@ struct Metric {
   }
   Metric with_compare_tolerance(double relative) && {
     compare_tolerance = relative;
+    return std::move(*this);
+  }
+  Metric from(std::vector<std::string> metric_keys) && {
+    inputs = std::move(metric_keys);
     return std::move(*this);
   }
 };

@@ -42,6 +42,11 @@ void to_json(json& j, const Metric& m) {
   if (m.compare_tolerance) j["compare_tolerance"] = *m.compare_tolerance;
   if (m.predicted) j["predicted"] = *m.predicted;
   if (!m.note.empty()) j["note"] = m.note;
+  if (!m.inputs.empty()) j["inputs"] = m.inputs;
+  if (!m.noisy_inputs.empty()) {
+    j["noisy_inputs"] = m.noisy_inputs;
+    j["noisy"] = true;
+  }
 }
 void to_json(json& j, const Fact& f) {
   j = json{{"key", f.key}, {"label", f.label}, {"value", f.value}, {"stable", f.stable}};
@@ -126,6 +131,8 @@ void from_json(const json& j, Metric& m) {
   if (j.contains("spread_tolerance")) m.spread_tolerance = j.at("spread_tolerance").get<double>();
   if (j.contains("compare_tolerance")) m.compare_tolerance = j.at("compare_tolerance").get<double>();
   m.note = j.value("note", "");
+  if (j.contains("inputs")) j.at("inputs").get_to(m.inputs);
+  if (j.contains("noisy_inputs")) j.at("noisy_inputs").get_to(m.noisy_inputs);
 }
 void from_json(const json& j, Fact& f) {
   j.at("key").get_to(f.key);
@@ -249,7 +256,7 @@ void make_printable(Report& r) {
   for (auto& s : r.sections) {
     fix(s.key), fix(s.title), fix(s.notes_key), fix_all(s.art);
     for (auto& f : s.facts) fix(f.key), fix(f.label), fix(f.value), fix(f.note);
-    for (auto& m : s.metrics) fix(m.key), fix(m.label), fix(m.unit), fix(m.note);
+    for (auto& m : s.metrics) fix(m.key), fix(m.label), fix(m.unit), fix(m.note), fix_all(m.inputs), fix_all(m.noisy_inputs);
     for (auto& t : s.tables) {
       fix(t.key), fix_all(t.columns);
       for (auto& row : t.rows) {

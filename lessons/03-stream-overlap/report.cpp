@@ -77,12 +77,14 @@ void add_variants(ReportBuilder& b, const Params& p, const Measurements& m, cons
   const double depth = median_ms(m, Variant::depth_first);
   s.metric(derived("speedup.depth_first", fmt::format("speed-up, {} streams vs sequential", p.streams), "x",
                    sequential / depth)
-               .with_prediction(predicted.ms.at(Variant::sequential) / predicted.ms.at(Variant::depth_first)));
+               .with_prediction(predicted.ms.at(Variant::sequential) / predicted.ms.at(Variant::depth_first))
+               .from({"variant.sequential", "variant.depth_first"}));
   const PipelineStages pageable = pageable_stages(m);
   const double pageable_serial = m.chunk_count * (pageable.h2d + pageable.kernel + pageable.d2h);
   s.metric(derived("speedup.pageable", "pageable: its own serial sum vs measured", "x",
                    pageable_serial / median_ms(m, Variant::pageable))
-               .with_prediction(pageable_serial / predicted.ms.at(Variant::pageable)));
+               .with_prediction(pageable_serial / predicted.ms.at(Variant::pageable))
+               .from({"stage.h2d_pageable", "stage.kernel", "stage.d2h_pageable", "variant.pageable"}));
 }
 
 void add_missing_wait(ReportBuilder& b, const Measurements& m) {

@@ -57,7 +57,8 @@ void verdict_checks(ReportBuilder& b, const Params& p, const Measurements& m, co
   b.section("verdict", "graph-serial vs multi-stream", "")
       .metric(derived("serial_over_multi", "graph-serial / multi-stream", "x", ratio)
                   .with_prediction(predicted.main.serial_over_multi)
-                  .with_note("above 1: the graph loses"));
+                  .with_note("above 1: the graph loses")
+                  .from({graphs::method_key(StepMethod::graph_serial), graphs::method_key(StepMethod::multi_stream)}));
   if (p.streams >= 2 && p.batches >= 2) {
     b.expect("graph_serial_slower", ratio > 1.0,
              "graph-serial is slower than multi-stream: the graph kept only one batch's parallelism",

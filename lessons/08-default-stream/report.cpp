@@ -27,7 +27,8 @@ SectionBuilder case_section(ReportBuilder& b, const std::string& key, const std:
                   .with_note(fmt::format("{:.2f} of the way from overlapped to lost",
                                          lost_share(median_us(*kept.second), bounds))))
       .metric(derived(key + ".speedup", "the fix: speed-up", "x", median_us(*lost.second) / median_us(*kept.second))
-                  .with_prediction(bounds.lost_us / bounds.overlapped_us));
+                  .with_prediction(bounds.lost_us / bounds.overlapped_us)
+                  .from({key + ".lost", key + ".kept"}));
 }
 
 enum class KeptJudgedOn { median, fastest_run };

@@ -55,6 +55,41 @@ TEST(Noise, TextSaysNoisyAndTheDependentCheckSaysWhyItMayNotHold) {
   EXPECT_NE(text.find("this verdict"), std::string::npos) << text;
 }
 
+TEST(Noise, ADerivedFigureIsAsNoisyAsWhatItIsComputedFrom) {
+  ReportBuilder b({});
+  b.section("s", "section", "")
+      .metric(measured("seq", "sequential", "ms", {3.8, 3.8, 3.81, 3.79, 3.8}))
+      .metric(measured("ovl", "overlapped", "ms", {1.75, 1.9, 2.1, 1.74, 1.76, 2.0}))
+      .metric(derived("speedup", "speed-up", "x", 3.8 / 1.9).from({"seq", "ovl"}))
+      .metric(derived("steady", "steady ratio", "x", 1.0).from({"seq"}));
+  b.expect("faster", true, "overlapped is faster").depends_on({"speedup"});
+  Report r = std::move(b).build();
+  r.lesson_number = 3;
+  r.lesson_slug = slug_of(3);
+  const Metric* speedup = r.find_metric("speedup");
+  ASSERT_NE(speedup, nullptr);
+  EXPECT_FALSE(speedup->noisy_samples()) << "one computed value has no spread of its own";
+  EXPECT_TRUE(speedup->noisy());
+  EXPECT_EQ(speedup->noisy_inputs, std::vector<std::string>{"ovl"});
+  EXPECT_FALSE(r.find_metric("steady")->noisy());
+
+  TextStyle style;
+  style.width = 100;
+  const std::string text = render_text(r, style);
+  EXPECT_NE(text.find("speed-up is computed from overlapped; overlapped is noisy"), std::string::npos) << text;
+
+  // Saved and shown again, the verdict and its reason survive.
+  const Report back = report_from_json(report_to_json(r));
+  EXPECT_TRUE(back.find_metric("speedup")->noisy());
+  EXPECT_EQ(render_text(back, style), text);
+}
+
+TEST(Noise, ADerivedFigureFromAMetricThatDoesNotExistIsALessonBug) {
+  ReportBuilder b({});
+  b.section("s", "section", "").metric(derived("speedup", "speed-up", "x", 2.0).from({"nope"}));
+  EXPECT_THROW(std::move(b).build(), std::logic_error);
+}
+
 TEST(Noise, JsonCarriesSpreadOutliersAndNoisyAndReadsBack) {
   Report r;
   Section s;

@@ -54,6 +54,11 @@ for folder in lessons/[0-9][0-9]-*/; do
   else
     echo "stable: DIFFERENT"; diff "$out/logs/$s.stable1.txt" "$out/logs/$s.stable2.txt"; diff "$out/logs/$s.stable1.txt" "$out/logs/$s.stable3.txt"
   fi
+  # A second live run held to the one just recorded (the new reference, once it is committed).
+  # shellcheck disable=SC2086
+  "$bin" "$n" $args --color never --json "$out/logs/$s.second.json" >/dev/null 2>&1
+  "$bin" compare "$out/runs/$s.json" "$out/logs/$s.second.json" >"$out/logs/$s.compare-second.txt" 2>&1
+  echo "a second run against this recording: exit $? ($(grep -E "holds" "$out/logs/$s.compare-second.txt" | head -n 1 | sed 's/^ *//'))"
   if [ -f "course-notes/runs/$s.json" ]; then
     "$bin" compare "course-notes/runs/$s.json" "$out/runs/$s.json" >"$out/logs/$s.compare.txt" 2>&1
     echo "compare with the old reference: exit $?"

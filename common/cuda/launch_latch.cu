@@ -1,8 +1,13 @@
 #include "launch_latch.hpp"
 
+#include <cuda.h>  // the driver API's types; its functions come through cudart (no -lcuda)
+
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <string_view>
+
+#include <fmt/format.h>
 
 #include "common/bench/errors.hpp"
 #include "globaltimer.cuh"
@@ -12,7 +17,25 @@ namespace cudalab {
 
 namespace {
 
-// One thread spins on the host-written flag (zero-copy), bounded by the GPU's wall clock.
+using WaitValue32 = CUresult (*)(CUstream, CUdeviceptr, cuuint32_t, unsigned int);
+
+// cuStreamWaitValue32 from the installed driver, or nullptr where it has none.
+WaitValue32 stream_wait_value() {
+  static const WaitValue32 fn = [] {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult status{};
+    const cudaError_t e = cudaGetDriverEntryPointByVersion("cuStreamWaitValue32", &p, 12000, cudaEnableDefault, &status);
+    if (e != cudaSuccess || status != cudaDriverEntryPointSuccess) {
+      (void)cudaGetLastError();  // a missing symbol is an answer, not an error to carry on
+      return WaitValue32{nullptr};
+    }
+    return reinterpret_cast<WaitValue32>(p);
+  }();
+  return fn;
+}
+
+// The fallback latch: one thread spins on the host-written flag (zero-copy), bounded by the
+// GPU's wall clock.
 __global__ void hold_until_open(const volatile unsigned int* open_flag, unsigned int* timed_out,
                                 std::uint64_t timeout_ns) {
   const std::uint64_t start = global_time_ns();
@@ -35,25 +58,80 @@ LaunchLatch::LaunchLatch() : words_(2) {
   words_[0] = 1;
   words_[1] = 0;
   device_words_ = device_view(words_);
+  watchdog_ = std::thread([this] { watch(); });
+}
+
+LaunchLatch::~LaunchLatch() {
+  open();
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  watchdog_.join();
+}
+
+void LaunchLatch::write_flag(unsigned int value) {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  reinterpret_cast<volatile unsigned int*>(words_.data())[0] = value;
+  std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 
 void LaunchLatch::close(cudaStream_t stream) {
   words_[1] = 0;
-  reinterpret_cast<volatile unsigned int*>(words_.data())[0] = 0;
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  hold_until_open<<<1, 1, 0, stream>>>(device_words_, device_words_ + 1, kLatchTimeoutNs);
+  write_flag(0);
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    closed_ = true;
+    timed_out_ = false;
+    deadline_ = std::chrono::steady_clock::now() + kLatchTimeout;
+  }
+  changed_.notify_all();
+  if (const WaitValue32 wait = stream_wait_value()) {
+    const CUresult r = wait(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUdeviceptr>(device_words_), 1,
+                            CU_STREAM_WAIT_VALUE_GEQ);
+    if (r == CUDA_SUCCESS) return;
+    if (r != CUDA_ERROR_NOT_SUPPORTED) {
+      open();
+      throw RuntimeError(fmt::format("cuStreamWaitValue32 failed with CUresult {}", static_cast<int>(r)));
+    }
+  }
+  const auto timeout_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(kLatchTimeout).count();
+  hold_until_open<<<1, 1, 0, stream>>>(device_words_, device_words_ + 1, static_cast<std::uint64_t>(timeout_ns));
   CUDALAB_CHECK_LAUNCH();
 }
 
 void LaunchLatch::open() {
   if (words_.data() == nullptr) return;
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  reinterpret_cast<volatile unsigned int*>(words_.data())[0] = 1;
+  write_flag(1);
+  const std::lock_guard<std::mutex> lock(mutex_);
+  closed_ = false;
 }
 
-void LaunchLatch::check_not_timed_out() const {
-  if (reinterpret_cast<const volatile unsigned int*>(words_.data())[1] != 0) {
-    throw RuntimeError("a launch latch gave up after 2 s: the work enqueued behind it waited for the GPU");
+void LaunchLatch::watch() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (!stopping_) {
+    if (!closed_) {
+      changed_.wait(lock);
+      continue;
+    }
+    if (changed_.wait_until(lock, deadline_) == std::cv_status::timeout && closed_) {
+      timed_out_ = true;
+      closed_ = false;
+      write_flag(1);
+    }
+  }
+}
+
+void LaunchLatch::check_not_timed_out() {
+  bool watchdog_opened = false;
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    watchdog_opened = timed_out_;
+  }
+  if (watchdog_opened || reinterpret_cast<const volatile unsigned int*>(words_.data())[1] != 0) {
+    throw RuntimeError(fmt::format("a launch latch gave up after {} s: the work enqueued behind it waited for the GPU",
+                                   kLatchTimeout.count()));
   }
 }
 

@@ -10,6 +10,7 @@
 
 #include "common/report/predict.hpp"
 #include "common/report/render.hpp"
+#include "common/report/builder.hpp"
 #include "common/report/render_plot.hpp"
 #include "common/report/translate.hpp"
 #include "common/report/render_svg.hpp"
@@ -38,13 +39,13 @@ Report sweep_report() {
     const double pinned_gbps = size / (5e-6 * 1e9 + size / 54.0);  // 5 us + n / 54 GB/s
     const double pageable_gbps = size / (8e-6 * 1e9 + size / 9.0);
     const std::string key = "h2d." + std::to_string(i);
-    s.metrics.push_back(Metric{key + ".pinned", "pinned", "GB/s", {pinned_gbps}, {}, {}, {}});
-    s.metrics.push_back(Metric{key + ".pageable", "pageable", "GB/s", {pageable_gbps}, {}, {}, {}});
+    s.metrics.push_back(measured(key + ".pinned", "pinned", "GB/s", {pinned_gbps}));
+    s.metrics.push_back(measured(key + ".pageable", "pageable", "GB/s", {pageable_gbps}));
     pinned.points.push_back({size, key + ".pinned", 0});
     pageable.points.push_back({size, key + ".pageable", 0});
     model.points.push_back({size, "", pinned_gbps * 1.01});
   }
-  s.metrics.push_back(Metric{"other", "not plotted", "us", {3.0}, {}, {}, {}});
+  s.metrics.push_back(measured("other", "not plotted", "us", {3.0}));
   p.series = {pinned, pageable, model};
   s.plots.push_back(p);
   r.sections.push_back(s);
@@ -56,7 +57,7 @@ Report sweep_report() {
 TEST(Plot, FitsTheWidthAndShowsAxesLegendAndEverySeries) {
   const Report r = sweep_report();
   for (std::size_t width : {60u, 80u, 120u}) {
-    const auto lines = render_plot(r.sections[0].plots[0], r, PlotStyle{width, true, false});
+    const auto lines = render_plot(r.sections[0].plots[0], r, PlotStyle{width, true, false, {}});
     ASSERT_GT(lines.size(), 14u);
     for (const auto& line : lines) EXPECT_LE(display_width(line), width) << "[" << line << "]";
     std::string all;
@@ -72,7 +73,7 @@ TEST(Plot, FitsTheWidthAndShowsAxesLegendAndEverySeries) {
 
 TEST(Plot, AsciiFallbackUsesNoUnicodeAtAll) {
   const Report r = sweep_report();
-  for (const auto& line : render_plot(r.sections[0].plots[0], r, PlotStyle{80, false, false})) {
+  for (const auto& line : render_plot(r.sections[0].plots[0], r, PlotStyle{80, false, false, {}})) {
     for (unsigned char c : line) EXPECT_LT(c, 0x80) << line;
   }
 }
@@ -80,8 +81,8 @@ TEST(Plot, AsciiFallbackUsesNoUnicodeAtAll) {
 TEST(Plot, ColourOnlyWhenAllowed) {
   const Report r = sweep_report();
   std::string plain, coloured;
-  for (const auto& l : render_plot(r.sections[0].plots[0], r, PlotStyle{80, true, false})) plain += l;
-  for (const auto& l : render_plot(r.sections[0].plots[0], r, PlotStyle{80, true, true})) coloured += l;
+  for (const auto& l : render_plot(r.sections[0].plots[0], r, PlotStyle{80, true, false, {}})) plain += l;
+  for (const auto& l : render_plot(r.sections[0].plots[0], r, PlotStyle{80, true, true, {}})) coloured += l;
   EXPECT_EQ(plain.find('\x1b'), std::string::npos);
   EXPECT_NE(coloured.find('\x1b'), std::string::npos);
 }
@@ -171,8 +172,8 @@ TEST(Predict, AnswersFileGivesTheRightFeedback) {
 
   Report r;
   Section s;
-  Metric speedup{"speedup", "speed-up", "x", {2.0}, 2.2, {}, {}};
-  Metric latency{"latency", "latency", "us", {95.0}, {}, {}, {}};
+  Metric speedup = measured("speedup", "speed-up", "x", {2.0}).with_prediction(2.2);
+  Metric latency = measured("latency", "latency", "us", {95.0});
   s.metrics = {speedup, latency};
   r.sections.push_back(s);
   EXPECT_EQ(feedback(guesses[0], r, Lang::en), "you said 4 x; measured 2.000 x (model 2.200 x): 100% too high");
@@ -221,7 +222,7 @@ TEST(ReferencePlots, LessonsTwoAndSevenDrawTheirPlotsWithinEightyColumnsInBothLa
       for (const auto& section : report.sections) {
         for (const auto& plot : section.plots) {
           ++plots;
-          for (const auto& line : render_plot(plot, report, PlotStyle{80 - 2, true, false})) {
+          for (const auto& line : render_plot(plot, report, PlotStyle{80 - 2, true, false, {}})) {
             EXPECT_LE(display_width(line), 78u) << path << ": " << line;
           }
           for (Lang lang : {Lang::en, Lang::zh}) {

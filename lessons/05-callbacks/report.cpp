@@ -18,7 +18,9 @@ void latency_section(ReportBuilder& b, const Measurements& m) {
   b.section("latency", "callback latency: GPU work done -> host function running")
       .metric(measured("callback.latency", "cudaLaunchHostFunc", "us", latency)
                   .with_note(fmt::format("p99 {:.1f} us", s.p99)))
-      .metric(derived("callback.latency_p99", "cudaLaunchHostFunc, p99", "us", s.p99))
+      .metric(derived("callback.latency_p99", "cudaLaunchHostFunc, p99", "us", s.p99)
+                  .with_note(fmt::format("{} of {} samples are outliers", s.outliers.size(), latency.size()))
+                  .from({"callback.latency"}))
       .metric(derived("callback.legacy_latency", "cudaStreamAddCallback (legacy, once)", "us", m.legacy.latency_us)
                   .with_note("gets a status; runs even after an error"))
       .metric(measured("clock.uncertainty", "clock calibration uncertainty", "us",

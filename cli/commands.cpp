@@ -14,6 +14,7 @@
 #include "common/bench/interrupt.hpp"
 #include "common/bench/progress.hpp"
 #include "output.hpp"
+#include "common/cuda/launch_latch.hpp"
 #include "common/cuda/preflight.hpp"
 #include "common/report/predict.hpp"
 #include "common/report/integrity.hpp"
@@ -90,6 +91,11 @@ Report run_lesson(const LessonRun& run, const RunContext& ctx, int wait_idle_s) 
                                   [&](const DeviceSummary& d) { return d.index == ctx.device; });
   if (!listed) report.devices.insert(report.devices.begin(), summary_of(info));
   std::vector<std::string> warnings = preflight_warnings(info);
+  if (LaunchLatch::gave_up()) {
+    warnings.push_back(
+        "the launch latch could not hold a stream here (a tool serialises the GPU, or an enqueue waited for it): "
+        "copies it would have timed alone were timed as enqueued, launch included");
+  }
   for (auto& w : report.warnings) {
     if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(std::move(w));
   }

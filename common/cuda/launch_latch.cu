@@ -47,12 +47,18 @@ __global__ void hold_until_open(const volatile unsigned int* open_flag, unsigned
   }
 }
 
+// Set once a latch of this process had to be opened by its watchdog.
+std::atomic<bool> latch_gave_up{false};
+
 }  // namespace
 
 bool LaunchLatch::usable() {
   const char* blocking = std::getenv("CUDA_LAUNCH_BLOCKING");
-  return blocking == nullptr || std::string_view(blocking) != "1";
+  return !latch_gave_up && (blocking == nullptr || std::string_view(blocking) != "1");
 }
+
+bool LaunchLatch::gave_up() { return latch_gave_up; }
+
 
 LaunchLatch::LaunchLatch() : words_(2) {
   words_[0] = 1;
@@ -123,16 +129,15 @@ void LaunchLatch::watch() {
   }
 }
 
-void LaunchLatch::check_not_timed_out() {
+bool LaunchLatch::timed_out() {
   bool watchdog_opened = false;
   {
     const std::lock_guard<std::mutex> lock(mutex_);
     watchdog_opened = timed_out_;
   }
-  if (watchdog_opened || reinterpret_cast<const volatile unsigned int*>(words_.data())[1] != 0) {
-    throw RuntimeError(fmt::format("a launch latch gave up after {} s: the work enqueued behind it waited for the GPU",
-                                   kLatchTimeout.count()));
-  }
+  const bool kernel_gave_up = reinterpret_cast<const volatile unsigned int*>(words_.data())[1] != 0;
+  if (watchdog_opened || kernel_gave_up) latch_gave_up = true;
+  return watchdog_opened || kernel_gave_up;
 }
 
 }  // namespace cudalab

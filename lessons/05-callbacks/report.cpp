@@ -12,6 +12,9 @@ namespace cudalab::callbacks {
 
 namespace {
 
+// How far another correct run's pipeline speed-up may differ before `cudalab compare` fails it.
+constexpr double kPipelineCompareTolerance = 0.25;
+
 void latency_section(ReportBuilder& b, const Measurements& m) {
   const std::vector<double> latency = column(m.latency, &LatencySample::latency_us);
   const Summary s = summarize(latency);
@@ -74,7 +77,10 @@ void pipeline_section(ReportBuilder& b, const Params& p, const Measurements& m, 
                   .with_note("two batches in flight"))
       .metric(measured("pipeline.speedup", "speed-up of the worker pipeline", "x", speedups)
                   .with_prediction(predicted.pipeline_speedup)
-                  .with_note("(host + GPU) / max(host, GPU)"));
+                  .with_note("(host + GPU) / max(host, GPU)")
+                  // It rides on host-thread wake-ups: on the lab H100 one process measured 1.47x
+                  // and the next 1.20x, each steady within itself.
+                  .with_compare_tolerance(kPipelineCompareTolerance));
 }
 
 // Each claim lecture 003 (section 4.2) makes about callbacks, beside what this run measured.

@@ -153,14 +153,16 @@ std::string lesson_of(const Report& r) { return fmt::format("{:02d} {}", r.lesso
 std::string device_of(const Report& r) { return r.devices.empty() ? "no device" : r.devices.front().name; }
 
 void grade_text_row(std::ostringstream& out, const GradeRow& row, std::size_t width) {
-  const std::size_t file_width = std::clamp<std::size_t>(width, 60, 120) - 58;
+  // The row without the file takes 62 columns (lesson 16, the two tallies, the integrity word).
+  constexpr std::size_t kLessonWidth = 16;
+  const std::size_t file_width = std::clamp<std::size_t>(width, 78, 140) - 62;
   const std::string file = pad_right(fit(row.file, file_width), file_width);
   if (row.run == nullptr) {
     out << fit(fmt::format("  {}  unreadable: {}", file, row.problem), width) << '\n';
     return;
   }
   const Report& r = row.run->report;
-  out << fmt::format("  {}  {}  verify {}  expect {}  {}\n", file, pad_right(fit(lesson_of(r), 20), 20),
+  out << fmt::format("  {}  {}  verify {}  expect {}  {}\n", file, pad_right(fit(lesson_of(r), kLessonWidth), kLessonWidth),
                      pad_right(tally(r, CheckKind::verify), 7), pad_right(tally(r, CheckKind::expect), 7),
                      integrity_name(row.run->integrity.state));
   std::string second = device_of(r);

@@ -151,7 +151,7 @@ TEST(Grade, AClassFolderWithADoctoredAndATruncatedRun) {
   const Outcome text = run({"grade", dir.string()});
   EXPECT_EQ(text.code, to_int(ExitCode::verify_failed)) << "a folder with a modified run does not all pass";
   EXPECT_NE(text.out.find(fmt::format("{} of {} runs pass", references, references + 2)), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find("zz-truncated.json       unreadable: "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("zz-truncated.json   unreadable: "), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("modified: its digest does not match"), std::string::npos) << text.out;
 
   const Outcome csv = run({"grade", dir.string(), "--format", "csv"});

@@ -114,7 +114,12 @@ TEST(Width, ListHelpAndEveryReferenceRunFitIn80Columns) {
   for (const std::string lang : {"en", "zh"}) {
     auto outputs = screens(lang);
     outputs.emplace_back("--help", run({"--help"}));
-    for (const auto& e : course()) outputs.emplace_back(std::string(e.slug) + " --help", run({e.slug, "--help"}));
+    for (const auto& e : course()) {
+      outputs.emplace_back(std::string(e.slug) + " --help", run({e.slug, "--help"}));
+      if (!reference_run(reference_run_name(e.number))) continue;
+      const std::string nn = std::to_string(e.number);
+      outputs.emplace_back("compare " + nn, run({"compare", nn, nn}));  // the reference against itself
+    }
     for (const auto& [what, o] : outputs) {
       for (const auto& line : lines_of(o.out)) {
         EXPECT_LE(display_width(line), 80u) << lang << " " << what << ":\n" << line;

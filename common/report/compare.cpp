@@ -31,7 +31,18 @@ std::optional<double> median_of_metric(const Metric* m) {
   return m->summary().median;
 }
 
-double spread_of(const Metric* m) { return m == nullptr || m->samples.size() < 3 ? 0.0 : m->summary().inlier_spread; }
+// The run-to-run noise a metric carries: its samples' inlier spread, or for a figure computed
+// from others (a speed-up from two timings) the sum of its inputs' spreads, as a ratio's relative
+// error is about the sum of its parts'.
+double spread_of(const Report& r, const Metric* m, int depth = 0) {
+  if (m == nullptr) return 0.0;
+  if (m->samples.size() >= 3) return m->summary().inlier_spread;
+  double sum = 0.0;
+  if (depth < 8) {
+    for (const auto& key : m->inputs) sum += spread_of(r, r.find_metric(key), depth + 1);
+  }
+  return sum;
+}
 
 bool contains(const std::vector<std::string>& keys, const std::string& key) {
   return std::find(keys.begin(), keys.end(), key) != keys.end();
@@ -50,7 +61,8 @@ MetricComparison compare_metric(const Comparison& c, const std::string& key, std
     row.tolerance = *override_tolerance;
   } else {
     const Metric& declared = ma != nullptr ? *ma : *mb;
-    row.tolerance = std::max({c.a->report.compare_tolerance_of(declared), spread_of(ma), spread_of(mb)});
+    row.tolerance = std::max({c.a->report.compare_tolerance_of(declared), spread_of(c.a->report, ma),
+                              spread_of(c.b->report, mb)});
   }
   row.headline = contains(headline_keys, key);
   return row;

@@ -11,6 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include "common/bench/errors.hpp"
+#include "common/model/stats.hpp"
+#include "common/report/builder.hpp"
+#include "common/report/compare.hpp"
 #include "common/report/integrity.hpp"
 #include "common/report/reference_runs.hpp"
 #include "common/report/report_json.hpp"
@@ -130,6 +133,32 @@ TEST(Compare, MarkdownAndCsvForms) {
     EXPECT_EQ(std::count(line.begin(), line.end(), ','), 10) << line;
   }
   EXPECT_GT(rows, 10u);
+}
+
+TEST(Compare, ADerivedFigureIsHeldNoTighterThanTheNoiseOfWhatItIsComputedFrom) {
+  auto run_with = [](std::vector<double> sequential) {
+    ReportBuilder b({});
+    const double median = summarize(sequential).median;
+    b.section("s", "section", "")
+        .metric(measured("seq", "sequential", "ms", std::move(sequential)))
+        .metric(measured("ovl", "overlapped", "ms", {1.70, 1.70, 1.71, 1.69, 1.70}))
+        .metric(derived("speedup", "speed-up", "x", median / 1.70).from({"seq", "ovl"}));
+    SavedRun saved;
+    saved.report = std::move(b).build();
+    return saved;
+  };
+  const SavedRun steady = run_with({3.80, 3.81, 3.79, 3.80, 3.80});
+  const SavedRun noisy = run_with({3.8, 5.1, 5.0, 6.2, 4.4, 5.3});  // a busy GPU slowed most runs
+  const Comparison c = compare_runs(steady, noisy, std::nullopt);
+  const auto speedup = std::find_if(c.metrics.begin(), c.metrics.end(), [](const auto& m) { return m.key == "speedup"; });
+  ASSERT_NE(speedup, c.metrics.end());
+  const double seq_spread = summarize({3.8, 5.1, 5.0, 6.2, 4.4, 5.3}).inlier_spread;
+  const double ovl_spread = summarize({1.70, 1.70, 1.71, 1.69, 1.70}).inlier_spread;
+  EXPECT_NEAR(speedup->tolerance, seq_spread + ovl_spread, 1e-12);
+  EXPECT_TRUE(speedup->within()) << "the ratio moved with its noisy input";
+  const Comparison strict = compare_runs(steady, noisy, 0.15);
+  const auto held = std::find_if(strict.metrics.begin(), strict.metrics.end(), [](const auto& m) { return m.key == "speedup"; });
+  EXPECT_FALSE(held->within()) << "--tolerance replaces the widening";
 }
 
 TEST(Grade, AClassFolderWithADoctoredAndATruncatedRun) {

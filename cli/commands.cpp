@@ -75,7 +75,12 @@ Report run_lesson(const LessonRun& run, const RunContext& ctx, int wait_idle_s) 
     explicit ProgressLine(const std::string& what) { progress::begin(what); }
     ~ProgressLine() { progress::end(); }
   } progress_line(fmt::format("cudalab {:02d} {}", run.entry->number, run.entry->slug));
-  Report report = run.lesson->run(ctx);
+  Report report;
+  {
+    const GpuProcessWatch watch(info.pci_bus_id);  // another student may come and go meanwhile
+    report = run.lesson->run(ctx);
+    classroom.most_processes_during = watch.most_seen();
+  }
   throw_if_interrupted();  // a lesson that finished its last measurement after Ctrl-C
   report.tool_version = kToolVersion;
   report.recorded_at = utc_timestamp_now();

@@ -49,6 +49,39 @@ std::vector<std::string> preflight_warnings(const DeviceInfo& d) {
   return out;
 }
 
+GpuProcessWatch::GpuProcessWatch(std::string pci_bus_id) : pci_bus_id_(std::move(pci_bus_id)) {
+  thread_ = std::thread([this] {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!stopping_) {
+      lock.unlock();
+      sample();
+      lock.lock();
+      stop_requested_.wait_for(lock, kSamplePeriod, [this] { return stopping_; });
+    }
+  });
+}
+
+GpuProcessWatch::~GpuProcessWatch() {
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  stop_requested_.notify_all();
+  thread_.join();
+}
+
+void GpuProcessWatch::sample() {
+  const auto processes = query_gpu_activity(pci_bus_id_).compute_processes;
+  if (!processes) return;
+  const std::lock_guard<std::mutex> lock(mutex_);
+  most_seen_ = std::max(most_seen_.value_or(0), *processes);
+}
+
+std::optional<int> GpuProcessWatch::most_seen() const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return most_seen_;
+}
+
 std::optional<int> other_processes(const GpuActivity& activity) {
   if (!activity.compute_processes) return std::nullopt;
   // NVML lists this process too (by its host PID, which differs from getpid() in a container).
@@ -67,8 +100,12 @@ namespace {
 EnvironmentItem processes_item(const ClassroomSnapshot& s) {
   const auto before = other_processes(s.before);
   const auto after = other_processes(s.after);
-  if (!before && !after) return {"other_processes", true, "other processes on the GPU: unknown (NVML unavailable)"};
-  const int others = std::max(before.value_or(0), after.value_or(0));
+  const auto during = s.most_processes_during ? std::optional<int>(std::max(0, *s.most_processes_during - 1))
+                                              : std::nullopt;
+  if (!before && !after && !during) {
+    return {"other_processes", true, "other processes on the GPU: unknown (NVML unavailable)"};
+  }
+  const int others = std::max({before.value_or(0), after.value_or(0), during.value_or(0)});
   if (others == 0) return {"other_processes", true, "no other process used the GPU while the lesson measured"};
   return {"other_processes", false,
           fmt::format("{} other process{} used the GPU while the lesson measured: its figures are shared, expect "

@@ -2,8 +2,12 @@
 // them as warnings; the device query lesson shows them as expect checks.
 #pragma once
 
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/cuda/device.hpp"
@@ -29,6 +33,9 @@ std::vector<std::string> preflight_warnings(const DeviceInfo& device);
 struct ClassroomSnapshot {
   GpuActivity before;
   GpuActivity after;
+  // The most processes (this one included) seen on the GPU while the lesson measured, sampled
+  // by a GpuProcessWatch: another student's run can start and end between before and after.
+  std::optional<int> most_processes_during;
   std::optional<PcieLink> link_after;  // read after the lesson: an idle link trains down
   bool thread_pinned = false;          // the measuring thread was bound near the GPU
   double host_load = -1;               // 1-minute load average, -1 when unknown
@@ -38,6 +45,27 @@ std::vector<EnvironmentItem> classroom_items(const DeviceInfo& device, const Cla
 
 // Other compute processes on the GPU, from one snapshot: every process NVML lists but this one.
 std::optional<int> other_processes(const GpuActivity& activity);
+
+// Counts the processes on a GPU every kSamplePeriod while it lives, on a thread of its own, and
+// keeps the most it saw (nullopt without NVML).
+class GpuProcessWatch {
+ public:
+  static constexpr std::chrono::milliseconds kSamplePeriod{100};
+  explicit GpuProcessWatch(std::string pci_bus_id);
+  ~GpuProcessWatch();
+  GpuProcessWatch(const GpuProcessWatch&) = delete;
+  GpuProcessWatch& operator=(const GpuProcessWatch&) = delete;
+  std::optional<int> most_seen() const;
+
+ private:
+  void sample();
+  std::string pci_bus_id_;
+  mutable std::mutex mutex_;
+  std::condition_variable stop_requested_;
+  bool stopping_ = false;
+  std::optional<int> most_seen_;
+  std::thread thread_;
+};
 
 // The host's 1-minute load average (/proc/loadavg), -1 when it cannot be read.
 double host_load_average();

@@ -245,7 +245,8 @@ int run_all(const std::vector<LessonRun>& runs, const CommonOptions& o) {
   const auto form = plan_output(o).form;
   std::cout << render_tour_summary(rows, form == OutputPlan::Stdout::portable ? TourForm::portable
                                          : form == OutputPlan::Stdout::stable ? TourForm::stable
-                                                                              : TourForm::text);
+                                                                              : TourForm::text,
+                                   terminal_width());
   return exit_code;
 }
 

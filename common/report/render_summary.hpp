@@ -16,10 +16,11 @@ struct TourRow {
   std::string skipped;             // then why: "preset error", "waived", "runtime error"
 };
 
-// text: a rule, then "  NN slug  headline  passed/total ✓"; stable: one
+// text: a rule, then "  NN slug  headline  passed/total ✓", the headline wrapped so that rows
+// fit `width` columns; stable: one
 // "lesson NN slug verify=pass expect=pass" line each, nothing that varies between runs;
 // portable: the same without expect, which depends on the GPU.
 enum class TourForm { text, stable, portable };
-std::string render_tour_summary(const std::vector<TourRow>& rows, TourForm form);
+std::string render_tour_summary(const std::vector<TourRow>& rows, TourForm form, std::size_t width = 80);
 
 }  // namespace cudalab

@@ -10,6 +10,7 @@
 #include "common/report/builder.hpp"
 #include "common/report/integrity.hpp"
 #include "common/report/render.hpp"
+#include "common/report/render_summary.hpp"
 #include "common/report/report_json.hpp"
 #include "common/report/sha256.hpp"
 #include "common/report/text_format.hpp"
@@ -254,4 +255,25 @@ TEST(SavedRuns, ControlCharactersAreMadeVisible) {
   const std::string text = render_text(run.report, plain());
   EXPECT_EQ(text.find('\x1b'), std::string::npos);
   EXPECT_NE(text.find("evil\\x1b[31m label"), std::string::npos);
+}
+
+// `cudalab all` ends with one row per lesson; a long headline wraps so that every row fits the
+// terminal, and a lesson that did not run says why.
+TEST(Render, TourSummaryFitsTheTerminal) {
+  Report long_one;
+  long_one.headline = "stream 0 between streams 1836 -> 818 us non-blocking; two threads 1620 -> 817 us "
+                      "per-thread; cudaFree 1701 -> 815 us cudaFreeAsync";
+  long_one.checks.push_back({CheckKind::verify, "ok", true, "fine", {}, {}});
+  const std::vector<TourRow> rows = {{8, slug_of(8), &long_one, {}}, {10, slug_of(10), nullptr, "waived"}};
+  const std::string text = render_tour_summary(rows, TourForm::text, 80);
+  std::istringstream in(text);
+  std::size_t lines = 0;
+  for (std::string line; std::getline(in, line); ++lines) EXPECT_LE(display_width(line), 80u) << line;
+  EXPECT_GE(lines, 5u) << "the headline wrapped:\n" << text;
+  EXPECT_NE(text.find("cudaFreeAsync"), std::string::npos) << text;
+  EXPECT_NE(text.find("1/1 ✓"), std::string::npos) << text;
+  EXPECT_NE(text.find("waived"), std::string::npos) << text;
+  const std::string stable = render_tour_summary(rows, TourForm::stable, 80);
+  EXPECT_EQ(stable.rfind("summary\nlesson 08 " + slug_of(8) + " verify=pass expect=pass\n", 0), 0u) << stable;
+  EXPECT_EQ(stable.find(long_one.headline), std::string::npos) << "the stable form carries no figures";
 }

@@ -98,8 +98,9 @@ Report run_lesson(const LessonRun& run, const RunContext& ctx, int wait_idle_s) 
   std::vector<std::string> warnings = preflight_warnings(info);
   if (LaunchLatch::gave_up()) {
     warnings.push_back(
-        "the launch latch could not hold a stream here (a tool serialises the GPU, or an enqueue waited for it): "
-        "copies it would have timed alone were timed as enqueued, launch included");
+        "the launch latch could not hold a stream here (no stream memory operations, a tool that serialises the "
+        "GPU, or an enqueue that waited for it): copies it would have timed alone were timed as enqueued, launch "
+        "included");
   }
   for (auto& w : report.warnings) {
     if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(std::move(w));

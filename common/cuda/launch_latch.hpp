@@ -1,15 +1,15 @@
 // A latch that holds a stream while the host enqueues the work to be timed, so the GPU starts it
 // back to back once the host opens the latch: the host's launch jitter (a late cudaMemcpyAsync
 // call, a preempted thread) then stays out of an event timing. nvbandwidth times its copies the
-// same way. Only for work whose enqueue never waits for the GPU: a pageable cudaMemcpyAsync
-// would wait behind the latch, and so do all copies under tools that serialise the GPU
-// (compute-sanitizer's initcheck): a watchdog then opens it after kLatchTimeout, and from then on
-// this process times work as it is enqueued and says so (LaunchLatch::gave_up).
+// same way. The stream waits at its front end (cuStreamWaitValue32 on a host-written flag), so
+// what follows starts as on an idle stream whose work was all queued. (A spinning kernel would
+// do the same where stream memory operations are missing, but a copy behind a kernel also pays
+// the hand-off from the compute engine: about 4 µs on the lab H100, which inflated the figure.)
 //
-// The stream waits at its front end (cuStreamWaitValue32 on a host-written flag), so what follows
-// starts as on an idle stream whose work was all queued. Where the driver lacks stream memory
-// operations, a one-thread kernel spins on the flag instead; work behind a kernel then also pays
-// the hand-off from the compute engine to the copy engine (about 4 µs on the lab H100).
+// Only for work whose enqueue never waits for the GPU: a pageable cudaMemcpyAsync would wait
+// behind the latch, and so do all copies under tools that serialise the GPU (compute-sanitizer's
+// initcheck). A watchdog then opens the latch after kLatchTimeout. Once a latch gave up, or could
+// not be closed at all, this process times work as it is enqueued and says so (gave_up()).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -28,8 +28,7 @@ inline constexpr std::chrono::seconds kLatchTimeout{2};  // far beyond any enque
 class LaunchLatch {
  public:
   // False under CUDA_LAUNCH_BLOCKING=1 (the launches behind the latch would each wait for it; the
-  // preflight warns about the setting) and once a latch of this process gave up: there the work
-  // goes to the GPU as it is enqueued.
+  // preflight warns about the setting) and once a latch of this process gave up.
   static bool usable();
   // Whether a latch of this process gave up, so its timings include the launches after all.
   static bool gave_up();
@@ -39,8 +38,9 @@ class LaunchLatch {
   LaunchLatch(const LaunchLatch&) = delete;
   LaunchLatch& operator=(const LaunchLatch&) = delete;
 
-  // Holds `stream`: what is enqueued after this waits until open().
-  void close(cudaStream_t stream);
+  // Holds `stream`: what is enqueued after this waits until open(). False, and gave_up() from
+  // then on, where the driver cannot hold a stream (no stream memory operations).
+  bool close(cudaStream_t stream);
   // Lets the stream go on.
   void open();
   // After the stream has passed the latch: whether the watchdog had to open it (the enqueue between
@@ -51,8 +51,8 @@ class LaunchLatch {
   void write_flag(unsigned int value);
   void watch();
 
-  PinnedBuffer<unsigned int> words_;  // [0] the flag the host writes; [1] the spin kernel's timed-out mark
-  unsigned int* device_words_ = nullptr;
+  PinnedBuffer<unsigned int> flag_;  // written by the host, read by the stream's front end
+  unsigned int* device_flag_ = nullptr;
   // The watchdog: opens a latch left closed for kLatchTimeout.
   std::mutex mutex_;
   std::condition_variable changed_;

@@ -3,14 +3,12 @@
 #include <cuda.h>  // the driver API's types; its functions come through cudart (no -lcuda)
 
 #include <atomic>
-#include <cstdint>
 #include <cstdlib>
 #include <string_view>
 
 #include <fmt/format.h>
 
 #include "common/bench/errors.hpp"
-#include "globaltimer.cuh"
 #include "mapped_memory.hpp"
 
 namespace cudalab {
@@ -34,20 +32,7 @@ WaitValue32 stream_wait_value() {
   return fn;
 }
 
-// The fallback latch: one thread spins on the host-written flag (zero-copy), bounded by the
-// GPU's wall clock.
-__global__ void hold_until_open(const volatile unsigned int* open_flag, unsigned int* timed_out,
-                                std::uint64_t timeout_ns) {
-  const std::uint64_t start = global_time_ns();
-  while (*open_flag == 0) {
-    if (global_time_ns() - start > timeout_ns) {
-      *timed_out = 1;
-      return;
-    }
-  }
-}
-
-// Set once a latch of this process had to be opened by its watchdog.
+// Set once a latch of this process could not hold its stream, or had to be opened by its watchdog.
 std::atomic<bool> latch_gave_up{false};
 
 }  // namespace
@@ -59,11 +44,9 @@ bool LaunchLatch::usable() {
 
 bool LaunchLatch::gave_up() { return latch_gave_up; }
 
-
-LaunchLatch::LaunchLatch() : words_(2) {
-  words_[0] = 1;
-  words_[1] = 0;
-  device_words_ = device_view(words_);
+LaunchLatch::LaunchLatch() : flag_(1) {
+  flag_[0] = 1;
+  device_flag_ = device_view(flag_);
   watchdog_ = std::thread([this] { watch(); });
 }
 
@@ -79,12 +62,16 @@ LaunchLatch::~LaunchLatch() {
 
 void LaunchLatch::write_flag(unsigned int value) {
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  reinterpret_cast<volatile unsigned int*>(words_.data())[0] = value;
+  reinterpret_cast<volatile unsigned int*>(flag_.data())[0] = value;
   std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 
-void LaunchLatch::close(cudaStream_t stream) {
-  words_[1] = 0;
+bool LaunchLatch::close(cudaStream_t stream) {
+  const WaitValue32 wait = stream_wait_value();
+  if (wait == nullptr) {
+    latch_gave_up = true;
+    return false;
+  }
   write_flag(0);
   {
     const std::lock_guard<std::mutex> lock(mutex_);
@@ -93,22 +80,18 @@ void LaunchLatch::close(cudaStream_t stream) {
     deadline_ = std::chrono::steady_clock::now() + kLatchTimeout;
   }
   changed_.notify_all();
-  if (const WaitValue32 wait = stream_wait_value()) {
-    const CUresult r = wait(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUdeviceptr>(device_words_), 1,
-                            CU_STREAM_WAIT_VALUE_GEQ);
-    if (r == CUDA_SUCCESS) return;
-    if (r != CUDA_ERROR_NOT_SUPPORTED) {
-      open();
-      throw RuntimeError(fmt::format("cuStreamWaitValue32 failed with CUresult {}", static_cast<int>(r)));
-    }
+  const CUresult r =
+      wait(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUdeviceptr>(device_flag_), 1, CU_STREAM_WAIT_VALUE_GEQ);
+  if (r == CUDA_SUCCESS) return true;
+  open();
+  if (r == CUDA_ERROR_NOT_SUPPORTED) {
+    latch_gave_up = true;
+    return false;
   }
-  const auto timeout_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(kLatchTimeout).count();
-  hold_until_open<<<1, 1, 0, stream>>>(device_words_, device_words_ + 1, static_cast<std::uint64_t>(timeout_ns));
-  CUDALAB_CHECK_LAUNCH();
+  throw RuntimeError(fmt::format("cuStreamWaitValue32 failed with CUresult {}", static_cast<int>(r)));
 }
 
 void LaunchLatch::open() {
-  if (words_.data() == nullptr) return;
   write_flag(1);
   const std::lock_guard<std::mutex> lock(mutex_);
   closed_ = false;
@@ -130,14 +113,9 @@ void LaunchLatch::watch() {
 }
 
 bool LaunchLatch::timed_out() {
-  bool watchdog_opened = false;
-  {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    watchdog_opened = timed_out_;
-  }
-  const bool kernel_gave_up = reinterpret_cast<const volatile unsigned int*>(words_.data())[1] != 0;
-  if (watchdog_opened || kernel_gave_up) latch_gave_up = true;
-  return watchdog_opened || kernel_gave_up;
+  const std::lock_guard<std::mutex> lock(mutex_);
+  if (timed_out_) latch_gave_up = true;
+  return timed_out_;
 }
 
 }  // namespace cudalab

@@ -79,7 +79,7 @@ Report run_lesson(const LessonRun& run, const RunContext& ctx, int wait_idle_s) 
   {
     const GpuProcessWatch watch(info.pci_bus_id);  // another student may come and go meanwhile
     report = run.lesson->run(ctx);
-    classroom.most_processes_during = watch.most_seen();
+    classroom.busiest_during = watch.busiest();
   }
   throw_if_interrupted();  // a lesson that finished its last measurement after Ctrl-C
   report.tool_version = kToolVersion;

@@ -71,15 +71,15 @@ GpuProcessWatch::~GpuProcessWatch() {
 }
 
 void GpuProcessWatch::sample() {
-  const auto processes = query_gpu_activity(pci_bus_id_).compute_processes;
-  if (!processes) return;
+  GpuActivity now = query_gpu_activity(pci_bus_id_);
+  if (!now.compute_processes) return;
   const std::lock_guard<std::mutex> lock(mutex_);
-  most_seen_ = std::max(most_seen_.value_or(0), *processes);
+  if (*now.compute_processes > busiest_.compute_processes.value_or(0)) busiest_ = std::move(now);
 }
 
-std::optional<int> GpuProcessWatch::most_seen() const {
+GpuActivity GpuProcessWatch::busiest() const {
   const std::lock_guard<std::mutex> lock(mutex_);
-  return most_seen_;
+  return busiest_;
 }
 
 std::optional<int> other_processes(const GpuActivity& activity) {
@@ -100,8 +100,7 @@ namespace {
 EnvironmentItem processes_item(const ClassroomSnapshot& s) {
   const auto before = other_processes(s.before);
   const auto after = other_processes(s.after);
-  const auto during = s.most_processes_during ? std::optional<int>(std::max(0, *s.most_processes_during - 1))
-                                              : std::nullopt;
+  const auto during = other_processes(s.busiest_during);
   if (!before && !after && !during) {
     return {"other_processes", true, "other processes on the GPU: unknown (NVML unavailable)"};
   }

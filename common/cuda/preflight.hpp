@@ -33,9 +33,9 @@ std::vector<std::string> preflight_warnings(const DeviceInfo& device);
 struct ClassroomSnapshot {
   GpuActivity before;
   GpuActivity after;
-  // The most processes (this one included) seen on the GPU while the lesson measured, sampled
-  // by a GpuProcessWatch: another student's run can start and end between before and after.
-  std::optional<int> most_processes_during;
+  // The busiest moment while the lesson measured, as a GpuProcessWatch sampled it: another
+  // student's run can start and end between before and after.
+  GpuActivity busiest_during;
   std::optional<PcieLink> link_after;  // read after the lesson: an idle link trains down
   bool thread_pinned = false;          // the measuring thread was bound near the GPU
   double host_load = -1;               // 1-minute load average, -1 when unknown
@@ -47,7 +47,7 @@ std::vector<EnvironmentItem> classroom_items(const DeviceInfo& device, const Cla
 std::optional<int> other_processes(const GpuActivity& activity);
 
 // Counts the processes on a GPU every kSamplePeriod while it lives, on a thread of its own, and
-// keeps the most it saw (nullopt without NVML).
+// keeps the snapshot with the most (compute_processes unset without NVML).
 class GpuProcessWatch {
  public:
   static constexpr std::chrono::milliseconds kSamplePeriod{100};
@@ -55,7 +55,7 @@ class GpuProcessWatch {
   ~GpuProcessWatch();
   GpuProcessWatch(const GpuProcessWatch&) = delete;
   GpuProcessWatch& operator=(const GpuProcessWatch&) = delete;
-  std::optional<int> most_seen() const;
+  GpuActivity busiest() const;
 
  private:
   void sample();
@@ -63,7 +63,7 @@ class GpuProcessWatch {
   mutable std::mutex mutex_;
   std::condition_variable stop_requested_;
   bool stopping_ = false;
-  std::optional<int> most_seen_;
+  GpuActivity busiest_;
   std::thread thread_;
 };
 

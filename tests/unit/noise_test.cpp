@@ -156,7 +156,7 @@ TEST(Classroom, AStudentWhoCameAndWentWhileTheLessonMeasuredIsCalledOut) {
   s.before.compute_processes = 1;  // only this process when the lesson started ...
   s.after.compute_processes = 1;   // ... and when it ended
   EXPECT_TRUE(classroom_items(d, s)[0].ok);
-  s.most_processes_during = 2;  // but the watch saw another one in between
+  s.busiest_during.compute_processes = 2;  // but the watch saw another one in between
   const auto items = classroom_items(d, s);
   EXPECT_FALSE(items[0].ok);
   EXPECT_NE(items[0].summary.find("1 other process used the GPU"), std::string::npos) << items[0].summary;

@@ -132,18 +132,17 @@ Report ReportBuilder::build() && {
   for (const auto& key : report_.headline_metrics) {
     if (report_.find_metric(key) == nullptr) throw std::logic_error("headline names no metric '" + key + "'");
   }
-  // A derived figure inherits the noise of what it is computed from (inputs are metrics of this
-  // report; a derived input passes on its own inputs' noise, so derive in reading order).
-  for (auto& section : report_.sections) {
-    for (auto& m : section.metrics) {
-      m.noisy_inputs.clear();
+  // Likewise a derived figure computed from a metric that does not exist.
+  for (const auto& section : report_.sections) {
+    for (const auto& m : section.metrics) {
       for (const auto& key : m.inputs) {
-        const Metric* input = report_.find_metric(key);
-        if (input == nullptr) throw std::logic_error("metric '" + m.key + "' is computed from no metric '" + key + "'");
-        if (input->noisy()) m.noisy_inputs.push_back(key);
+        if (report_.find_metric(key) == nullptr) {
+          throw std::logic_error("metric '" + m.key + "' is computed from no metric '" + key + "'");
+        }
       }
     }
   }
+  report_.resolve_noisy_inputs();  // a derived figure is as noisy as what it is computed from
   return std::move(report_);
 }
 

@@ -44,6 +44,18 @@ double Report::compare_tolerance_of(const Metric& metric) const {
   return metric.compare_tolerance.value_or(compare_tolerance.value_or(kDefaultCompareTolerance));
 }
 
+void Report::resolve_noisy_inputs() {
+  for (auto& section : sections) {
+    for (auto& m : section.metrics) {
+      m.noisy_inputs.clear();
+      for (const auto& key : m.inputs) {
+        const Metric* input = find_metric(key);
+        if (input != nullptr && input->noisy()) m.noisy_inputs.push_back(key);
+      }
+    }
+  }
+}
+
 std::string utc_timestamp_now() {
   const std::time_t now = std::time(nullptr);
   std::tm utc{};

@@ -54,7 +54,8 @@ struct Metric {
   // A figure computed from others (a speed-up from two timings): their keys. It has one sample,
   // so it cannot show its own noise; it is as noisy as the noisiest figure it is computed from.
   std::vector<std::string> inputs;
-  // The inputs that were noisy, filled in when the report is built (ReportBuilder::build).
+  // The inputs that were noisy: derived from the samples by Report::resolve_noisy_inputs, when
+  // the report is built and again when it is read back (never taken from a file).
   std::vector<std::string> noisy_inputs;
 
   Summary summary() const { return summarize(samples); }
@@ -216,6 +217,9 @@ struct Report {
   std::vector<std::string> headline_metric_keys() const;
   // The tolerance `cudalab compare` applies to `metric`.
   double compare_tolerance_of(const Metric& metric) const;
+  // Fills every metric's noisy_inputs from its inputs' noise, in reading order (a derived input
+  // passes on its own inputs' noise). An input that names no metric counts as steady.
+  void resolve_noisy_inputs();
 };
 
 // "2026-11-21T19:04:00Z"

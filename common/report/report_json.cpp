@@ -131,8 +131,7 @@ void from_json(const json& j, Metric& m) {
   if (j.contains("spread_tolerance")) m.spread_tolerance = j.at("spread_tolerance").get<double>();
   if (j.contains("compare_tolerance")) m.compare_tolerance = j.at("compare_tolerance").get<double>();
   m.note = j.value("note", "");
-  if (j.contains("inputs")) j.at("inputs").get_to(m.inputs);
-  if (j.contains("noisy_inputs")) j.at("noisy_inputs").get_to(m.noisy_inputs);
+  if (j.contains("inputs")) j.at("inputs").get_to(m.inputs);  // noisy_inputs: derived, see below
 }
 void from_json(const json& j, Fact& f) {
   j.at("key").get_to(f.key);
@@ -236,6 +235,7 @@ Report report_from_json(const json& j) {
     if (j.contains("headline_metrics")) j.at("headline_metrics").get_to(r.headline_metrics);
     if (j.contains("compare_tolerance")) r.compare_tolerance = j.at("compare_tolerance").get<double>();
     if (j.contains("digest")) j.at("digest").get_to(r.digest);
+    r.resolve_noisy_inputs();  // from the samples, as the live run did
     return r;
   } catch (const json::exception& e) {
     throw UsageError(std::string("malformed cudalab run: ") + printable(e.what()));
@@ -256,7 +256,7 @@ void make_printable(Report& r) {
   for (auto& s : r.sections) {
     fix(s.key), fix(s.title), fix(s.notes_key), fix_all(s.art);
     for (auto& f : s.facts) fix(f.key), fix(f.label), fix(f.value), fix(f.note);
-    for (auto& m : s.metrics) fix(m.key), fix(m.label), fix(m.unit), fix(m.note), fix_all(m.inputs), fix_all(m.noisy_inputs);
+    for (auto& m : s.metrics) fix(m.key), fix(m.label), fix(m.unit), fix(m.note), fix_all(m.inputs);
     for (auto& t : s.tables) {
       fix(t.key), fix_all(t.columns);
       for (auto& row : t.rows) {

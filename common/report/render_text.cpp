@@ -144,10 +144,11 @@ class TextRenderer {
     for (std::size_t i = 1; i < lines.size(); ++i) out_ << paint_.bold("   " + lines[i]) << '\n';
   }
 
-  // Lines of `text` wrapped at `indent` to the terminal's width, in one style.
+  // Lines of `text` wrapped at `indent` to the prose width, in one style.
   void folded(const std::string& text, std::size_t indent, const std::string& sgr) {
-    const std::size_t room = style_.width > indent + 20 ? style_.width - indent : 20;
-    for (const auto& line : wrap_text(text, room)) out_ << std::string(indent, ' ') << paint_.wrap(sgr, line) << '\n';
+    for (const auto& line : wrap_text(text, prose_width(indent))) {
+      out_ << std::string(indent, ' ') << paint_.wrap(sgr, line) << '\n';
+    }
   }
 
   void render_timeline_section(const Timeline& t, bool with_notes) {
@@ -311,7 +312,7 @@ class TextRenderer {
     for (std::size_t i = 1; i < labels.size(); ++i) out_ << std::string(kIndent, ' ') << labels[i] << '\n';
     if (!beside && !notes.empty()) {
       const std::size_t indent = kIndent + 4;
-      for (const auto& line : wrap_runs(notes, style_.width > indent + 20 ? style_.width - indent : 20)) {
+      for (const auto& line : wrap_runs(notes, prose_width(indent))) {
         out_ << std::string(indent, ' ') << line << '\n';
       }
     }
@@ -426,7 +427,7 @@ class TextRenderer {
     for (const auto& c : report_.checks) {
       const std::string mark = c.passed ? paint_.green("✓") : paint_.red("✗");
       const std::string kind = tr(c.kind == CheckKind::verify ? "verify" : "expect");
-      const auto summary = wrap_text(c.summary, style_.width > 40 ? style_.width - 10 : 30);
+      const auto summary = wrap_text(c.summary, prose_width(10));
       out_ << mark << ' ' << pad_right(kind, 8) << summary[0] << '\n';
       for (std::size_t i = 1; i < summary.size(); ++i) out_ << std::string(10, ' ') << summary[i] << '\n';
       if (!c.passed && !c.detail.empty()) {

@@ -55,10 +55,9 @@ void bound_section(ReportBuilder& b, const Measurements& m, const Prediction& pr
 void verdict_checks(ReportBuilder& b, const Params& p, const Measurements& m, const Prediction& predicted) {
   const double ratio = median_step(m.main, StepMethod::graph_serial) / median_step(m.main, StepMethod::multi_stream);
   b.section("verdict", "graph-serial vs multi-stream", "")
-      .metric(derived("serial_over_multi", "graph-serial / multi-stream", "x", ratio)
+      .metric(graphs::over_multi_stream("serial_over_multi", StepMethod::graph_serial, ratio)
                   .with_prediction(predicted.main.serial_over_multi)
-                  .with_note("above 1: the graph loses")
-                  .from({graphs::method_key(StepMethod::graph_serial), graphs::method_key(StepMethod::multi_stream)}));
+                  .with_note("above 1: the graph loses"));
   if (p.streams >= 2 && p.batches >= 2) {
     b.expect("graph_serial_slower", ratio > 1.0,
              "graph-serial is slower than multi-stream: the graph kept only one batch's parallelism",

@@ -46,14 +46,12 @@ void verdict_section(ReportBuilder& b, const Measurements& m, const Prediction& 
   const double forkjoin = step_us(m, StepMethod::graph_fork_join);
   const auto& model = predicted.step_us;
   b.section("verdict", "graphs vs multi-stream", "")
-      .metric(derived("forkjoin_over_multi", "graph-forkjoin / multi-stream", "x", forkjoin / multi)
+      .metric(graphs::over_multi_stream("forkjoin_over_multi", StepMethod::graph_fork_join, forkjoin / multi)
                   .with_prediction(model.at(StepMethod::graph_fork_join) / model.at(StepMethod::multi_stream))
-                  .with_note("at most 1: the parallel graph keeps up or wins")
-                  .from({graphs::method_key(StepMethod::graph_fork_join), graphs::method_key(StepMethod::multi_stream)}))
-      .metric(derived("serial_over_multi", "graph-serial / multi-stream", "x", serial / multi)
+                  .with_note("at most 1: the parallel graph keeps up or wins"))
+      .metric(graphs::over_multi_stream("serial_over_multi", StepMethod::graph_serial, serial / multi)
                   .with_prediction(model.at(StepMethod::graph_serial) / model.at(StepMethod::multi_stream))
-                  .with_note("above 1: the serial graph loses (lesson 06)")
-                  .from({graphs::method_key(StepMethod::graph_serial), graphs::method_key(StepMethod::multi_stream)}));
+                  .with_note("above 1: the serial graph loses (lesson 06)"));
   b.expect("forkjoin_not_slower", forkjoin <= multi, "graph-forkjoin is at least as fast as multi-stream",
            "when each kernel is long, launch cost hides behind the work and both tie; noise may then tip it either way")
       .depends_on({graphs::method_key(StepMethod::graph_fork_join), graphs::method_key(StepMethod::multi_stream)});

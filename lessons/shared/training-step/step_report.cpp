@@ -26,6 +26,12 @@ const char* method_description(StepMethod m, int streams) {
 
 std::string method_key(StepMethod method) { return std::string("step.") + method_name(method); }
 
+Metric over_multi_stream(std::string key, StepMethod method, double ratio) {
+  return derived(std::move(key),
+                 std::string(method_name(method)) + " / " + method_name(StepMethod::multi_stream), "x", ratio)
+      .from({method_key(method), method_key(StepMethod::multi_stream)});
+}
+
 void primitives_section(ReportBuilder& b, const ModelInputs& in) {
   const auto& p = in.primitives;
   b.section("primitives", "the model's inputs, measured in this run", "model")

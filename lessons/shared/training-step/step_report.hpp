@@ -13,6 +13,10 @@ namespace cudalab::graphs {
 // Metric key of a method: "step.multi-stream".
 std::string method_key(StepMethod method);
 
+// "graph-serial / multi-stream": a method's step time over plain multi-stream code's, computed
+// from (and as noisy as) the two methods' step metrics.
+Metric over_multi_stream(std::string key, StepMethod method, double ratio);
+
 void primitives_section(ReportBuilder& b, const ModelInputs& inputs);
 void methods_section(ReportBuilder& b, const MethodRuns& runs, const std::map<StepMethod, double>& predicted,
                      const StepParams& params);

@@ -19,11 +19,11 @@
 #include "commands.hpp"
 #include "live.hpp"
 #include "course.hpp"
-#include "common/bench/errors.hpp"
-#include "common/bench/options.hpp"
-#include "common/bench/presets.hpp"
+#include "common/core/errors.hpp"
+#include "cli/options.hpp"
+#include "cli/presets.hpp"
 #include "output.hpp"
-#include "common/bench/version.hpp"
+#include "common/core/version.hpp"
 #include "common/report/translate.hpp"
 
 namespace cudalab {
@@ -126,7 +126,7 @@ int start_live(const std::string& word, const std::vector<std::string>& args) {
   CLI::App probe("live");
   CommonOptions o;
   add_common_options(probe, o);
-  lesson->add_options(probe);
+  add_lesson_options(probe, *lesson);
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   probe.parse(reversed);
   return run_live(*entry, args);
@@ -143,7 +143,7 @@ struct LessonCommand {
 std::string apply_lesson_preset(const PresetFile& presets, LessonCommand& cmd) {
   try {
     CLI::App probe(cmd.entry->slug);
-    cmd.lesson->add_options(probe);
+    add_lesson_options(probe, *cmd.lesson);
     const PresetArgs preset = preset_args(presets, cmd.entry->slug, probe, {}, /*skip_unknown=*/true);
     parse_with_origins(probe, preset.args, preset);
   } catch (const UsageError& e) {
@@ -243,7 +243,7 @@ int run_cli(int argc, const char* const* argv) {
     cmd.sub->alias(std::to_string(entry.number));
     cmd.sub->footer(footer());
     add_common_options(*cmd.sub, common);
-    cmd.lesson->add_options(*cmd.sub);
+    add_lesson_options(*cmd.sub, *cmd.lesson);
     lessons.push_back(std::move(cmd));
   }
 

@@ -9,21 +9,21 @@
 
 #include <fmt/format.h>
 
-#include "common/cuda/device.hpp"
-#include "common/bench/errors.hpp"
-#include "common/bench/interrupt.hpp"
-#include "common/bench/progress.hpp"
+#include "common/gpu/device.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/interrupt.hpp"
+#include "common/core/progress.hpp"
 #include "output.hpp"
-#include "common/cuda/launch_latch.hpp"
-#include "common/cuda/preflight.hpp"
+#include "common/gpu/launch_latch.hpp"
+#include "common/gpu/preflight.hpp"
 #include "common/report/predict.hpp"
 #include "common/report/integrity.hpp"
 #include "cli/graders.hpp"
 #include "common/report/render_summary.hpp"
 #include "common/report/translate.hpp"
 #include "common/report/report_json.hpp"
-#include "common/report/text_format.hpp"
-#include "common/bench/version.hpp"
+#include "common/core/text_format.hpp"
+#include "common/core/version.hpp"
 
 namespace cudalab {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "course.hpp"
-#include "common/bench/options.hpp"
+#include "cli/options.hpp"
 
 namespace cudalab {
 

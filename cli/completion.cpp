@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "cli/course.hpp"
-#include "common/bench/errors.hpp"
-#include "common/bench/options.hpp"
+#include "common/core/errors.hpp"
+#include "cli/options.hpp"
 
 namespace cudalab {
 
@@ -25,7 +25,7 @@ std::vector<Command> lesson_commands() {
     CommonOptions o;
     add_common_options(app, o);
     auto lesson = entry.make();
-    lesson->add_options(app);
+    add_lesson_options(app, *lesson);
     Command c{{entry.slug, fmt::format("{:02d}", entry.number), std::to_string(entry.number)}, {"--help"}};
     for (const CLI::Option* opt : app.get_options()) {
       if (!opt->get_lnames().empty() && opt->get_lnames().front() != "help") c.flags.push_back("--" + opt->get_lnames().front());

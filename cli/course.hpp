@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "common/bench/lesson.hpp"
+#include "common/lesson/lesson.hpp"
 
 namespace cudalab {
 

@@ -9,11 +9,11 @@
 #include <fmt/format.h>
 
 #include "cli/course.hpp"
-#include "common/bench/errors.hpp"
-#include "common/bench/options.hpp"
+#include "common/core/errors.hpp"
+#include "cli/options.hpp"
 #include "common/report/compare.hpp"
 #include "common/report/reference_runs.hpp"
-#include "common/report/text_format.hpp"
+#include "common/core/text_format.hpp"
 
 namespace cudalab {
 

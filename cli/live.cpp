@@ -10,11 +10,11 @@
 
 #include "cli/output.hpp"
 #include "cli/suggest.hpp"
-#include "common/bench/errors.hpp"
-#include "common/bench/interrupt.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/interrupt.hpp"
 #include "common/report/render.hpp"
 #include "common/report/report_json.hpp"
-#include "common/report/text_format.hpp"
+#include "common/core/text_format.hpp"
 
 namespace cudalab {
 
@@ -31,7 +31,7 @@ std::vector<OptionInfo> option_infos(const CourseEntry& entry) {
   CLI::App app("probe");
   CommonOptions o;
   add_common_options(app, o);
-  lesson->add_options(app);
+  add_lesson_options(app, *lesson);
   std::vector<OptionInfo> out;
   for (const CLI::Option* opt : app.get_options()) {
     if (opt->get_lnames().empty() || opt->get_lnames().front() == "help") continue;
@@ -164,7 +164,7 @@ class Sitting {
       CLI::App app("live");
       CommonOptions o;
       add_common_options(app, o);
-      lesson->add_options(app);
+      add_lesson_options(app, *lesson);
       auto args = args_from_settings(settings);
       std::reverse(args.begin(), args.end());  // CLI11 parses a vector from the back
       app.parse(args);

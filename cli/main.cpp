@@ -1,5 +1,5 @@
 #include "app.hpp"
-#include "common/bench/interrupt.hpp"
+#include "common/core/interrupt.hpp"
 
 int main(int argc, char** argv) {
   cudalab::install_interrupt_handler();

@@ -10,10 +10,11 @@
 
 #include <unistd.h>
 
-#include "common/bench/errors.hpp"
+#include "common/core/errors.hpp"
 #include "common/report/render_svg.hpp"
 #include "common/report/report_json.hpp"
-#include "common/report/text_format.hpp"
+#include "common/report/timeline_json.hpp"
+#include "common/core/text_format.hpp"
 
 namespace cudalab {
 

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "common/bench/options.hpp"
+#include "cli/options.hpp"
 #include "common/report/render.hpp"
 #include "common/report/report.hpp"
 

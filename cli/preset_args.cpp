@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include "cli/suggest.hpp"
-#include "common/bench/errors.hpp"
-#include "common/report/text_format.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/text_format.hpp"
 
 namespace cudalab {
 

@@ -8,7 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "common/bench/presets.hpp"
+#include "cli/presets.hpp"
 
 namespace cudalab {
 

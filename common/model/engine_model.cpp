@@ -1,4 +1,4 @@
-#include "engine_model.hpp"
+#include "common/model/engine_model.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "graph_shape.hpp"
+#include "common/model/graph_shape.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,10 +1,10 @@
-#include "builder.hpp"
+#include "common/report/builder.hpp"
 
 #include <stdexcept>
 
 #include <fmt/format.h>
 
-#include "common/report/text_format.hpp"
+#include "common/core/text_format.hpp"
 
 namespace cudalab {
 

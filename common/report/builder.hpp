@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/core/tally.hpp"
 #include "common/report/report.hpp"
 
 namespace cudalab {
@@ -22,18 +23,6 @@ namespace cudalab {
 Metric measured(std::string key, std::string label, std::string unit, std::vector<double> samples);
 // A metric with one computed value: a ratio, a fitted constant, a count.
 Metric derived(std::string key, std::string label, std::string unit, double value);
-
-// Counts elements that matched the CPU reference over every run of an experiment.
-struct Tally {
-  std::size_t checked = 0;
-  std::size_t correct = 0;
-  void add(std::size_t correct_now, std::size_t checked_now) {
-    correct += correct_now;
-    checked += checked_now;
-  }
-  void add(const Tally& other) { add(other.correct, other.checked); }
-  bool all_correct() const { return checked > 0 && correct == checked; }
-};
 
 // Edits one section of the report under construction; cheap to copy, valid while its builder is.
 class SectionBuilder {

@@ -1,11 +1,11 @@
-#include "compare.hpp"
+#include "common/report/compare.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "common/bench/errors.hpp"
+#include "common/core/errors.hpp"
 
 namespace cudalab {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "report_json.hpp"
+#include "common/report/report_json.hpp"
 
 namespace cudalab {
 

@@ -1,4 +1,4 @@
-#include "integrity.hpp"
+#include "common/report/integrity.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "report_json.hpp"
-#include "sha256.hpp"
+#include "common/report/report_json.hpp"
+#include "common/report/sha256.hpp"
 
 namespace cudalab {
 

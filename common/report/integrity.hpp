@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report.hpp"
+#include "common/report/report.hpp"
 
 namespace cudalab {
 

@@ -1,4 +1,4 @@
-#include "markdown.hpp"
+#include "common/report/markdown.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "text_format.hpp"
+#include "common/core/text_format.hpp"
 
 namespace cudalab {
 

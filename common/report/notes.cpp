@@ -1,8 +1,8 @@
-#include "notes.hpp"
+#include "common/report/notes.hpp"
 
 #include <cstdlib>
 
-#include "common/bench/errors.hpp"
+#include "common/core/errors.hpp"
 
 namespace cudalab {
 
@@ -52,24 +52,6 @@ std::optional<std::string_view> embedded_file(std::string_view folder, std::stri
     if (note.lang == folder && note.file == file) return std::string_view(note.text);
   }
   return std::nullopt;
-}
-
-Lang parse_lang(const std::string& text) {
-  if (text == "en") return Lang::en;
-  if (text == "zh") return Lang::zh;
-  throw UsageError("--lang: '" + text + "' is not a language; use zh or en");
-}
-
-const char* lang_name(Lang lang) { return lang == Lang::zh ? "zh" : "en"; }
-
-Lang lang_from_environment() {
-  for (const char* var : {"LC_ALL", "LC_MESSAGES", "LANG"}) {
-    const char* value = std::getenv(var);
-    if (value != nullptr && *value != '\0') {
-      return std::string_view(value).substr(0, 2) == "zh" ? Lang::zh : Lang::en;
-    }
-  }
-  return Lang::en;
 }
 
 std::optional<std::string> notes_section(Lang lang, std::string_view file, std::string_view key) {

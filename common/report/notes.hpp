@@ -13,15 +13,9 @@
 #include <string_view>
 #include <vector>
 
+#include "common/core/lang.hpp"
+
 namespace cudalab {
-
-enum class Lang { en, zh };
-
-// "zh" / "en"; throws UsageError for anything else.
-Lang parse_lang(const std::string& text);
-const char* lang_name(Lang lang);
-// zh when LC_ALL (or else LC_MESSAGES, or else LANG) starts with "zh", otherwise en.
-Lang lang_from_environment();
 
 // The body of one section, without its heading; nullopt when the file or key is missing.
 std::optional<std::string> notes_section(Lang lang, std::string_view file, std::string_view key);

@@ -1,4 +1,4 @@
-#include "predict.hpp"
+#include "common/report/predict.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -9,8 +9,8 @@
 
 #include <fmt/format.h>
 
-#include "common/bench/errors.hpp"
-#include "common/report/text_format.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/text_format.hpp"
 
 namespace cudalab {
 

@@ -1,4 +1,4 @@
-#include "reference_runs.hpp"
+#include "common/report/reference_runs.hpp"
 
 namespace cudalab {
 

@@ -8,8 +8,8 @@
 #include <ostream>
 #include <string>
 
-#include "notes.hpp"
-#include "report.hpp"
+#include "common/report/notes.hpp"
+#include "common/report/report.hpp"
 
 namespace cudalab {
 

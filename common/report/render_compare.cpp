@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "compare.hpp"
-#include "text_format.hpp"
+#include "common/report/compare.hpp"
+#include "common/core/text_format.hpp"
 
 namespace cudalab {
 

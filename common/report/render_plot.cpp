@@ -1,4 +1,4 @@
-#include "render_plot.hpp"
+#include "common/report/render_plot.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "common/report/text_format.hpp"
+#include "common/core/text_format.hpp"
 
 namespace cudalab {
 

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "render.hpp"
+#include "common/report/render.hpp"
 
 namespace cudalab {
 

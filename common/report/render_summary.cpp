@@ -1,10 +1,10 @@
-#include "render_summary.hpp"
+#include "common/report/render_summary.hpp"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
-#include "text_format.hpp"
+#include "common/core/text_format.hpp"
 
 namespace cudalab {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "report.hpp"
+#include "common/report/report.hpp"
 
 namespace cudalab {
 

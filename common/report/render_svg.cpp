@@ -1,4 +1,4 @@
-#include "render_svg.hpp"
+#include "common/report/render_svg.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -11,7 +11,7 @@
 
 #include <fmt/format.h>
 
-#include "common/bench/errors.hpp"
+#include "common/core/errors.hpp"
 #include "common/report/render_plot.hpp"
 
 namespace cudalab {

@@ -3,13 +3,14 @@
 
 #include <fmt/format.h>
 
-#include "render.hpp"
-#include "markdown.hpp"
-#include "predict.hpp"
-#include "render_plot.hpp"
-#include "text_format.hpp"
-#include "translate.hpp"
-#include "common/trace/timeline.hpp"
+#include "common/report/render.hpp"
+#include "common/report/render_timeline.hpp"
+#include "common/report/markdown.hpp"
+#include "common/report/predict.hpp"
+#include "common/report/render_plot.hpp"
+#include "common/core/text_format.hpp"
+#include "common/report/translate.hpp"
+#include "common/core/timeline.hpp"
 
 namespace cudalab {
 

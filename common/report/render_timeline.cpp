@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "text_format.hpp"
-#include "common/trace/timeline.hpp"
+#include "common/core/text_format.hpp"
+#include "common/report/render_timeline.hpp"
 
 namespace cudalab {
 

@@ -1,4 +1,4 @@
-#include "report.hpp"
+#include "common/report/report.hpp"
 
 #include <algorithm>
 #include <ctime>

@@ -8,8 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "common/model/stats.hpp"
-#include "common/trace/timeline.hpp"
+#include "common/core/device_facts.hpp"
+#include "common/core/stats.hpp"
+#include "common/core/timeline.hpp"
 
 namespace cudalab {
 
@@ -25,15 +26,6 @@ struct Param {
   std::string name;    // the flag without dashes: "streams"
   std::string value;   // as the user would type it: "64MiB"
   bool stable = true;  // false when the value depends on the GPU (e.g. an auto-calibrated default)
-};
-
-struct DeviceSummary {
-  int index = 0;
-  std::string name;
-  int cc_major = 0;
-  int cc_minor = 0;
-  int sm_count = 0;
-  int copy_engines = 0;  // asyncEngineCount
 };
 
 // A measured quantity: every sample, in one unit. The text shows median / min / max.
@@ -157,13 +149,6 @@ struct Check {
   std::string summary;  // "results match the CPU reference (16,777,216 of 16,777,216)"
   std::string detail;   // why it failed, or why it can fail on other hardware
   std::vector<std::string> depends_on;  // metric keys the verdict is computed from
-};
-
-// One line of the classroom preflight: what the environment was while the lesson measured.
-struct EnvironmentItem {
-  std::string key;      // "other_processes"
-  bool ok = true;
-  std::string summary;  // "no other process is using the GPU"
 };
 
 // A student's answer in predict-first mode (--predict): what they expected a metric's median to

@@ -1,4 +1,4 @@
-#include "report_json.hpp"
+#include "common/report/report_json.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -8,9 +8,11 @@
 #include <cerrno>
 #include <cstring>
 
-#include "common/bench/errors.hpp"
-#include "common/bench/interrupt.hpp"
-#include "text_format.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/files.hpp"
+#include "common/core/interrupt.hpp"
+#include "common/core/text_format.hpp"
+#include "common/report/timeline_json.hpp"
 
 namespace cudalab {
 
@@ -282,44 +284,8 @@ SavedRun saved_run(const json& raw, const std::string& source) {
   return run;
 }
 
+// A real run with every timeline is about 2 MiB; a hundred times that still reads in a second.
 constexpr std::size_t kMaxRunFileBytes = std::size_t(256) << 20;
-
-std::string read_regular_file(const std::string& path) {
-  const std::string name = "'" + printable(path) + "'";
-  struct stat info {};
-  if (::stat(path.c_str(), &info) != 0) throw UsageError("cannot open " + name + ": " + std::strerror(errno));
-  if (S_ISDIR(info.st_mode)) throw UsageError(name + " is a directory, not a saved run (give a .json file)");
-  // A FIFO or a device would block the read or never end: refuse before opening it.
-  if (!S_ISREG(info.st_mode)) throw UsageError(name + " is not a regular file (a FIFO, device or socket)");
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) throw UsageError("cannot open " + name + ": " + std::strerror(errno));
-  std::string text;
-  try {
-    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) throw UsageError(name + " is not a regular file");
-    if (static_cast<std::size_t>(info.st_size) > kMaxRunFileBytes) {
-      throw UsageError(name + " is too large for a saved run (over 256 MiB)");
-    }
-    char buffer[1 << 16];
-    for (;;) {
-      const ssize_t got = ::read(fd, buffer, sizeof buffer);
-      if (got == 0) break;
-      if (got < 0 && errno == EINTR) {
-        throw_if_interrupted();
-        continue;
-      }
-      if (got < 0) throw UsageError("cannot read " + name + ": " + std::strerror(errno));
-      if (text.size() + static_cast<std::size_t>(got) > kMaxRunFileBytes) {
-        throw UsageError(name + " is too large for a saved run (over 256 MiB)");
-      }
-      text.append(buffer, static_cast<std::size_t>(got));
-    }
-  } catch (...) {
-    ::close(fd);
-    throw;
-  }
-  ::close(fd);
-  return text;
-}
 
 }  // namespace
 
@@ -344,7 +310,7 @@ std::vector<SavedRun> parse_saved_runs(const std::string& text, const std::strin
 }
 
 std::vector<SavedRun> read_saved_runs(const std::string& path) {
-  return parse_saved_runs(read_regular_file(path), path);
+  return parse_saved_runs(read_regular_file(path, kMaxRunFileBytes, "a saved run"), path);
 }
 
 std::vector<Report> load_runs(const std::string& path) {

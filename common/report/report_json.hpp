@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "integrity.hpp"
-#include "report.hpp"
+#include "common/report/integrity.hpp"
+#include "common/report/report.hpp"
 
 namespace cudalab {
 

@@ -1,4 +1,4 @@
-#include "translate.hpp"
+#include "common/report/translate.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -6,7 +6,7 @@
 #include <mutex>
 #include <stdexcept>
 
-#include "text_format.hpp"
+#include "common/core/text_format.hpp"
 
 namespace cudalab {
 

@@ -17,8 +17,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "notes.hpp"
-#include "report.hpp"
+#include "common/report/notes.hpp"
+#include "common/report/report.hpp"
 
 namespace cudalab {
 

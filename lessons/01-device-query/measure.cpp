@@ -1,9 +1,11 @@
 #include "measure.hpp"
 
-#include "common/cuda/cuda_check.hpp"
-#include "common/cuda/smoke_kernel.hpp"
-#include "common/trace/nvtx.hpp"
-#include "common/trace/trace_session.hpp"
+#include "common/gpu/cuda_check.hpp"
+#include "common/gpu/device.hpp"
+#include "common/gpu/preflight.hpp"
+#include "common/gpu/smoke_kernel.hpp"
+#include "common/gpu/nvtx.hpp"
+#include "common/gpu/trace_session.hpp"
 
 namespace cudalab::device_query {
 

@@ -6,9 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "common/bench/lesson.hpp"
-#include "common/cuda/device.hpp"
-#include "common/cuda/preflight.hpp"
+#include "common/lesson/lesson.hpp"
+#include "common/core/device_facts.hpp"
 #include "params.hpp"
 
 namespace cudalab::device_query {

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "common/report/text_format.hpp"
+#include "common/core/text_format.hpp"
 
 namespace cudalab::device_query {
 

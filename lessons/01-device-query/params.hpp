@@ -2,7 +2,7 @@
 // devices when it is not given), which the run context carries.
 #pragma once
 
-#include "common/bench/params.hpp"
+#include "common/lesson/flag_table.hpp"
 
 namespace cudalab::device_query {
 

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/report/builder.hpp"
-#include "common/report/text_format.hpp"
+#include "common/core/text_format.hpp"
 
 namespace cudalab::device_query {
 

@@ -11,13 +11,15 @@
 
 #include <fmt/format.h>
 
-#include "common/bench/errors.hpp"
-#include "common/bench/host_pattern.hpp"
-#include "common/cuda/cuda_raii.hpp"
-#include "common/cuda/device.hpp"
-#include "common/cuda/streams.hpp"
-#include "common/report/text_format.hpp"
-#include "common/trace/traced_run.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/host_pattern.hpp"
+#include "common/gpu/cuda_raii.hpp"
+#include "common/gpu/device.hpp"
+#include "common/gpu/nvml.hpp"
+#include "common/gpu/streams.hpp"
+#include "common/gpu/timing.hpp"
+#include "common/core/text_format.hpp"
+#include "common/gpu/traced_run.hpp"
 
 namespace cudalab::pinned {
 

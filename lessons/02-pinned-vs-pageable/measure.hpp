@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "common/bench/lesson.hpp"
-#include "common/cuda/nvml.hpp"
+#include "common/lesson/lesson.hpp"
+#include "common/core/device_facts.hpp"
 #include "common/report/builder.hpp"
 #include "params.hpp"
 

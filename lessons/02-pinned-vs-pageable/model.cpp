@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
-#include "common/model/stats.hpp"
+#include "common/core/stats.hpp"
 
 namespace cudalab::pinned {
 

@@ -1,7 +1,7 @@
 #include <algorithm>
 
 #include "kernels.hpp"
-#include "common/cuda/cuda_check.hpp"
+#include "common/gpu/cuda_check.hpp"
 
 namespace cudalab::stream_overlap {
 

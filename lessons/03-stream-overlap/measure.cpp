@@ -13,13 +13,14 @@
 #include <fmt/format.h>
 
 #include "chunking.hpp"
-#include "common/bench/host_pattern.hpp"
-#include "common/cuda/cuda_raii.hpp"
-#include "common/cuda/device.hpp"
-#include "common/cuda/streams.hpp"
+#include "common/core/host_pattern.hpp"
+#include "common/gpu/cuda_raii.hpp"
+#include "common/gpu/device.hpp"
+#include "common/gpu/streams.hpp"
+#include "common/gpu/timing.hpp"
 #include "common/model/engine_model.hpp"
-#include "common/report/text_format.hpp"
-#include "common/trace/traced_run.hpp"
+#include "common/core/text_format.hpp"
+#include "common/gpu/traced_run.hpp"
 #include "kernels.hpp"
 
 namespace cudalab::stream_overlap {

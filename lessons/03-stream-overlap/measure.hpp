@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "common/bench/lesson.hpp"
+#include "common/lesson/lesson.hpp"
 #include "common/report/builder.hpp"
 #include "params.hpp"
 #include "variants.hpp"

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "common/bench/params.hpp"
+#include "common/lesson/flag_table.hpp"
 
 namespace cudalab::stream_overlap {
 

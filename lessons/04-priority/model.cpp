@@ -5,7 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "common/model/stats.hpp"
+#include "common/core/stats.hpp"
 
 namespace cudalab::priority {
 

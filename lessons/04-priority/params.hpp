@@ -3,7 +3,7 @@
 
 #include <optional>
 
-#include "common/bench/params.hpp"
+#include "common/lesson/flag_table.hpp"
 
 namespace cudalab::priority {
 

@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
-#include "common/model/stats.hpp"
+#include "common/core/stats.hpp"
 #include "common/report/builder.hpp"
-#include "common/report/text_format.hpp"
-#include "kernels.hpp"
+#include "common/core/text_format.hpp"
+#include "kernel_shapes.hpp"
 
 namespace cudalab::priority {
 

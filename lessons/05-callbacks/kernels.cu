@@ -1,6 +1,6 @@
 #include "kernels.hpp"
-#include "common/cuda/cuda_check.hpp"
-#include "common/cuda/globaltimer.cuh"
+#include "common/gpu/cuda_check.hpp"
+#include "common/gpu/globaltimer.cuh"
 
 namespace cudalab::callbacks {
 

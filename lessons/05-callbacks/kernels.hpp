@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "common/cuda/host_device.hpp"
+#include "common/core/host_device.hpp"
 
 namespace cudalab::callbacks {
 

@@ -4,9 +4,9 @@
 
 #include <fmt/format.h>
 
-#include "common/model/stats.hpp"
+#include "common/core/stats.hpp"
 #include "common/report/builder.hpp"
-#include "common/report/text_format.hpp"
+#include "common/core/text_format.hpp"
 
 namespace cudalab::callbacks {
 

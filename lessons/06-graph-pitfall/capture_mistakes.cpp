@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "common/cuda/cuda_check.hpp"
-#include "common/cuda/cuda_raii.hpp"
+#include "common/gpu/cuda_check.hpp"
+#include "common/gpu/cuda_raii.hpp"
 #include "lessons/shared/training-step/training_step.hpp"
 
 namespace cudalab::graphs {

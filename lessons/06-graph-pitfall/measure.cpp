@@ -1,10 +1,12 @@
 #include "measure.hpp"
 
+#include "lessons/shared/training-step/step_measure.hpp"
+
 #include <fmt/format.h>
 
-#include "common/cuda/cuda_check.hpp"
-#include "common/cuda/smoke_kernel.hpp"
-#include "common/cuda/streams.hpp"
+#include "common/gpu/cuda_check.hpp"
+#include "common/gpu/smoke_kernel.hpp"
+#include "common/gpu/streams.hpp"
 
 namespace cudalab::graph_pitfall {
 

@@ -1,10 +1,12 @@
 #include "measure.hpp"
 
+#include "lessons/shared/training-step/step_measure.hpp"
+
 #include <chrono>
 
 #include <fmt/format.h>
 
-#include "common/cuda/cuda_check.hpp"
+#include "common/gpu/cuda_check.hpp"
 
 namespace cudalab::graph_forkjoin {
 

@@ -5,8 +5,10 @@
 
 #include <vector>
 
-#include "common/bench/lesson.hpp"
-#include "lessons/shared/training-step/step_measure.hpp"
+#include "common/lesson/lesson.hpp"
+#include "common/core/device_facts.hpp"
+#include "common/core/timeline.hpp"
+#include "lessons/shared/training-step/step_results.hpp"
 #include "params.hpp"
 
 namespace cudalab::graph_forkjoin {

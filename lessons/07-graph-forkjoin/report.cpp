@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "common/model/stats.hpp"
+#include "common/core/stats.hpp"
 #include "common/report/builder.hpp"
-#include "common/report/text_format.hpp"
+#include "common/core/text_format.hpp"
 #include "lessons/shared/training-step/step_report.hpp"
 
 namespace cudalab::graph_forkjoin {

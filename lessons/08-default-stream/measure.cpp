@@ -13,10 +13,10 @@
 #include <mutex>
 #include <thread>
 
-#include "common/bench/errors.hpp"
-#include "common/cuda/cuda_raii.hpp"
-#include "common/cuda/event_time.hpp"
-#include "common/trace/traced_run.hpp"
+#include "common/core/errors.hpp"
+#include "common/gpu/cuda_raii.hpp"
+#include "common/gpu/event_time.hpp"
+#include "common/gpu/traced_run.hpp"
 #include "kernels.hpp"
 
 namespace cudalab::default_stream {

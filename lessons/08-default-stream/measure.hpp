@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "common/bench/lesson.hpp"
+#include "common/lesson/lesson.hpp"
 #include "common/report/builder.hpp"
 #include "params.hpp"
 

@@ -1,6 +1,6 @@
 #include "model.hpp"
 
-#include "common/model/stats.hpp"
+#include "common/core/stats.hpp"
 
 namespace cudalab::default_stream {
 

@@ -13,11 +13,11 @@
 
 #include <fmt/format.h>
 
-#include "common/bench/errors.hpp"
-#include "common/cuda/cuda_raii.hpp"
-#include "common/cuda/event_time.hpp"
-#include "common/cuda/mapped_memory.hpp"
-#include "common/trace/traced_run.hpp"
+#include "common/core/errors.hpp"
+#include "common/gpu/cuda_raii.hpp"
+#include "common/gpu/event_time.hpp"
+#include "common/gpu/mapped_memory.hpp"
+#include "common/gpu/traced_run.hpp"
 #include "kernels.hpp"
 #include "model.hpp"
 

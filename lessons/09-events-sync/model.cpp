@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "common/bench/timing.hpp"
-#include "common/model/stats.hpp"
+#include "common/core/repetitions.hpp"
+#include "common/core/stats.hpp"
 
 namespace cudalab::events_sync {
 

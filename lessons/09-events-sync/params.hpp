@@ -1,7 +1,7 @@
 // Lesson 09's flags: one table, read by CLI11 and by the report.
 #pragma once
 
-#include "common/bench/params.hpp"
+#include "common/lesson/flag_table.hpp"
 
 namespace cudalab::events_sync {
 

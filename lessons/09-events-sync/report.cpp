@@ -6,10 +6,10 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "common/bench/timing.hpp"
-#include "common/model/stats.hpp"
+#include "common/core/repetitions.hpp"
+#include "common/core/stats.hpp"
 #include "common/report/builder.hpp"
-#include "common/report/text_format.hpp"
+#include "common/core/text_format.hpp"
 
 namespace cudalab::events_sync {
 

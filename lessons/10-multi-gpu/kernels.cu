@@ -1,5 +1,5 @@
-#include "common/cuda/cuda_check.hpp"
-#include "common/cuda/globaltimer.cuh"
+#include "common/gpu/cuda_check.hpp"
+#include "common/gpu/globaltimer.cuh"
 #include "kernels.hpp"
 
 namespace cudalab::multi_gpu {

@@ -9,12 +9,12 @@
 
 #include <fmt/format.h>
 
-#include "common/bench/errors.hpp"
-#include "common/bench/host_pattern.hpp"
-#include "common/cuda/cuda_raii.hpp"
-#include "common/cuda/device.hpp"
-#include "common/cuda/nccl_loader.hpp"
-#include "common/trace/traced_run.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/host_pattern.hpp"
+#include "common/gpu/cuda_raii.hpp"
+#include "common/gpu/device.hpp"
+#include "common/gpu/nccl_loader.hpp"
+#include "common/gpu/traced_run.hpp"
 #include "kernels.hpp"
 #include "model.hpp"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "common/bench/lesson.hpp"
+#include "common/lesson/lesson.hpp"
 #include "common/report/builder.hpp"
 #include "params.hpp"
 

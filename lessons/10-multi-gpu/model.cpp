@@ -4,7 +4,7 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "common/model/stats.hpp"
+#include "common/core/stats.hpp"
 
 namespace cudalab::multi_gpu {
 

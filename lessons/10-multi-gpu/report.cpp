@@ -4,15 +4,22 @@
 
 #include <fmt/format.h>
 
-#include "common/cuda/nccl_loader.hpp"
-#include "common/model/stats.hpp"
+#include "common/core/stats.hpp"
 #include "common/report/builder.hpp"
-#include "common/report/text_format.hpp"
-#include "kernels.hpp"
+#include "common/core/text_format.hpp"
+#include "kernel_shapes.hpp"
 
 namespace cudalab::multi_gpu {
 
 namespace {
+
+// NCCL's version code (NCCL_VERSION_CODE form, e.g. 22809) as "2.28.9".
+std::string nccl_version_text(int code) {
+  // Since NCCL 2.9 the code is major * 10000 + minor * 100 + patch; before, major * 1000 + minor * 100.
+  if (code >= 10000) return fmt::format("{}.{}.{}", code / 10000, code / 100 % 100, code % 100);
+  return fmt::format("{}.{}.{}", code / 1000, code / 100 % 10, code % 100);
+}
+
 
 std::vector<double> bandwidths(std::uint64_t bytes, const std::vector<double>& ms) {
   std::vector<double> out;

@@ -17,7 +17,7 @@
 
 #include "cli/app.hpp"
 #include "cli/course.hpp"
-#include "common/bench/errors.hpp"
+#include "common/core/errors.hpp"
 #include "common/report/reference_runs.hpp"
 #include "test_support.hpp"
 

@@ -8,8 +8,8 @@
 #include <utility>
 
 #include "cli/course.hpp"
-#include "common/bench/errors.hpp"
-#include "common/report/text_format.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/text_format.hpp"
 #include "test_support.hpp"
 
 using namespace cudalab;

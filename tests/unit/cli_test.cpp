@@ -8,7 +8,7 @@
 
 #include "cli/app.hpp"
 #include "cli/course.hpp"
-#include "common/bench/errors.hpp"
+#include "common/core/errors.hpp"
 #include "test_support.hpp"
 #include "common/report/report_json.hpp"
 

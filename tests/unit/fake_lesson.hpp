@@ -7,7 +7,7 @@
 
 #include "cli/course.hpp"
 #include "cli/live.hpp"
-#include "common/bench/lesson.hpp"
+#include "common/lesson/lesson.hpp"
 #include "common/report/builder.hpp"
 
 namespace cudalab::testing_support {

@@ -12,7 +12,7 @@
 #include "cli/course.hpp"
 #include "common/report/markdown.hpp"
 #include "common/report/notes.hpp"
-#include "common/report/text_format.hpp"
+#include "common/core/text_format.hpp"
 
 using namespace cudalab;
 

@@ -10,8 +10,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "common/bench/errors.hpp"
-#include "common/model/stats.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/stats.hpp"
 #include "common/report/builder.hpp"
 #include "common/report/compare.hpp"
 #include "common/report/integrity.hpp"

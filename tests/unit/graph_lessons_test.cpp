@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "cli/app.hpp"
-#include "common/bench/errors.hpp"
+#include "common/core/errors.hpp"
 #include "common/model/graph_shape.hpp"
 #include "lessons/shared/training-step/step_model.hpp"
 #include "lessons/shared/training-step/step_model.hpp"

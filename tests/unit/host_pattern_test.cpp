@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "common/bench/host_pattern.hpp"
+#include "common/core/host_pattern.hpp"
 
 using namespace cudalab;
 

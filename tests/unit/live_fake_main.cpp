@@ -1,5 +1,5 @@
 // The fake lesson's live sitting on a real terminal, for the tmux test (tests/live_tmux.sh).
-#include "common/bench/interrupt.hpp"
+#include "common/core/interrupt.hpp"
 #include "fake_lesson.hpp"
 
 int main() {

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "common/report/markdown.hpp"
-#include "common/report/text_format.hpp"
+#include "common/core/text_format.hpp"
 
 using namespace cudalab;
 

@@ -4,9 +4,9 @@
 
 #include <cmath>
 
-#include "common/bench/timing.hpp"
-#include "common/cuda/preflight.hpp"
-#include "common/model/stats.hpp"
+#include "common/gpu/timing.hpp"
+#include "common/gpu/preflight.hpp"
+#include "common/core/stats.hpp"
 #include "common/report/builder.hpp"
 #include "common/report/render.hpp"
 #include "common/report/report_json.hpp"

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "cli/course.hpp"
-#include "common/bench/errors.hpp"
+#include "common/core/errors.hpp"
 #include "common/report/notes.hpp"
 
 using namespace cudalab;

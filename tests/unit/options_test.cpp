@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "common/bench/options.hpp"
+#include "cli/options.hpp"
 #include "test_support.hpp"
 
 using namespace cudalab;

@@ -15,8 +15,8 @@
 #include "common/report/translate.hpp"
 #include "common/report/render_svg.hpp"
 #include "common/report/report_json.hpp"
-#include "common/report/text_format.hpp"
-#include "common/bench/errors.hpp"
+#include "common/core/text_format.hpp"
+#include "common/core/errors.hpp"
 #include "test_support.hpp"
 
 using namespace cudalab;

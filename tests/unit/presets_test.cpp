@@ -2,8 +2,8 @@
 // FILE:LINE [section] errors for what it must refuse.
 #include <gtest/gtest.h>
 
-#include "common/bench/errors.hpp"
-#include "common/bench/presets.hpp"
+#include "common/core/errors.hpp"
+#include "cli/presets.hpp"
 #include "test_support.hpp"
 
 using namespace cudalab;

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "cli/course.hpp"
-#include "common/bench/options.hpp"
+#include "cli/options.hpp"
 #include "common/report/report_json.hpp"
 #include "test_support.hpp"
 
@@ -94,7 +94,8 @@ TEST(ReferenceRuns, ParamsAreTheOnesEachLessonDeclaresInOrder) {
       for (const auto& e : course()) entry = e.number == report.lesson_number ? &e : entry;
       ASSERT_TRUE(entry != nullptr && entry->make != nullptr) << file << ": no lesson " << report.lesson_number;
       CLI::App app;
-      entry->make()->add_options(app);
+      auto lesson = entry->make();
+      add_lesson_options(app, *lesson);
       const auto declared = declared_names(app);
       // A lesson may also report a flag every lesson has (01 reports --device).
       std::vector<std::string> recorded;

@@ -6,14 +6,14 @@
 
 #include <sys/stat.h>
 
-#include "common/bench/errors.hpp"
+#include "common/core/errors.hpp"
 #include "common/report/builder.hpp"
 #include "common/report/integrity.hpp"
 #include "common/report/render.hpp"
 #include "common/report/render_summary.hpp"
 #include "common/report/report_json.hpp"
 #include "common/report/sha256.hpp"
-#include "common/report/text_format.hpp"
+#include "common/core/text_format.hpp"
 #include "test_support.hpp"
 
 using namespace cudalab;

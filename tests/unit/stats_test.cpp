@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "common/model/stats.hpp"
+#include "common/core/stats.hpp"
 
 using namespace cudalab;
 

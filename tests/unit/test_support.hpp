@@ -13,7 +13,8 @@
 
 #include "cli/app.hpp"
 #include "cli/course.hpp"
-#include "common/bench/params.hpp"
+#include "cli/options.hpp"
+#include "common/lesson/flag_table.hpp"
 #include "common/report/report.hpp"
 
 namespace cudalab::testing_support {
@@ -97,7 +98,11 @@ ParsedOptions<Options> parse_options(std::vector<std::string> args, AddOptions a
 template <typename P>
 ParsedOptions<P> parse_params(const FlagTable<P>& table, std::vector<std::string> args) {
   ParsedOptions<P> p;
-  p.error = parse_flags(std::move(args), [&](CLI::App& app) { table.add_to(app, p.options); });
+  p.error = parse_flags(std::move(args), [&](CLI::App& app) {
+    add_flag_options(app, table.specs(), [&](const std::string& name, const std::string& text) {
+      return table.find(name)->set(p.options, text);
+    });
+  });
   return p;
 }
 

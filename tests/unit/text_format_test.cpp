@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "common/report/text_format.hpp"
+#include "common/core/text_format.hpp"
 
 using namespace cudalab;
 

@@ -7,12 +7,14 @@
 #include <set>
 
 #include "cli/app.hpp"
-#include "common/trace/cupti_records.hpp"
-#include "common/bench/errors.hpp"
+#include "common/gpu/cupti_records.hpp"
+#include "common/core/errors.hpp"
 #include "common/report/render.hpp"
 #include "common/report/report_json.hpp"
-#include "common/report/text_format.hpp"
-#include "common/trace/timeline.hpp"
+#include "common/core/text_format.hpp"
+#include "common/core/timeline.hpp"
+#include "common/report/render_timeline.hpp"
+#include "common/report/timeline_json.hpp"
 #include "test_support.hpp"
 
 using namespace cudalab;

@@ -1,7 +1,7 @@
 // The pure part of traced_run.hpp: how busy the device was on a named lane.
 #include <gtest/gtest.h>
 
-#include "common/trace/traced_run.hpp"
+#include "common/gpu/traced_run.hpp"
 
 using namespace cudalab;
 

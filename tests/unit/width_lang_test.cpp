@@ -11,7 +11,7 @@
 #include "common/report/markdown.hpp"
 #include "common/report/notes.hpp"
 #include "common/report/reference_runs.hpp"
-#include "common/report/text_format.hpp"
+#include "common/core/text_format.hpp"
 #include "test_support.hpp"
 
 using namespace cudalab;

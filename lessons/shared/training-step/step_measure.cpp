@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "common/model/stats.hpp"
-#include "common/trace/traced_run.hpp"
+#include "common/core/stats.hpp"
+#include "common/gpu/traced_run.hpp"
 
 namespace cudalab::graphs {
 

@@ -6,22 +6,14 @@
 #include <string>
 #include <vector>
 
-#include "common/cuda/device.hpp"
-#include "common/trace/timeline.hpp"
+#include "common/gpu/device.hpp"
+#include "common/core/timeline.hpp"
 #include "step_params.hpp"
 #include "step_runs.hpp"
 
 namespace cudalab::graphs {
 
-// The model's inputs, measured in this run: op durations, stream launch cost, graph node cost.
-struct ModelInputs {
-  StepPrimitives primitives;
-  LaunchCost chain20;  // 20 empty kernels, stream vs graph
-};
 ModelInputs measure_model_inputs(const TrainingStep& step, const DeviceInfo& device, const Repetitions& reps);
-
-// Each method's run, looked up by method.
-using MethodRuns = std::map<StepMethod, MethodRun>;
 
 MethodRun run_method(StepMethod method, const TrainingStep& step, const StepStreams& streams, int steps,
                      const Repetitions& reps);

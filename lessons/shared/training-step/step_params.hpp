@@ -2,7 +2,7 @@
 // from StepParams and adds its rows with with_step_flags().
 #pragma once
 
-#include "common/bench/params.hpp"
+#include "common/lesson/flag_table.hpp"
 #include "step_model.hpp"
 
 namespace cudalab::graphs {

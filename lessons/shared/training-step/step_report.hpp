@@ -6,7 +6,9 @@
 #include <string>
 
 #include "common/report/builder.hpp"
-#include "step_measure.hpp"
+#include "common/core/timeline.hpp"
+#include "step_params.hpp"
+#include "step_results.hpp"
 
 namespace cudalab::graphs {
 

@@ -2,8 +2,8 @@
 
 #include <chrono>
 
-#include "common/bench/errors.hpp"
-#include "common/model/stats.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/stats.hpp"
 
 namespace cudalab::graphs {
 

@@ -8,8 +8,9 @@
 #include <vector>
 
 #include "common/model/graph_shape.hpp"
-#include "common/bench/timing.hpp"
-#include "common/cuda/streams.hpp"
+#include "common/gpu/timing.hpp"
+#include "common/gpu/streams.hpp"
+#include "step_results.hpp"
 #include "training_step.hpp"
 
 namespace cudalab::graphs {
@@ -35,11 +36,6 @@ class StepStreams {
 std::vector<GraphExec> instantiate_serial_graphs(const TrainingStep& step, cudaStream_t stream);
 Graph capture_fork_join(const TrainingStep& step, const StepStreams& streams);
 
-struct MethodRun {
-  std::vector<double> per_step_us;  // one sample per repetition: (time of `steps` steps) / steps
-  std::size_t correct = 0;          // elements right after the last repetition
-};
-
 MethodRun run_synchronous(const TrainingStep& step, const StepStreams& streams, int steps, const Repetitions& reps);
 MethodRun run_multi_stream(const TrainingStep& step, const StepStreams& streams, int steps, const Repetitions& reps);
 MethodRun run_graph_serial(const TrainingStep& step, const StepStreams& streams,
@@ -55,11 +51,6 @@ void write_dot(cudaGraph_t graph, const std::string& path);
 
 // A chain of `kernels` empty kernels launched `replays` times from a stream, and the same chain
 // captured as a graph and launched `replays` times: time per kernel in microseconds.
-struct LaunchCost {
-  std::vector<double> stream_per_kernel_us;
-  std::vector<double> graph_per_kernel_us;
-  std::vector<double> capture_instantiate_us;  // host time to capture + instantiate the chain
-};
 LaunchCost measure_launch_cost(int kernels, int replays, const Repetitions& reps);
 
 // Per-op durations of the step's pieces for the engine model, each from a graph chain of the

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/cuda/cuda_raii.hpp"
+#include "common/gpu/cuda_raii.hpp"
 #include "step_model.hpp"
 
 namespace cudalab::graphs {

@@ -1,0 +1,16 @@
+#include "common/core/errors.hpp"
+
+namespace cudalab {
+
+const char* exit_code_table() {
+  return "Exit codes:\n"
+         "  0    success\n"
+         "  1    a verify check failed (results wrong), or an expect check failed with --strict;\n"
+         "       show/compare/grade: a run failed, was modified, or is out of tolerance\n"
+         "  2    usage error: bad flag, value, config file or output path\n"
+         "  3    CUDA/CUPTI runtime error (including out of device memory)\n"
+         "  77   waived: no usable CUDA device or driver, or the device lacks a needed feature\n"
+         "  130  interrupted (Ctrl-C)\n";
+}
+
+}  // namespace cudalab

@@ -1,0 +1,119 @@
+#include "common/core/files.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "common/core/errors.hpp"
+#include "common/core/interrupt.hpp"
+#include "common/core/text_format.hpp"
+
+namespace cudalab {
+
+namespace {
+
+// Closes on every path out, thrown or not.
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int fd) : fd_(fd) {}
+  ~FileDescriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+const char* kind_of(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+std::string quoted(std::string_view path) { return "'" + printable_value(path) + "'"; }
+
+}  // namespace
+
+std::string read_regular_file(const std::string& path, std::size_t max_bytes, std::string_view what) {
+  const std::string name = quoted(path);
+  const std::string limit = format_bytes(max_bytes);
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) throw UsageError(fmt::format("cannot open {}: {}", name, std::strerror(errno)));
+  // A FIFO or a device would block the read or never end: refuse before opening it.
+  if (!S_ISREG(info.st_mode)) throw UsageError(fmt::format("{} is {}, not {}", name, kind_of(info.st_mode), what));
+  const FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+  if (fd.get() < 0) throw UsageError(fmt::format("cannot open {}: {}", name, std::strerror(errno)));
+  // The file may have been swapped between stat and open: check what was opened.
+  if (::fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode)) {
+    throw UsageError(fmt::format("{} is not a regular file, not {}", name, what));
+  }
+  const auto too_large = [&] { return UsageError(fmt::format("{} is too large for {} (over {})", name, what, limit)); };
+  if (static_cast<std::size_t>(info.st_size) > max_bytes) throw too_large();
+  std::string text;
+  text.reserve(static_cast<std::size_t>(info.st_size));
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t got = ::read(fd.get(), buffer, sizeof buffer);
+    if (got == 0) break;
+    if (got < 0 && errno == EINTR) {
+      throw_if_interrupted();
+      continue;
+    }
+    if (got < 0) throw UsageError(fmt::format("cannot read {}: {}", name, std::strerror(errno)));
+    if (text.size() + static_cast<std::size_t>(got) > max_bytes) throw too_large();
+    text.append(buffer, static_cast<std::size_t>(got));
+  }
+  return text;
+}
+
+std::string check_output_path(std::string_view path, bool allow_stdout) {
+  if (path == "-") {
+    return allow_stdout ? std::string() : std::string("needs a file name ('-' would mix it into the report on stdout)");
+  }
+  if (path.empty()) return "needs a file name";
+  const std::string p(path);
+  struct stat info {};
+  if (::stat(p.c_str(), &info) == 0) {
+    if (!S_ISREG(info.st_mode)) return fmt::format("cannot write {}: it is {}", quoted(path), kind_of(info.st_mode));
+    // O_NONBLOCK: the file may have become a FIFO since the stat; an open must never wait.
+    const FileDescriptor fd(::open(p.c_str(), O_WRONLY | O_APPEND | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+    if (fd.get() < 0) return fmt::format("cannot write {}: {}", quoted(path), std::strerror(errno));
+    return {};
+  }
+  // A new file: create it exclusively to prove the folder takes it, then leave nothing behind.
+  const int fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0644);
+  if (fd < 0) return fmt::format("cannot write {}: {}", quoted(path), std::strerror(errno));
+  ::close(fd);
+  ::unlink(p.c_str());
+  return {};
+}
+
+std::string check_output_dir(std::string_view path) {
+  if (path.empty()) return "needs a directory name";
+  const std::string p(path);
+  struct stat info {};
+  if (::stat(p.c_str(), &info) == 0) {
+    if (!S_ISDIR(info.st_mode)) return fmt::format("{} is {}, not a directory", quoted(path), kind_of(info.st_mode));
+    if (::access(p.c_str(), W_OK | X_OK) != 0) return fmt::format("cannot write into {}: {}", quoted(path), std::strerror(errno));
+    return {};
+  }
+  // Not there yet: the folder it would be made in must exist and take writes.
+  const auto slash = p.find_last_of('/');
+  const std::string parent = slash == std::string::npos ? "." : (slash == 0 ? "/" : p.substr(0, slash));
+  if (::stat(parent.c_str(), &info) != 0 || !S_ISDIR(info.st_mode) || ::access(parent.c_str(), W_OK | X_OK) != 0) {
+    return fmt::format("cannot create {}: its folder {} is missing or not writable", quoted(path), quoted(parent));
+  }
+  return {};
+}
+
+}  // namespace cudalab

@@ -1,0 +1,24 @@
+// Files a student or a class hands us (runs, presets, answers) and files a run writes (--json,
+// --trace, --svg, --dot) are opened so that nothing can hang or flood the process: only regular
+// files, opened without blocking (a FIFO or a device is refused before anything waits on it),
+// read up to a size limit and no further. Every problem is one printable line (UsageError).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace cudalab {
+
+// The whole file, refused when it is not a regular file or is larger than `max_bytes`. `what`
+// names it in messages: "a saved run", "a preset file", "the answers file".
+std::string read_regular_file(const std::string& path, std::size_t max_bytes, std::string_view what);
+
+// "" when the run can write `path` (it is "-" and that is allowed, or a regular file or a new
+// one in a writable folder), else why not, in one printable line. Nothing is left behind.
+std::string check_output_path(std::string_view path, bool allow_stdout);
+
+// "" when `path` is a folder the run can write files into (or can be created in a writable one).
+std::string check_output_dir(std::string_view path);
+
+}  // namespace cudalab

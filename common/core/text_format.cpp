@@ -1,0 +1,326 @@
+#include "common/core/text_format.hpp"
+
+#include <cstdlib>
+
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace cudalab {
+
+namespace {
+
+// Decodes one UTF-8 code point at text[i]; advances i. Invalid bytes count as one column.
+char32_t next_code_point(std::string_view text, std::size_t& i) {
+  const auto byte = static_cast<unsigned char>(text[i]);
+  int extra = byte >= 0xF0 ? 3 : byte >= 0xE0 ? 2 : byte >= 0xC0 ? 1 : 0;
+  char32_t cp = extra == 3 ? (byte & 0x07) : extra == 2 ? (byte & 0x0F) : extra == 1 ? (byte & 0x1F) : byte;
+  ++i;
+  while (extra-- > 0 && i < text.size()) {
+    cp = (cp << 6) | (static_cast<unsigned char>(text[i]) & 0x3F);
+    ++i;
+  }
+  return cp;
+}
+
+bool is_wide(char32_t cp) {
+  return (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) ||
+         (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+         (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+         (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x20000 && cp <= 0x3FFFD);
+}
+
+// CJK punctuation that must not start a line (kinsoku): it moves with the character before it.
+bool is_closing_punctuation(char32_t cp) {
+  switch (cp) {
+    case U'，': case U'。': case U'、': case U'；': case U'：': case U'！': case U'？':
+    case U'）': case U'」': case U'』': case U'】': case U'》':
+      return true;
+    default:
+      return false;
+  }
+}
+
+char32_t first_code_point(std::string_view text) {
+  std::size_t i = 0;
+  return text.empty() ? 0 : next_code_point(text, i);
+}
+
+char32_t last_code_point(std::string_view text) {
+  std::size_t start = text.size();
+  while (start > 0 && (static_cast<unsigned char>(text[start - 1]) & 0xC0) == 0x80) --start;
+  if (start > 0) --start;
+  return first_code_point(text.substr(start));
+}
+
+}  // namespace
+
+std::size_t display_width(std::string_view text) {
+  std::size_t width = 0;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (text[i] == '\x1b') {  // skip an ANSI CSI sequence: ESC [ ... letter
+      ++i;
+      if (i < text.size() && text[i] == '[') {
+        ++i;
+        while (i < text.size() && !(text[i] >= '@' && text[i] <= '~')) ++i;
+        ++i;
+      }
+      continue;
+    }
+    const char32_t cp = next_code_point(text, i);
+    width += is_wide(cp) ? 2 : 1;
+  }
+  return width;
+}
+
+namespace {
+
+// One unbreakable piece of a line: a word, one wide character, or a whole keep_together run.
+struct Piece {
+  std::string text;
+  const std::string* sgr;
+  bool space_before;
+  char32_t first;
+  char32_t last;
+};
+
+// Splits a run into pieces at spaces and around wide characters; `space` carries a pending space
+// from the run before.
+void split_run(const TextRun& run, bool& space, std::vector<Piece>& out) {
+  const std::string_view text = run.text;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (text[i] == ' ') {
+      space = true;
+      ++i;
+      continue;
+    }
+    const std::size_t start = i;
+    const char32_t cp = next_code_point(text, i);
+    if (!is_wide(cp)) {
+      while (i < text.size() && text[i] != ' ') {
+        std::size_t peek = i;
+        if (is_wide(next_code_point(text, peek))) break;
+        i = peek;
+      }
+    }
+    const std::string_view word = text.substr(start, i - start);
+    out.push_back({std::string(word), &run.sgr, space, cp, last_code_point(word)});
+    space = false;
+  }
+}
+
+bool is_ascii_closing(char32_t cp) {
+  return cp == ')' || cp == ',' || cp == '.' || cp == ';' || cp == ':' || cp == '!' || cp == '?';
+}
+
+bool is_opening_punctuation(char32_t cp) {
+  return cp == U'（' || cp == U'「' || cp == U'『' || cp == U'【' || cp == U'《' || cp == U'“' || cp == U'‘';
+}
+
+// Whether a line may end between two pieces.
+bool may_break_between(const Piece& before, const Piece& after) {
+  if (after.space_before) return true;
+  if (is_closing_punctuation(after.first) || is_ascii_closing(after.first) || is_opening_punctuation(before.last)) {
+    return false;
+  }
+  return is_wide(before.last) || is_wide(after.first);
+}
+
+std::string paint(const Piece& piece) {
+  return piece.sgr->empty() ? piece.text : "\x1b[" + *piece.sgr + "m" + piece.text + "\x1b[0m";
+}
+
+}  // namespace
+
+std::vector<std::string> wrap_runs(const std::vector<TextRun>& runs, std::size_t width) {
+  std::vector<Piece> pieces;
+  bool space = false;
+  for (const auto& run : runs) {
+    const std::size_t leading = run.text.find_first_not_of(' ');
+    if (run.keep_together && leading != std::string::npos && display_width(run.text) <= width) {
+      const std::string_view body = std::string_view(run.text).substr(leading);
+      const std::size_t end = body.find_last_not_of(' ') + 1;
+      pieces.push_back({std::string(body.substr(0, end)), &run.sgr, space || leading > 0, first_code_point(body),
+                        last_code_point(body.substr(0, end))});
+      space = end < body.size();
+    } else {
+      split_run(run, space, pieces);
+    }
+  }
+  // Units: pieces no line may end between, placed greedily.
+  std::vector<std::string> lines;
+  std::string line;
+  std::size_t line_width = 0;
+  std::size_t i = 0;
+  while (i < pieces.size()) {
+    std::size_t j = i + 1;
+    std::size_t unit_width = display_width(pieces[i].text);
+    while (j < pieces.size() && !may_break_between(pieces[j - 1], pieces[j])) unit_width += display_width(pieces[j++].text);
+    const bool gap = line_width > 0 && pieces[i].space_before;
+    if (line_width > 0 && line_width + (gap ? 1 : 0) + unit_width > width) {
+      lines.push_back(std::move(line));
+      line.clear();
+      line_width = 0;
+    }
+    if (line_width > 0 && pieces[i].space_before) {
+      line += ' ';
+      ++line_width;
+    }
+    for (std::size_t k = i; k < j; ++k) line += paint(pieces[k]);
+    line_width += unit_width;
+    i = j;
+  }
+  if (!line.empty() || lines.empty()) lines.push_back(std::move(line));
+  return lines;
+}
+
+std::vector<std::string> wrap_text(std::string_view text, std::size_t width) {
+  std::vector<std::string> lines;
+  for (auto& line : wrap_runs({TextRun{std::string(text), "", false}}, width)) {
+    // A word wider than the whole line (a long identifier) is cut where the line ends, so the
+    // text never runs past the terminal's edge.
+    while (display_width(line) > width && width > 0) {
+      std::size_t cut = 0, used = 0;
+      while (cut < line.size()) {
+        std::size_t next = cut;
+        const std::size_t w = is_wide(next_code_point(line, next)) ? 2 : 1;
+        if (used + w > width) break;
+        used += w;
+        cut = next;
+      }
+      if (cut == 0) break;
+      lines.push_back(line.substr(0, cut));
+      line.erase(0, cut);
+    }
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
+namespace {
+
+bool is_cjk_punctuation(char32_t cp) {
+  return (cp >= 0x3000 && cp <= 0x303F) || (cp >= 0xFF01 && cp <= 0xFF0F) || (cp >= 0xFF1A && cp <= 0xFF20) ||
+         (cp >= 0xFF3B && cp <= 0xFF40) || (cp >= 0xFF5B && cp <= 0xFF65);
+}
+
+std::string_view without_markers(std::string_view text) {
+  while (!text.empty() && (text.front() == '*' || text.front() == '`')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == '*' || text.back() == '`')) text.remove_suffix(1);
+  return text;
+}
+
+}  // namespace
+
+void append_prose(std::string& paragraph, std::string_view line) {
+  if (!paragraph.empty() && !line.empty()) {
+    const char32_t last = last_code_point(without_markers(paragraph));
+    const char32_t first = first_code_point(without_markers(line));
+    const bool joined = (is_wide(last) && is_wide(first)) || is_cjk_punctuation(last) || is_cjk_punctuation(first);
+    if (!joined) paragraph += ' ';
+  }
+  paragraph += line;
+}
+
+std::string pad_right(std::string_view text, std::size_t width) {
+  const std::size_t w = display_width(text);
+  return std::string(text) + std::string(w < width ? width - w : 0, ' ');
+}
+
+std::string pad_left(std::string_view text, std::size_t width) {
+  const std::size_t w = display_width(text);
+  return std::string(w < width ? width - w : 0, ' ') + std::string(text);
+}
+
+std::string repeat_text(std::string_view unit, std::size_t n) {
+  std::string out;
+  for (std::size_t i = 0; i < n; ++i) out += unit;
+  return out;
+}
+
+std::string format_number(double value) {
+  if (std::isnan(value)) return "n/a";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  const double a = std::fabs(value);
+  if (a == 0) return "0";
+  if (a >= 1000) return fmt::format("{:.0f}", value);
+  if (a >= 100) return fmt::format("{:.1f}", value);
+  if (a >= 10) return fmt::format("{:.2f}", value);
+  if (a >= 0.01) return fmt::format("{:.3f}", value);
+  return fmt::format("{:.3g}", value);
+}
+
+std::string format_count(std::uint64_t value) {
+  std::string digits = std::to_string(value);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
+    out.push_back(digits[i]);
+  }
+  return out;
+}
+
+std::string format_bytes(std::uint64_t bytes) {
+  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  while (unit < 4 && bytes != 0 && bytes % 1024 == 0) {
+    bytes /= 1024;
+    ++unit;
+  }
+  return std::to_string(bytes) + kUnits[unit];
+}
+
+bool stdout_is_terminal() { return isatty(STDOUT_FILENO) == 1; }
+bool stdin_is_terminal() { return isatty(STDIN_FILENO) == 1; }
+
+std::size_t terminal_width() {
+  // COLUMNS first, as every Unix tool does: it lets a script or an instructor pick the width.
+  if (const char* columns = std::getenv("COLUMNS"); columns != nullptr && *columns != '\0') {
+    char* end = nullptr;
+    const long value = std::strtol(columns, &end, 10);
+    if (end != nullptr && *end == '\0' && value >= 20 && value <= 1000) return static_cast<std::size_t>(value);
+  }
+  if (!stdout_is_terminal()) return 80;
+  winsize ws{};
+  if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40) return ws.ws_col;
+  return 80;
+}
+
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
+    if (byte < 0x20 || byte == 0x7f) {
+      out += fmt::format("\\x{:02x}", byte);
+    } else if (byte == 0xc2 && next >= 0x80 && next <= 0x9f) {  // U+0080..U+009F in UTF-8
+      out += fmt::format("\\u{:04x}", next);
+      ++i;
+    } else {
+      out.push_back(text[i]);
+    }
+  }
+  return out;
+}
+
+std::string printable_value(std::string_view text, std::size_t max_chars) {
+  // Cut on a character boundary first (a UTF-8 lead byte is not 10xxxxxx), then escape.
+  std::size_t chars = 0, end = 0;
+  while (end < text.size()) {
+    std::size_t next = end + 1;
+    while (next < text.size() && (static_cast<unsigned char>(text[next]) & 0xC0) == 0x80) ++next;
+    if (++chars > max_chars) break;
+    end = next;
+  }
+  std::string out = printable(text.substr(0, end));
+  if (end < text.size()) out += "…";
+  return out;
+}
+
+}  // namespace cudalab

@@ -1,0 +1,122 @@
+#include "common/gpu/device.hpp"
+
+#include <dlfcn.h>
+
+#include <fmt/format.h>
+
+#include "common/gpu/cuda_check.hpp"
+
+namespace cudalab {
+
+namespace {
+
+// What stands between this machine and a GPU, in the words a student can act on. The runtime's
+// own error ("driver version is insufficient") reads the same with no driver at all.
+std::string why_no_gpu(cudaError_t err) {
+  void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  if (driver == nullptr) return "no NVIDIA driver is installed (libcuda.so.1 not found)";
+  dlclose(driver);
+  int driver_version = 0;
+  if (cudaDriverGetVersion(&driver_version) == cudaSuccess && driver_version > 0 && driver_version < CUDART_VERSION) {
+    return fmt::format("the NVIDIA driver supports CUDA {}.{}, and this build needs CUDA {}.{} or newer",
+                       driver_version / 1000, driver_version % 1000 / 10, CUDART_VERSION / 1000,
+                       CUDART_VERSION % 1000 / 10);
+  }
+  if (err == cudaErrorNoDevice || err == cudaSuccess) return "the NVIDIA driver is installed but sees no CUDA device";
+  return fmt::format("the driver cannot open a CUDA device: {} ({})", cudaGetErrorString(err), cudaGetErrorName(err));
+}
+
+}  // namespace
+
+int device_count() {
+  int count = 0;
+  const cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) (void)cudaGetLastError();
+  if (err != cudaSuccess || count == 0) throw NoGpuError(why_no_gpu(err));
+  return count;
+}
+
+void use_device(int index) {
+  const int count = device_count();
+  if (index < 0 || index >= count) {
+    throw WaivedError(fmt::format("--device {}: no such CUDA device; this machine has {} (0 to {})",
+                                  index, count, count - 1));
+  }
+  CUDALAB_CUDA_CHECK(cudaSetDevice(index));
+}
+
+namespace {
+int attribute(cudaDeviceAttr attr, int device) {
+  int value = 0;
+  CUDALAB_CUDA_CHECK(cudaDeviceGetAttribute(&value, attr, device));
+  return value;
+}
+std::string version_string(int v) { return fmt::format("{}.{}", v / 1000, (v % 1000) / 10); }
+}  // namespace
+
+DeviceInfo query_device(int index) {
+  cudaDeviceProp prop{};
+  CUDALAB_CUDA_CHECK(cudaGetDeviceProperties(&prop, index));
+  DeviceInfo d;
+  d.index = index;
+  d.name = prop.name;
+  d.cc_major = prop.major;
+  d.cc_minor = prop.minor;
+  d.sm_count = prop.multiProcessorCount;
+  d.global_memory_bytes = prop.totalGlobalMem;
+  d.l2_cache_bytes = prop.l2CacheSize;
+  d.memory_bus_width_bits = prop.memoryBusWidth;
+  d.memory_clock_khz = attribute(cudaDevAttrMemoryClockRate, index);
+  d.async_engine_count = prop.asyncEngineCount;
+  d.concurrent_kernels = prop.concurrentKernels != 0;
+  CUDALAB_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&d.priority_least, &d.priority_greatest));
+  d.can_map_host_memory = prop.canMapHostMemory != 0;
+  d.pageable_memory_access = prop.pageableMemoryAccess != 0;
+  d.unified_addressing = prop.unifiedAddressing != 0;
+  d.kernel_exec_timeout = attribute(cudaDevAttrKernelExecTimeout, index) != 0;
+  d.compute_mode = attribute(cudaDevAttrComputeMode, index);
+  char bus_id[32] = {};
+  CUDALAB_CUDA_CHECK(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, index));
+  d.pci_bus_id = bus_id;
+  d.pcie = query_pcie_link(d.pci_bus_id);
+  return d;
+}
+
+std::string driver_version() {
+  int v = 0;
+  CUDALAB_CUDA_CHECK(cudaDriverGetVersion(&v));
+  return version_string(v);
+}
+
+std::string runtime_version() {
+  int v = 0;
+  CUDALAB_CUDA_CHECK(cudaRuntimeGetVersion(&v));
+  return version_string(v);
+}
+
+void require_device_memory(const std::string& request, std::uint64_t needed_bytes, const std::string& what) {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  CUDALAB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (needed_bytes <= free_bytes) return;
+  int device = 0;
+  CUDALAB_CUDA_CHECK(cudaGetDevice(&device));
+  const double gib = 1024.0 * 1024.0 * 1024.0;
+  throw UsageError(fmt::format("{} needs {:.2f} GiB of device memory ({}) but device {} has only {:.2f} GiB free of "
+                               "{:.2f} GiB; choose a smaller value",
+                               request, static_cast<double>(needed_bytes) / gib, what, device,
+                               static_cast<double>(free_bytes) / gib, static_cast<double>(total_bytes) / gib));
+}
+
+std::vector<std::vector<bool>> peer_access_matrix(int count) {
+  std::vector<std::vector<bool>> m(static_cast<std::size_t>(count), std::vector<bool>(static_cast<std::size_t>(count), false));
+  for (int i = 0; i < count; ++i) {
+    for (int j = 0; j < count; ++j) {
+      int can = 0;
+      if (i != j) CUDALAB_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, i, j));
+      m[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] = (i == j) || can != 0;
+    }
+  }
+  return m;
+}
+
+}  // namespace cudalab

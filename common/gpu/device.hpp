@@ -1,0 +1,38 @@
+// What the bench knows about a GPU: properties lessons depend on, read through the runtime
+// (cudaDeviceGetAttribute for fields CUDA 13 removed from cudaDeviceProp) and, where the
+// driver's NVML library can be loaded at run time, the PCIe link.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/gpu/nvml.hpp"
+#include "common/core/device_facts.hpp"
+
+namespace cudalab {
+
+// Number of CUDA devices; throws WaivedError("no CUDA device found: ...") when there are none
+// or the driver is missing or too old.
+int device_count();
+
+// Checks `index` against the device count (WaivedError when out of range), makes it current.
+void use_device(int index);
+
+DeviceInfo query_device(int index);
+
+// Driver and runtime versions as "13.0".
+std::string driver_version();
+std::string runtime_version();
+
+// Peer access matrix: can_access[i][j] is true when device i can map device j's memory.
+std::vector<std::vector<bool>> peer_access_matrix(int count);
+
+// Refuses, before a lesson allocates anything, a request the current device cannot hold:
+// UsageError "<request> needs X GiB of device memory (<what>) but device N has only Y GiB free
+// of Z GiB". `request` names the flag and value, e.g. "--size 900GiB".
+void require_device_memory(const std::string& request, std::uint64_t needed_bytes, const std::string& what);
+
+
+}  // namespace cudalab

@@ -1,0 +1,158 @@
+#include "common/gpu/preflight.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <string_view>
+
+namespace cudalab {
+
+namespace {
+bool env_set(const char* name, std::string_view value = {}) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return false;
+  return value.empty() || std::string_view(v) == value;
+}
+}  // namespace
+
+std::vector<PreflightFinding> preflight(const DeviceInfo& d) {
+  std::vector<PreflightFinding> f;
+  const bool blocking = env_set("CUDA_LAUNCH_BLOCKING", "1");
+  f.push_back({"launch_blocking", !blocking,
+               blocking ? "CUDA_LAUNCH_BLOCKING=1 is set" : "CUDA_LAUNCH_BLOCKING is not set",
+               "every launch and copy waits for the previous one: no overlap at all in lessons 03-07"});
+  const bool two_copy = d.async_engine_count >= 2;
+  f.push_back({"copy_engines", two_copy,
+               two_copy ? "H2D and D2H have copy engines of their own"
+                        : "fewer than two copy engines: H2D and D2H cannot overlap each other",
+               "lessons 02/03 predict less overlap; issue order starts to matter (lesson 03)"});
+  const bool mig = d.name.find("MIG") != std::string::npos ||
+                   (env_set("CUDA_VISIBLE_DEVICES") &&
+                    std::string_view(std::getenv("CUDA_VISIBLE_DEVICES")).substr(0, 4) == "MIG-");
+  const bool mps = env_set("CUDA_MPS_PIPE_DIRECTORY") || env_set("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE");
+  f.push_back({"shared_gpu", !mig && !mps,
+               mig ? "running on a MIG slice" : mps ? "an MPS environment is configured" : "whole GPU, no MPS/MIG",
+               "a shared or partitioned GPU has fewer SMs and engines than the lessons assume"});
+  f.push_back({"watchdog", !d.kernel_exec_timeout,
+               d.kernel_exec_timeout ? "a display watchdog limits kernel run time" : "no display watchdog",
+               "long background kernels (lesson 04) may be killed; use shorter runs"});
+  return f;
+}
+
+std::vector<std::string> preflight_warnings(const DeviceInfo& d) {
+  std::vector<std::string> out;
+  for (const auto& finding : preflight(d)) {
+    if (!finding.ok) out.push_back(finding.summary + ": " + finding.detail);
+  }
+  return out;
+}
+
+GpuProcessWatch::GpuProcessWatch(std::string pci_bus_id) : pci_bus_id_(std::move(pci_bus_id)) {
+  thread_ = std::thread([this] {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!stopping_) {
+      lock.unlock();
+      sample();
+      lock.lock();
+      stop_requested_.wait_for(lock, kSamplePeriod, [this] { return stopping_; });
+    }
+  });
+}
+
+GpuProcessWatch::~GpuProcessWatch() {
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  stop_requested_.notify_all();
+  thread_.join();
+}
+
+void GpuProcessWatch::sample() {
+  GpuActivity now = query_gpu_activity(pci_bus_id_);
+  if (!now.compute_processes) return;
+  const std::lock_guard<std::mutex> lock(mutex_);
+  if (*now.compute_processes > busiest_.compute_processes.value_or(0)) busiest_ = std::move(now);
+}
+
+GpuActivity GpuProcessWatch::busiest() const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return busiest_;
+}
+
+std::optional<int> other_processes(const GpuActivity& activity) {
+  if (!activity.compute_processes) return std::nullopt;
+  // NVML lists this process too (by its host PID, which differs from getpid() in a container).
+  return std::max(0, *activity.compute_processes - 1);
+}
+
+double host_load_average() {
+  std::ifstream in("/proc/loadavg");
+  double load = -1;
+  if (!(in >> load)) return -1;
+  return load;
+}
+
+namespace {
+
+EnvironmentItem processes_item(const ClassroomSnapshot& s) {
+  const auto before = other_processes(s.before);
+  const auto after = other_processes(s.after);
+  const auto during = other_processes(s.busiest_during);
+  if (!before && !after && !during) {
+    return {"other_processes", true, "other processes on the GPU: unknown (NVML unavailable)"};
+  }
+  const int others = std::max({before.value_or(0), after.value_or(0), during.value_or(0)});
+  if (others == 0) return {"other_processes", true, "no other process used the GPU while the lesson measured"};
+  return {"other_processes", false,
+          fmt::format("{} other process{} used the GPU while the lesson measured: its figures are shared, expect "
+                      "noise (wait with --wait-idle SECONDS)",
+                      others, others == 1 ? "" : "es")};
+}
+
+EnvironmentItem clocks_item(const GpuActivity& a) {
+  if (!a.sm_clock_mhz || !a.sm_clock_max_mhz) return {"clocks", true, "clocks: unknown (NVML unavailable)"};
+  const std::uint64_t reasons = a.clock_event_reasons.value_or(0);
+  const bool slowed = (reasons & kSlowdownReasons) != 0;
+  std::string text = fmt::format("clocks at the end: SM {} of {} MHz", *a.sm_clock_mhz, *a.sm_clock_max_mhz);
+  if (a.memory_clock_mhz && a.memory_clock_max_mhz) {
+    text += fmt::format(", memory {} of {} MHz", *a.memory_clock_mhz, *a.memory_clock_max_mhz);
+  }
+  if (slowed) text += fmt::format("; slowed down by heat or power (NVML reasons 0x{:x})", reasons);
+  return {"clocks", !slowed, text};
+}
+
+EnvironmentItem link_item(const std::optional<PcieLink>& link) {
+  if (!link) return {"pcie_link", true, "PCIe link: unknown (NVML unavailable)"};
+  const bool narrow = link->width < link->max_width;
+  return {"pcie_link", !narrow,
+          fmt::format("PCIe link trained at Gen{} x{} (max Gen{} x{}){}", link->generation, link->width,
+                      link->max_generation, link->max_width,
+                      narrow ? ": fewer lanes than the link can use, copies will be slower" : "")};
+}
+
+EnvironmentItem host_item(const ClassroomSnapshot& s) {
+  if (s.host_load < 0 || s.host_cpus <= 0) return {"host_load", true, "host load: unknown"};
+  const bool busy = s.host_load > 0.75 * s.host_cpus;
+  return {"host_load", !busy,
+          fmt::format("host load {:.1f} over {} CPUs{}{}", s.host_load, s.host_cpus,
+                      busy ? ": a busy host delays launches and callbacks" : "",
+                      s.thread_pinned ? "; measuring thread pinned to the GPU's NUMA node" : "")};
+}
+
+}  // namespace
+
+std::vector<EnvironmentItem> classroom_items(const DeviceInfo& device, const ClassroomSnapshot& s) {
+  std::vector<EnvironmentItem> items{processes_item(s), clocks_item(s.after), link_item(s.link_after), host_item(s)};
+  const bool mig = s.after.mig_enabled.value_or(false) || device.name.find("MIG") != std::string::npos;
+  const bool mps = env_set("CUDA_MPS_PIPE_DIRECTORY") || env_set("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE");
+  items.push_back({"mig_mps", !mig && !mps,
+                   mig ? "MIG is on: the lesson sees a slice of the GPU"
+                       : mps ? "an MPS environment is configured: kernels share the GPU with other clients"
+                             : "whole GPU: no MIG, no MPS"});
+  return items;
+}
+
+}  // namespace cudalab

@@ -1,0 +1,177 @@
+// A lesson's flags as one declarative table: each row names a flag once, with its rule (a range,
+// a size with units, a list of words), and the table both sets a lesson's Params from typed text
+// and prints them into the report's params. The command line, class presets and live mode all
+// set flags through it (cli/ turns the rows into CLI11 options), so every value meets one rule.
+// A lesson's params.hpp holds its Params struct and its table:
+//
+//   struct Params { int waves = 20; std::optional<int> priority; };
+//   inline const FlagTable<Params>& flags() {
+//     static const FlagTable<Params> table = FlagTable<Params>()
+//         .integer("waves", &Params::waves, 1, 100, "background length in waves")
+//         .optional_integer("priority", &Params::priority, -1000, 1000, "highest", "urgent stream's priority");
+//     return table;
+//   }
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/core/text_format.hpp"
+#include "common/core/units.hpp"
+#include "common/report/report.hpp"
+
+namespace cudalab {
+
+enum class FlagKind {
+  integer,      // a whole number in a range
+  size,         // bytes, with units
+  choice,       // one word of a list
+  on_off,       // a switch: given or not
+  output_file,  // a file the run writes; not a param of the experiment
+};
+
+// What the command line, presets, live mode, help and completion know of one flag.
+struct FlagSpec {
+  std::string name;         // without dashes, as in the report and in a preset file
+  FlagKind kind = FlagKind::integer;
+  std::string description;  // for --help
+  std::string default_text; // the default as a person reads it ("64MiB", "calibrated")
+  std::vector<std::string> choices;  // FlagKind::choice
+};
+
+template <class P>
+class FlagTable {
+ public:
+  struct Row {
+    FlagSpec spec;
+    // Sets the flag from typed text: "" when it is accepted, else why not (one printable line).
+    std::function<std::string(P&, const std::string&)> set;
+    std::function<std::string(const P&)> value;    // the current value, as it would be typed
+    std::function<std::optional<Param>(const P&)> param;  // nullopt: not a param of the experiment
+  };
+
+  // --name N, a whole number in [min, max].
+  FlagTable&& integer(std::string name, int P::*field, int min, int max, std::string description) && {
+    const P defaults{};
+    add({name, FlagKind::integer, description, std::to_string(defaults.*field), {}},
+        [=](P& p, const std::string& text) {
+          std::string error = check_whole_number(text, min, max);
+          if (error.empty()) p.*field = static_cast<int>(*parse_whole_number(text));
+          return error;
+        },
+        [=](const P& p) { return std::to_string(p.*field); },
+        [=](const P& p) { return Param{name, std::to_string(p.*field), true}; });
+    return std::move(*this);
+  }
+
+  // --name N where leaving it out lets the run choose (from the device, or by calibration): the
+  // report shows what the run resolved, marked device-dependent unless the user gave it.
+  FlagTable&& optional_integer(std::string name, std::optional<int> P::*field, int min, int max,
+                               std::string default_text, std::string description) && {
+    add({name, FlagKind::integer, description, default_text, {}},
+        [=](P& p, const std::string& text) {
+          std::string error = check_whole_number(text, min, max);
+          if (error.empty()) p.*field = static_cast<int>(*parse_whole_number(text));
+          return error;
+        },
+        [=](const P& p) { return (p.*field) ? std::to_string(*(p.*field)) : default_text; },
+        [=](const P& p) {
+          return (p.*field) ? Param{name, std::to_string(*(p.*field)), true} : Param{name, default_text, false};
+        });
+    return std::move(*this);
+  }
+
+  // --name SIZE with units, in [min, max] bytes.
+  FlagTable&& size(std::string name, std::uint64_t P::*field, std::uint64_t min, std::uint64_t max,
+                   std::string description) && {
+    const P defaults{};
+    add({name, FlagKind::size,
+         description + " (units B, KiB, MiB, GiB; allowed " + format_bytes(min) + " to " + format_bytes(max) + ")",
+         format_bytes(defaults.*field), {}},
+        [=](P& p, const std::string& text) {
+          std::string error = check_size(text, min, max);
+          if (error.empty()) p.*field = *parse_size(text);
+          return error;
+        },
+        [=](const P& p) { return format_bytes(p.*field); },
+        [=](const P& p) { return Param{name, format_bytes(p.*field), true}; });
+    return std::move(*this);
+  }
+
+  // --name WORD, one of `choices`.
+  FlagTable&& choice(std::string name, std::string P::*field, std::vector<std::string> choices,
+                     std::string description) && {
+    const P defaults{};
+    add({name, FlagKind::choice, description, defaults.*field, choices},
+        [=](P& p, const std::string& text) {
+          std::string error = check_choice(text, choices);
+          if (error.empty()) p.*field = text;
+          return error;
+        },
+        [=](const P& p) { return p.*field; }, [=](const P& p) { return Param{name, p.*field, true}; });
+    return std::move(*this);
+  }
+
+  // --name, a switch; shown in the report as on/off.
+  FlagTable&& flag(std::string name, bool P::*field, std::string description) && {
+    add({name, FlagKind::on_off, description, "off", {}},
+        [=](P& p, const std::string& text) {
+          const auto on = parse_switch(text);
+          if (!on) return "'" + printable_value(text) + "' is not a switch value; use on or off";
+          p.*field = *on;
+          return std::string();
+        },
+        [=](const P& p) { return std::string(p.*field ? "on" : "off"); },
+        [=](const P& p) { return Param{name, p.*field ? "on" : "off", true}; });
+    return std::move(*this);
+  }
+
+  // --name FILE the run writes; not a param of the experiment, so not in the report. The CLI
+  // checks that the path can be written before the lesson runs (cli/options.hpp).
+  FlagTable&& output_file(std::string name, std::string P::*field, std::string description) && {
+    add({name, FlagKind::output_file, description, "", {}},
+        [=](P& p, const std::string& text) {
+          if (text.empty()) return std::string("needs a file name");
+          p.*field = text;
+          return std::string();
+        },
+        [=](const P& p) { return p.*field; }, [](const P&) { return std::optional<Param>(); });
+    return std::move(*this);
+  }
+
+  std::vector<Param> params(const P& p) const {
+    std::vector<Param> out;
+    for (const auto& row : rows_) {
+      if (auto param = row.param(p)) out.push_back(std::move(*param));
+    }
+    return out;
+  }
+
+  const Row* find(const std::string& name) const {
+    for (const auto& row : rows_) {
+      if (row.spec.name == name) return &row;
+    }
+    return nullptr;
+  }
+
+  std::vector<FlagSpec> specs() const {
+    std::vector<FlagSpec> out;
+    for (const auto& row : rows_) out.push_back(row.spec);
+    return out;
+  }
+
+  const std::vector<Row>& rows() const { return rows_; }
+
+ private:
+  void add(FlagSpec spec, std::function<std::string(P&, const std::string&)> set,
+           std::function<std::string(const P&)> value, std::function<std::optional<Param>(const P&)> param) {
+    rows_.push_back({std::move(spec), std::move(set), std::move(value), std::move(param)});
+  }
+  std::vector<Row> rows_;
+};
+
+}  // namespace cudalab

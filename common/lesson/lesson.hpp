@@ -1,0 +1,95 @@
+// What every lesson is to the command line, and the one shape every lesson has.
+//
+// A lesson folder holds four parts, in files named after them:
+//   params   one FlagTable of its flags (lesson/flag_table.hpp): set from typed text, printed as
+//            the report's params
+//   measure  the only CUDA: kernels and the experiment, returning plain Measurements
+//   model    pure predictions from the Measurements (primitives measured in the same run)
+//   report   a pure function (Params, Measurements, Prediction) -> Report, thresholds included,
+//            unit-tested with made-up measurements
+// and a lesson.cpp that hands them to make_lesson<>(). The course order, numbers and titles live
+// in cli/course.cpp. Nothing here knows CUDA or CLI11: a Lesson is a value the CLI configures.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/core/run_context.hpp"
+#include "common/lesson/flag_table.hpp"
+#include "common/report/report.hpp"
+
+namespace cudalab {
+
+class Lesson {
+ public:
+  virtual ~Lesson() = default;
+  // The lesson's own flags, in the order --help lists them.
+  virtual std::vector<FlagSpec> flags() const = 0;
+  // Sets one of them from typed text: "" when accepted, else why not (one printable line that
+  // names what is allowed). An unknown name is a programming error and throws.
+  virtual std::string set_flag(const std::string& name, const std::string& text) = 0;
+  // A flag's current value, as it would be typed.
+  virtual std::string flag_value(const std::string& name) const = 0;
+  // The params as the report prints them.
+  virtual std::vector<Param> params() const = 0;
+  virtual Repetitions default_repetitions() const { return {}; }
+  // A copy with the same settings (live mode keeps the last good settings while it tries new ones).
+  virtual std::unique_ptr<Lesson> clone() const = 0;
+  // Runs the experiment on ctx.device. Throws WaivedError / RuntimeError / UsageError.
+  virtual Report run(const RunContext& ctx) = 0;
+};
+
+// The thin adapter that runs a lesson's four parts in order: measure on the GPU, predict from
+// what was measured, build the report. A lesson's factory is one line that names its parts:
+//   return make_lesson(priority::flags, Repetitions{2, 15}, priority::measure, priority::predict,
+//                      priority::build_report);
+template <class P, class M, class Pr>
+class FourPartLesson final : public Lesson {
+ public:
+  using Flags = const FlagTable<P>& (*)();
+  using Measure = M (*)(const P&, const RunContext&);
+  using Predict = Pr (*)(const P&, const M&);
+  using Build = Report (*)(const P&, const M&, const Pr&);
+
+  FourPartLesson(Flags flags, Repetitions reps, Measure measure, Predict predict, Build build)
+      : flags_(flags), reps_(reps), measure_(measure), predict_(predict), build_(build) {}
+
+  std::vector<FlagSpec> flags() const override { return flags_().specs(); }
+  std::string set_flag(const std::string& name, const std::string& text) override {
+    return row(name).set(params_, text);
+  }
+  std::string flag_value(const std::string& name) const override { return row(name).value(params_); }
+  std::vector<Param> params() const override { return flags_().params(params_); }
+  Repetitions default_repetitions() const override { return reps_; }
+  std::unique_ptr<Lesson> clone() const override { return std::make_unique<FourPartLesson>(*this); }
+  Report run(const RunContext& ctx) override {
+    const M measurements = measure_(params_, ctx);
+    const Pr prediction = predict_(params_, measurements);
+    return build_(params_, measurements, prediction);
+  }
+
+ private:
+  const typename FlagTable<P>::Row& row(const std::string& name) const {
+    const auto* found = flags_().find(name);
+    if (found == nullptr) throw std::logic_error("no flag --" + name);
+    return *found;
+  }
+
+  Flags flags_;
+  Repetitions reps_;
+  Measure measure_;
+  Predict predict_;
+  Build build_;
+  P params_;
+};
+
+template <class P, class M, class Pr>
+std::unique_ptr<Lesson> make_lesson(const FlagTable<P>& (*flags)(), Repetitions reps,
+                                    M (*measure)(const P&, const RunContext&), Pr (*predict)(const P&, const M&),
+                                    Report (*build)(const P&, const M&, const Pr&)) {
+  return std::make_unique<FourPartLesson<P, M, Pr>>(flags, reps, measure, predict, build);
+}
+
+}  // namespace cudalab

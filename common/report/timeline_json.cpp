@@ -1,0 +1,131 @@
+#include "common/report/timeline_json.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "common/core/errors.hpp"
+
+namespace cudalab {
+
+using nlohmann::json;
+
+namespace {
+
+// Perfetto colours slices by name; a copy's name says its direction and size.
+std::string event_name(const TimelineOp& op) {
+  switch (op.kind) {
+    case ActivityKind::kernel: return op.name.empty() ? "kernel" : op.name;
+    case ActivityKind::h2d: return "H2D";
+    case ActivityKind::d2h: return "D2H";
+    case ActivityKind::d2d: return "D2D";
+    case ActivityKind::h2h: return "H2H";
+    case ActivityKind::memset: return "memset";
+    case ActivityKind::host_callback: return op.name.empty() ? "host callback" : op.name;
+    case ActivityKind::sync: return op.name.empty() ? "synchronize" : op.name;
+  }
+  return "op";
+}
+
+}  // namespace
+
+// ---- Chrome trace --------------------------------------------------------------------------
+
+json chrome_trace_json(const std::vector<Timeline>& timelines) {
+  json events = json::array();
+  for (std::size_t i = 0; i < timelines.size(); ++i) {
+    const Timeline& t = timelines[i];
+    const int pid = t.device + 100 * static_cast<int>(i);
+    events.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", pid},
+                      {"args", {{"name", fmt::format("GPU {} · {}", t.device, t.title)}}}});
+    events.push_back({{"ph", "M"}, {"name", "process_sort_index"}, {"pid", pid}, {"args", {{"sort_index", i}}}});
+    for (std::size_t l = 0; l < t.lanes.size(); ++l) {
+      const TimelineLane& lane = t.lanes[l];
+      events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", pid}, {"tid", lane.stream_id},
+                        {"args", {{"name", lane.name}}}});
+      events.push_back({{"ph", "M"}, {"name", "thread_sort_index"}, {"pid", pid}, {"tid", lane.stream_id},
+                        {"args", {{"sort_index", l}}}});
+    }
+    for (const TimelineOp& op : t.ops) {
+      json args = {{"kind", activity_kind_name(op.kind)}};
+      if (op.bytes > 0) args["bytes"] = op.bytes;
+      if (!op.src_memory.empty()) args["src_memory"] = op.src_memory;
+      if (!op.dst_memory.empty()) args["dst_memory"] = op.dst_memory;
+      if (op.kind == ActivityKind::kernel && !op.name.empty()) args["kernel"] = op.name;
+      if (op.bytes > 0 && op.duration_ns() > 0 && op.kind != ActivityKind::kernel) {
+        args["GB/s"] = static_cast<double>(op.bytes) / static_cast<double>(op.duration_ns());
+      }
+      // Chrome trace times are microseconds; fractions keep the nanoseconds.
+      events.push_back({{"ph", "X"},
+                        {"name", event_name(op)},
+                        {"cat", activity_kind_name(op.kind)},
+                        {"pid", pid},
+                        {"tid", t.lanes.at(op.lane).stream_id},
+                        {"ts", static_cast<double>(op.start_ns) / 1e3},
+                        {"dur", static_cast<double>(op.duration_ns()) / 1e3},
+                        {"args", std::move(args)}});
+    }
+  }
+  return json{{"traceEvents", std::move(events)}, {"displayTimeUnit", "ns"}};
+}
+
+void write_chrome_trace(const std::string& path, const std::vector<Timeline>& timelines) {
+  std::ofstream out(path, std::ios::trunc);
+  if (!out) throw UsageError("--trace: cannot write '" + path + "': " + std::strerror(errno));
+  out << chrome_trace_json(timelines).dump(1) << '\n';
+  if (!out) throw UsageError("--trace: writing '" + path + "' failed: " + std::strerror(errno));
+}
+
+// ---- report JSON ---------------------------------------------------------------------------
+
+void to_json(json& j, const Timeline& t) {
+  json lanes = json::array();
+  for (const auto& lane : t.lanes) lanes.push_back({{"stream_id", lane.stream_id}, {"name", lane.name}});
+  json ops = json::array();
+  for (const auto& op : t.ops) {
+    json o = {{"kind", activity_kind_name(op.kind)}, {"lane", op.lane}, {"start_ns", op.start_ns}, {"end_ns", op.end_ns}};
+    if (op.bytes > 0) o["bytes"] = op.bytes;
+    if (!op.name.empty()) o["name"] = op.name;
+    if (!op.src_memory.empty()) o["src_memory"] = op.src_memory;
+    if (!op.dst_memory.empty()) o["dst_memory"] = op.dst_memory;
+    ops.push_back(std::move(o));
+  }
+  j = json{{"key", t.key},     {"title", t.title}, {"notes_key", t.notes_key},
+           {"device", t.device}, {"dropped_records", t.dropped_records},
+           {"lanes", std::move(lanes)}, {"ops", std::move(ops)}};
+}
+
+void from_json(const json& j, Timeline& t) {
+  j.at("key").get_to(t.key);
+  j.at("title").get_to(t.title);
+  t.notes_key = j.value("notes_key", "");
+  j.at("device").get_to(t.device);
+  t.dropped_records = j.value("dropped_records", std::uint64_t{0});
+  t.lanes.clear();
+  for (const auto& lane : j.at("lanes")) {
+    t.lanes.push_back(TimelineLane{lane.at("stream_id").get<std::uint32_t>(), lane.at("name").get<std::string>()});
+  }
+  t.ops.clear();
+  for (const auto& o : j.at("ops")) {
+    TimelineOp op;
+    const auto kind = activity_kind_from_name(o.at("kind").get<std::string>());
+    if (!kind) throw json::other_error::create(501, "unknown timeline op kind", nullptr);
+    op.kind = *kind;
+    o.at("lane").get_to(op.lane);
+    if (op.lane >= t.lanes.size()) {
+      throw json::other_error::create(501, fmt::format("timeline op on lane {} of {}", op.lane, t.lanes.size()), &o);
+    }
+    o.at("start_ns").get_to(op.start_ns);
+    o.at("end_ns").get_to(op.end_ns);
+    op.bytes = o.value("bytes", std::uint64_t{0});
+    op.name = o.value("name", "");
+    op.src_memory = o.value("src_memory", "");
+    op.dst_memory = o.value("dst_memory", "");
+    t.ops.push_back(std::move(op));
+  }
+}
+
+}  // namespace cudalab

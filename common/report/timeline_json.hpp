@@ -1,0 +1,23 @@
+// The timeline in JSON: as saved inside a run, and as Chrome trace events for Perfetto.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/core/timeline.hpp"
+
+namespace cudalab {
+
+// Chrome trace events ({"traceEvents": [...], "displayTimeUnit": "ns"}): one "X" event per
+// operation (ts/dur in µs), pid = the device, tid = the stream, thread_name/process_name
+// metadata. Several timelines in one file stay apart: timeline i gets pid device + 100·i.
+nlohmann::json chrome_trace_json(const std::vector<Timeline>& timelines);
+// Throws UsageError naming --trace when the file cannot be written.
+void write_chrome_trace(const std::string& path, const std::vector<Timeline>& timelines);
+
+void to_json(nlohmann::json& j, const Timeline& t);
+void from_json(const nlohmann::json& j, Timeline& t);
+
+}  // namespace cudalab

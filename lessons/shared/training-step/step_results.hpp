@@ -1,0 +1,35 @@
+// What the training step's runs measured, as plain data: the GPU side (step_measure.hpp) fills it,
+// the model and the reports of lessons 06 and 07 read it without CUDA.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <vector>
+
+#include "step_model.hpp"
+
+namespace cudalab::graphs {
+
+struct MethodRun {
+  std::vector<double> per_step_us;  // one sample per repetition: (time of `steps` steps) / steps
+  std::size_t correct = 0;          // elements right after the last repetition
+};
+
+// A chain of empty kernels launched from a stream, and the same chain captured as a graph:
+// time per kernel in microseconds (measure_launch_cost, step_runs.hpp).
+struct LaunchCost {
+  std::vector<double> stream_per_kernel_us;
+  std::vector<double> graph_per_kernel_us;
+  std::vector<double> capture_instantiate_us;  // host time to capture + instantiate the chain
+};
+
+// The model's inputs, measured in this run: op durations, stream launch cost, graph node cost.
+struct ModelInputs {
+  StepPrimitives primitives;
+  LaunchCost chain20;  // 20 empty kernels, stream vs graph
+};
+
+// Each method's run, looked up by method.
+using MethodRuns = std::map<StepMethod, MethodRun>;
+
+}  // namespace cudalab::graphs

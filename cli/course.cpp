@@ -1,5 +1,9 @@
 #include "course.hpp"
 
+#include <algorithm>
+
+#include <fmt/format.h>
+
 namespace cudalab {
 
 // Each lesson folder defines its factory; this table is the only place outside a lesson's folder
@@ -14,6 +18,24 @@ std::unique_ptr<Lesson> make_graph_forkjoin();
 std::unique_ptr<Lesson> make_default_stream();
 std::unique_ptr<Lesson> make_events_sync();
 std::unique_ptr<Lesson> make_multi_gpu();
+
+std::string CourseEntry::id() const { return fmt::format("{:02d}-{}", number, slug); }
+
+bool CourseEntry::matches(const std::string& word) const {
+  const auto all = names();
+  return std::find(all.begin(), all.end(), word) != all.end();
+}
+
+std::vector<std::string> CourseEntry::names() const {
+  return {slug, fmt::format("{:02d}", number), std::to_string(number)};
+}
+
+const CourseEntry* find_course_entry(const std::string& word) {
+  for (const auto& entry : course()) {
+    if (entry.matches(word)) return &entry;
+  }
+  return nullptr;
+}
 
 const std::vector<CourseEntry>& course() {
   static const std::vector<CourseEntry> entries = {

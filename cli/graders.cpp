@@ -1,4 +1,4 @@
-#include "graders.hpp"
+#include "cli/graders.hpp"
 
 #include <sys/stat.h>
 
@@ -8,73 +8,111 @@
 
 #include <fmt/format.h>
 
+#include "cli/commands.hpp"
 #include "cli/course.hpp"
+#include "cli/flags.hpp"
+#include "cli/help_format.hpp"
 #include "common/core/errors.hpp"
-#include "cli/options.hpp"
+#include "common/core/text_format.hpp"
 #include "common/report/compare.hpp"
 #include "common/report/reference_runs.hpp"
-#include "common/core/text_format.hpp"
 
 namespace cudalab {
 
 namespace {
 
-const CourseEntry* lesson_named(const std::string& word) {
-  for (const auto& e : course()) {
-    if (word == e.slug || word == std::to_string(e.number) || word == fmt::format("{:02d}", e.number)) return &e;
-  }
-  return nullptr;
-}
-
-// "15%" or "15" (percent), 0 to 1000.
 double parse_tolerance(const std::string& text) {
   std::string digits = text;
   if (!digits.empty() && digits.back() == '%') digits.pop_back();
-  const bool plain = !digits.empty() && digits.size() <= 8 &&
-                     std::all_of(digits.begin(), digits.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; }) &&
-                     std::count(digits.begin(), digits.end(), '.') <= 1 && digits != ".";
-  const double percent = plain ? std::stod(digits) : -1.0;
-  if (percent < 0 || percent > 1000) {
-    throw UsageError("--tolerance: '" + printable(text) + "' is not a percentage from 0% to 1000% (e.g. 15%)");
-  }
-  return percent / 100.0;
+  return std::stod(digits) / 100.0;  // check_tolerance has accepted it
+}
+
+void add_table_format(CLI::App& sub, CommandSetup& setup) {
+  add_flag_options(sub, {{"format", FlagKind::choice, "output form", "text", {"text", "md", "csv"}, "Output", "text|md|csv"}},
+                   [&setup](const std::string&, const std::string& text) {
+                     std::string error = check_choice(text, {"text", "md", "csv"});
+                     if (error.empty()) setup.inv.table_format = text;
+                     return error;
+                   });
+  add_common_options(sub, setup.inv.flags, {"lang", "color"});
 }
 
 }  // namespace
 
+std::string check_tolerance(const std::string& text) {
+  std::string digits = text;
+  if (!digits.empty() && digits.back() == '%') digits.pop_back();
+  const bool plain = !digits.empty() && digits.size() <= 8 &&
+                     std::all_of(digits.begin(), digits.end(),
+                                 [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; }) &&
+                     std::count(digits.begin(), digits.end(), '.') <= 1 && digits != ".";
+  if (!plain || std::stod(digits) > 1000) {
+    return "'" + printable_value(text) + "' is not a percentage from 0% to 1000% (e.g. 15%)";
+  }
+  return {};
+}
+
 std::vector<SavedRun> load_run_argument(const std::string& argument) {
   struct stat st {};
   if (::stat(argument.c_str(), &st) == 0) return read_saved_runs(argument);
-  if (const CourseEntry* entry = lesson_named(argument)) {
-    const std::string name = fmt::format("{:02d}-{}", entry->number, entry->slug);
-    const auto text = reference_run(name);
+  if (const CourseEntry* entry = find_course_entry(argument)) {
+    const auto text = reference_run(entry->id());
     if (!text) throw UsageError(fmt::format("lesson {:02d} {} has no reference run yet", entry->number, entry->slug));
-    return parse_saved_runs(std::string(*text), "built-in " + name);
+    return parse_saved_runs(std::string(*text), "built-in " + entry->id());
   }
   throw UsageError(fmt::format("'{}' is neither a file nor a lesson; give a run saved with --json, or a lesson "
                                "(01 to {:02d}) for its reference run",
-                               printable(argument), course().back().number));
+                               printable_value(argument), course().back().number));
 }
 
-void add_compare_options(CLI::App& compare, CompareOptions& o) {
-  compare.add_option("RUNS", o.runs, "the baseline (a file, or a lesson for its reference run), then the runs to hold to it")
+void setup_compare(CLI::App& app, CommandSetup& setup) {
+  CLI::App* sub = app.add_subcommand("compare", "hold runs to a baseline metric by metric: compare 03 mine.json");
+  sub->footer(help_footer());
+  sub->add_option("RUNS", setup.inv.runs,
+                  "the baseline (a file, or a lesson for its reference run), then the runs to hold to it")
       ->required()
       ->expected(2, 1000)
       ->type_name("RUN");
-  compare.add_option("--tolerance", o.tolerance, "how far a metric may stray from the baseline, for every metric (e.g. 15%)")
+  sub->add_option_function<std::string>(
+         "--tolerance",
+         [&setup](const std::string& text) {
+           const std::string error = check_tolerance(text);
+           if (!error.empty()) throw CLI::ValidationError("--tolerance", error);
+           setup.inv.tolerance = text;
+         },
+         "how far a metric may stray from the baseline, for every metric (e.g. 15%)")
       ->type_name("PERCENT");
-  add_choice_option(compare, "--format", o.format, {"text", "md", "csv"}, "output form");
+  add_table_format(*sub, setup);
+  sub->callback([&setup, sub] {
+    setup.inv.command = Command::compare;
+    setup.parsed = sub;
+  });
 }
 
-int run_compare(const CompareOptions& o) {
+void setup_grade(CLI::App& app, CommandSetup& setup) {
+  CLI::App* sub = app.add_subcommand("grade", "a class's runs in one table: grade submissions/");
+  sub->footer(help_footer());
+  sub->add_option("DIR", setup.inv.grade_dir, "a folder of submitted runs (*.json, each saved with --json)")
+      ->required()
+      ->type_name("DIR");
+  add_table_format(*sub, setup);
+  sub->callback([&setup, sub] {
+    setup.inv.command = Command::grade;
+    setup.parsed = sub;
+  });
+}
+
+int run_compare(const Invocation& inv) {
   std::optional<double> tolerance;
-  if (!o.tolerance.empty()) tolerance = parse_tolerance(o.tolerance);
+  if (!inv.tolerance.empty()) tolerance = parse_tolerance(inv.tolerance);
   std::vector<SavedRun> baseline;
   std::vector<std::vector<SavedRun>> others;
   try {
-    baseline = load_run_argument(o.runs.front());
-    if (baseline.size() != 1) throw UsageError("'" + printable(o.runs.front()) + "' holds several runs; the baseline must be one run");
-    for (std::size_t i = 1; i < o.runs.size(); ++i) others.push_back(load_run_argument(o.runs[i]));
+    baseline = load_run_argument(inv.runs.front());
+    if (baseline.size() != 1) {
+      throw UsageError("'" + printable_value(inv.runs.front()) + "' holds several runs; the baseline must be one run");
+    }
+    for (std::size_t i = 1; i < inv.runs.size(); ++i) others.push_back(load_run_argument(inv.runs[i]));
   } catch (const UsageError& e) {
     throw UsageError(std::string("compare: ") + e.what());
   }
@@ -82,25 +120,21 @@ int run_compare(const CompareOptions& o) {
   for (const auto& file : others) {
     for (const auto& run : file) comparisons.push_back(compare_runs(baseline.front(), run, tolerance));
   }
-  std::cout << render_comparisons(comparisons, parse_table_format(o.format), terminal_width());
+  std::cout << render_comparisons(comparisons, parse_table_format(inv.table_format), inv.output.style.width);
   const bool all_hold = std::all_of(comparisons.begin(), comparisons.end(), [](const Comparison& c) { return c.passed(); });
   return to_int(all_hold ? ExitCode::success : ExitCode::verify_failed);
 }
 
-void add_grade_options(CLI::App& grade, GradeOptions& o) {
-  grade.add_option("DIR", o.dir, "a folder of submitted runs (*.json, each saved with --json)")->required()->type_name("DIR");
-  add_choice_option(grade, "--format", o.format, {"text", "md", "csv"}, "output form");
-}
-
-int run_grade(const GradeOptions& o) {
+int run_grade(const Invocation& inv) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (!fs::is_directory(o.dir, ec)) throw UsageError("grade: '" + printable(o.dir) + "' is not a directory");
+  const std::string dir = inv.grade_dir;
+  if (!fs::is_directory(dir, ec)) throw UsageError("grade: '" + printable_value(dir) + "' is not a directory");
   std::vector<std::string> files;
-  for (const auto& entry : fs::directory_iterator(o.dir, ec)) {
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
     if (entry.path().extension() == ".json") files.push_back(entry.path().string());
   }
-  if (ec) throw UsageError("grade: cannot read '" + printable(o.dir) + "': " + ec.message());
+  if (ec) throw UsageError("grade: cannot read '" + printable_value(dir) + "': " + ec.message());
   std::sort(files.begin(), files.end());
   std::vector<std::vector<SavedRun>> runs(files.size());
   std::vector<GradeRow> rows;
@@ -116,8 +150,8 @@ int run_grade(const GradeOptions& o) {
       rows.push_back({runs[i].size() == 1 ? name : fmt::format("{} [{}]", name, k + 1), &runs[i][k], {}});
     }
   }
-  if (rows.empty()) throw UsageError("grade: '" + printable(o.dir) + "' holds no .json files");
-  std::cout << render_grades(rows, parse_table_format(o.format), terminal_width());
+  if (rows.empty()) throw UsageError("grade: '" + printable_value(dir) + "' holds no .json files");
+  std::cout << render_grades(rows, parse_table_format(inv.table_format), inv.output.style.width);
   const bool all_pass = std::all_of(rows.begin(), rows.end(), grade_passes);
   return to_int(all_pass ? ExitCode::success : ExitCode::verify_failed);
 }

@@ -6,8 +6,6 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
 #include "common/report/report_json.hpp"
 
 namespace cudalab {
@@ -16,19 +14,7 @@ namespace cudalab {
 // name) for its reference run built into the binary. Throws UsageError, one line, when it is neither.
 std::vector<SavedRun> load_run_argument(const std::string& argument);
 
-struct CompareOptions {
-  std::vector<std::string> runs;  // the baseline first
-  std::string tolerance;          // "15%": overrides every metric's own tolerance
-  std::string format = "text";
-};
-void add_compare_options(CLI::App& compare, CompareOptions& options);
-int run_compare(const CompareOptions& options);
-
-struct GradeOptions {
-  std::string dir;
-  std::string format = "text";
-};
-void add_grade_options(CLI::App& grade, GradeOptions& options);
-int run_grade(const GradeOptions& options);
+// "15%" or "15" (percent), 0 to 1000; "" or why not.
+std::string check_tolerance(const std::string& text);
 
 }  // namespace cudalab

@@ -1,8 +1,10 @@
-#include "help_format.hpp"
+#include "cli/help_format.hpp"
 
 #include <sstream>
 
+#include "common/core/errors.hpp"
 #include "common/core/text_format.hpp"
+#include "common/report/translate.hpp"
 
 namespace cudalab {
 
@@ -10,59 +12,131 @@ namespace {
 
 constexpr std::size_t kColumn = 26;
 
-std::size_t help_width() { return std::max<std::size_t>(60, terminal_width()); }
+std::size_t help_width() { return std::max<std::size_t>(40, terminal_width()); }
 
 // "  left" in the first column, `text` wrapped in the second (on the next line when left is wide).
 std::string two_columns(const std::string& left, const std::string& text) {
   const std::size_t width = help_width();
+  const std::size_t column = width >= 70 ? kColumn : 8;
   std::string out = left;
   std::size_t used = display_width(left);
-  const auto lines = wrap_text(text, width - kColumn);
+  const auto lines = wrap_text(text, width - column);
   if (lines.empty()) return out + '\n';
-  if (used + 1 >= kColumn) {
+  if (used + 1 >= column) {
     out += '\n';
     used = 0;
   }
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    out += std::string(i == 0 ? kColumn - used : kColumn, ' ') + lines[i] + '\n';
+    out += std::string(i == 0 ? column - used : column, ' ') + lines[i] + '\n';
   }
   return out;
 }
 
-std::string wrap_paragraphs(const std::string& text, std::size_t indent) {
+// Where a line's text hangs when it wraps: "  1    a verify check…" hangs under "a", a plain
+// paragraph at 0.
+std::size_t hanging_indent(const std::string& line) {
+  const std::size_t first = line.find_first_not_of(' ');
+  if (first == std::string::npos || first == 0) return 0;
+  const std::size_t gap = line.find("  ", first);
+  if (gap == std::string::npos) return first;
+  const std::size_t text = line.find_first_not_of(' ', gap);
+  return text == std::string::npos || text > 20 ? first : text;
+}
+
+std::string wrap_paragraphs(const std::string& text) {
   std::istringstream in(text);
   std::string out, line;
   while (std::getline(in, line)) {
-    // Keep preformatted lines (tables, leading spaces) as they are when they already fit.
-    if (line.empty() || (line[0] == ' ' && display_width(line) <= help_width())) {
+    if (line.empty() || display_width(line) <= help_width()) {
       out += line + '\n';
       continue;
     }
-    for (const auto& l : wrap_text(line, help_width() - indent)) out += std::string(indent, ' ') + l + '\n';
+    const std::size_t hang = hanging_indent(line);
+    const auto lines = wrap_text(line.substr(hang), help_width() - hang);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      out += (i == 0 ? line.substr(0, hang) : std::string(hang, ' ')) + lines[i] + '\n';
+    }
   }
   return out;
+}
+
+// "cudalab live stream-overlap": the command as it is typed.
+std::string command_path(const CLI::App* app) {
+  std::string path;
+  for (const CLI::App* a = app; a != nullptr; a = a->get_parent()) path = a->get_name() + (path.empty() ? "" : " " + path);
+  return path;
 }
 
 }  // namespace
 
-WrappingFormatter::WrappingFormatter() { column_width(kColumn); }
+WrappingFormatter::WrappingFormatter(std::function<Lang()> lang) : lang_(std::move(lang)) { column_width(kColumn); }
+
+std::string WrappingFormatter::tr_(const std::string& text) const { return tr(lang_(), text); }
+
+std::string WrappingFormatter::make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const {
+  const std::string text = CLI::Formatter::make_help(app, std::move(name), mode);
+  std::string out;  // one blank line between parts, never two
+  for (char c : text) {
+    if (c == '\n' && out.size() >= 2 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n') continue;
+    out += c;
+  }
+  return out;
+}
+
+std::string WrappingFormatter::make_usage(const CLI::App* app, std::string) const {
+  std::string usage = command_path(app);
+  if (!app->get_options([](const CLI::Option* o) { return o->nonpositional(); }).empty()) usage += " [OPTIONS]";
+  for (const CLI::Option* p : app->get_options([](const CLI::Option* o) { return o->get_positional(); })) {
+    usage += " " + std::string(p->get_required() ? "" : "[") + p->get_name() + (p->get_required() ? "" : "]");
+  }
+  if (!app->get_subcommands({}).empty()) usage += app->get_require_subcommand_min() == 0 ? " [COMMAND]" : " COMMAND";
+  return wrap_paragraphs(tr_("Usage: " + usage));
+}
+
+std::string WrappingFormatter::make_group(std::string group, bool is_positional,
+                                          std::vector<const CLI::Option*> opts) const {
+  std::string out = "\n" + tr_(group + ":") + "\n";
+  for (const CLI::Option* opt : opts) out += make_option(opt, is_positional);
+  return out;
+}
+
+std::string WrappingFormatter::make_subcommands(const CLI::App* app, CLI::AppFormatMode) const {
+  std::string out;
+  const auto subs = app->get_subcommands({});
+  if (subs.empty()) return out;
+  out += "\n" + tr_("Commands:") + "\n";
+  for (const CLI::App* sub : subs) out += make_subcommand(sub);
+  return out;
+}
 
 std::string WrappingFormatter::make_option(const CLI::Option* opt, bool is_positional) const {
-  return two_columns("  " + make_option_name(opt, is_positional) + make_option_opts(opt), make_option_desc(opt));
+  std::string left = "  " + (is_positional ? opt->get_name() : make_option_name(opt, false));
+  if (!is_positional && opt->get_type_size() != 0 && !opt->get_type_name().empty()) left += " " + opt->get_type_name();
+  std::string text = tr_(opt->get_description());
+  if (!opt->get_default_str().empty()) text += " " + tr_("[default: " + opt->get_default_str() + "]");
+  return two_columns(left, text);
 }
 
 std::string WrappingFormatter::make_subcommand(const CLI::App* sub) const {
-  return two_columns("  " + sub->get_display_name(), sub->get_description());
+  return two_columns("  " + sub->get_display_name(), tr_(sub->get_description()));
 }
 
 std::string WrappingFormatter::make_description(const CLI::App* app) const {
   const std::string d = app->get_description();
-  return d.empty() ? std::string() : wrap_paragraphs(d, 0) + '\n';
+  return d.empty() ? std::string() : wrap_paragraphs(tr_(d)) + '\n';
 }
 
 std::string WrappingFormatter::make_footer(const CLI::App* app) const {
   const std::string f = app->get_footer();
-  return f.empty() ? std::string() : wrap_paragraphs(f, 0);
+  if (f.empty()) return {};
+  std::istringstream in(f);
+  std::string out, line;
+  while (std::getline(in, line)) out += tr_(line) + '\n';
+  return wrap_paragraphs(out);
+}
+
+std::string help_footer() {
+  return std::string("\n") + exit_code_table() + "\nSee README.md for the course, the output forms and what graders may diff.";
 }
 
 }  // namespace cudalab

@@ -1,8 +1,10 @@
 // Live mode (`cudalab live 03`, `cudalab 03 --live`): the lesson runs once, then a prompt takes
-// parameter changes (`streams 8`, `size 16MiB`, `timeline on`, `lang zh`, `reset`, `help`,
-// `quit`) and re-runs in place, printing the headline metrics beside the previous and the first
-// run. Bad values get the command line's one-line errors and never end the sitting; Ctrl-C stops
-// a running experiment and returns to the prompt, and at the prompt it exits.
+// changes (`streams 8`, `size 16MiB`, `timeline on`, `lang zh`, `reset`, `help`, `quit`) and
+// runs again in place, printing the headline metrics beside the previous and the first run. A
+// change edits the Invocation (through the same flag-table rows as the command line) and the run
+// goes through the same run-and-emit path; nothing is parsed again. Bad values get the command
+// line's one-line errors and never end the sitting; Ctrl-C stops a running experiment and
+// returns to the prompt, and at the prompt it exits.
 #pragma once
 
 #include <functional>
@@ -10,32 +12,23 @@
 #include <string>
 #include <vector>
 
-#include "cli/commands.hpp"
+#include "cli/invocation.hpp"
 #include "cli/line_reader.hpp"
 
 namespace cudalab {
 
-// How one run is made: the CLI's run_lesson on a GPU; tests pass a lesson that needs none.
-using LiveRunner = std::function<Report(const LessonRun&, const RunContext&, const CommonOptions&)>;
+// How one run is made: run_stamped_lesson on a GPU; tests pass a lesson that needs none.
+using LiveRunner = std::function<Report(const LessonSetup&, const Invocation&)>;
 
-struct LiveSession {
-  const CourseEntry* entry = nullptr;
-  std::vector<std::string> args;  // the lesson's flags as typed: {"--streams", "4"}
-  LiveRunner runner;
-};
+// The sitting on `reader` (commands) and `out` (everything printed); returns the exit code.
+int run_sitting(Invocation& inv, const LiveRunner& runner, LineReader& reader, std::ostream& out);
 
-// Runs the sitting on `reader` (commands) and `out` (everything printed); returns the exit code.
-int run_live(const LiveSession& session, LineReader& reader, std::ostream& out);
+// The common flags a change at the prompt may make; the others only on the command line.
+std::vector<std::string> live_flag_names();
 
-// The sitting with a terminal reader and the real runner (used by the CLI).
-int run_live(const CourseEntry& entry, std::vector<std::string> args);
-
-// The metrics a re-run is compared on: those with a prediction or a ratio unit, else the first
-// few; at most eight.
-std::vector<const Metric*> headline_metrics(const Report& report);
-
-// The comparison printed after each re-run (pure, for tests).
-std::vector<std::string> compare_runs(const Report& now, const Report& previous, const Report& first,
-                                      std::size_t width);
+// The comparison printed after each re-run (pure, for tests): the headline metrics
+// (Report::headline_metric_keys) of this run beside the previous and the first.
+std::vector<std::string> compare_live_runs(const Report& now, const Report& previous, const Report& first,
+                                           std::size_t width);
 
 }  // namespace cudalab

@@ -1,4 +1,6 @@
-#include "output.hpp"
+#include "cli/output.hpp"
+
+#include <unistd.h>
 
 #include <cctype>
 #include <cerrno>
@@ -8,13 +10,12 @@
 #include <iostream>
 #include <string>
 
-#include <unistd.h>
-
 #include "common/core/errors.hpp"
+#include "common/core/text_format.hpp"
 #include "common/report/render_svg.hpp"
 #include "common/report/report_json.hpp"
 #include "common/report/timeline_json.hpp"
-#include "common/core/text_format.hpp"
+#include "common/report/translate.hpp"
 
 namespace cudalab {
 
@@ -22,9 +23,9 @@ namespace {
 
 void write_json_file(const std::string& path, const nlohmann::json& json) {
   std::ofstream out(path, std::ios::trunc);
-  if (!out) throw UsageError("--json: cannot write '" + path + "': " + std::strerror(errno));
+  if (!out) throw UsageError("--json: cannot write '" + printable_value(path) + "': " + std::strerror(errno));
   out << json.dump(2) << '\n';
-  if (!out) throw UsageError("--json: writing '" + path + "' failed: " + std::strerror(errno));
+  if (!out) throw UsageError("--json: writing '" + printable_value(path) + "' failed: " + std::strerror(errno));
 }
 
 // Braille and box drawing only where the locale says UTF-8; an unset locale (CI, tests) is
@@ -40,85 +41,86 @@ bool locale_is_utf8() {
   return true;
 }
 
-void pause_for_enter() {
+void pause_for_enter(Lang lang) {
   if (!stdin_is_terminal()) return;
-  std::cerr << "\n  ⏎ press Enter for the next section " << std::flush;
+  std::cerr << "\n  ⏎ " << tr(lang, "press Enter for the next section") << ' ' << std::flush;
   std::string line;
   std::getline(std::cin, line);
 }
 
+OutputPlan::Form form_of(const CommonFlags& f) {
+  if (f.portable) return OutputPlan::Form::portable;
+  if (f.stable) return OutputPlan::Form::stable;
+  if (f.format == "json" || f.json_path == "-") return OutputPlan::Form::json;
+  return OutputPlan::Form::text;
+}
+
 }  // namespace
 
-OutputPlan plan_output(const CommonOptions& o) {
+bool color_wanted(const std::string& color_flag) {
+  const char* no_color = std::getenv("NO_COLOR");
+  return color_flag == "always" ||
+         (color_flag == "auto" && stdout_is_terminal() && (no_color == nullptr || *no_color == '\0'));
+}
+
+OutputPlan plan_output(const CommonFlags& f) {
   OutputPlan plan;
-  if (o.portable) {
-    plan.form = OutputPlan::Stdout::portable;
-  } else if (o.stable) {
-    plan.form = OutputPlan::Stdout::stable;
-  } else if (o.format == "json" || o.json_path == "-") {
-    plan.form = OutputPlan::Stdout::json;
-  }
-  if (o.json_path != "-") plan.json_file = o.json_path;
-  plan.style = text_style(o);
-  plan.progress = plan.form == OutputPlan::Stdout::text && isatty(STDERR_FILENO) != 0;
+  plan.form = form_of(f);
+  if (f.json_path != "-") plan.json_file = f.json_path;
+  plan.trace_file = f.trace_path;
+  plan.svg_dir = f.svg_dir;
+  plan.style.color = color_wanted(f.color);
+  plan.style.width = terminal_width();
+  plan.style.timelines = f.timeline;
+  plan.style.tables = f.tables;
+  plan.style.unicode = locale_is_utf8();
+  plan.style.lang = f.lang.empty() ? lang_from_environment() : parse_lang(f.lang);
+  if (f.pause) plan.style.between_sections = [lang = plan.style.lang] { pause_for_enter(lang); };
+  plan.progress = plan.form == OutputPlan::Form::text && isatty(STDERR_FILENO) != 0;
   return plan;
 }
 
-TextStyle text_style(const CommonOptions& o) {
-  TextStyle style;
-  const char* no_color = std::getenv("NO_COLOR");
-  style.color = o.color == "always" ||
-                (o.color == "auto" && stdout_is_terminal() && (no_color == nullptr || *no_color == '\0'));
-  style.width = terminal_width();
-  style.timelines = o.timeline;
-  style.tables = o.tables;
-  style.unicode = locale_is_utf8();
-  style.lang = o.lang.empty() ? lang_from_environment() : parse_lang(o.lang);
-  if (o.pause) style.between_sections = pause_for_enter;
-  return style;
-}
-
-void emit_report(const Report& report, const CommonOptions& o, bool recorded) {
-  const OutputPlan plan = plan_output(o);
+void emit_report(const Report& report, const OutputPlan& plan, bool recorded) {
   if (!plan.json_file.empty()) write_json_file(plan.json_file, report_to_json(report));
-  if (!o.svg_dir.empty()) {
-    const auto written = write_report_svgs(report, o.svg_dir);
-    std::cerr << "cudalab: wrote " << written.size() << " SVG file" << (written.size() == 1 ? "" : "s") << " to "
-              << o.svg_dir << '\n';
+  if (!plan.svg_dir.empty()) {
+    const auto written = write_report_svgs(report, plan.svg_dir);
+    std::cerr << tr(plan.lang(), fmt::format("cudalab: wrote {} SVG file{} to {}", written.size(),
+                                             written.size() == 1 ? "" : "s", printable_value(plan.svg_dir)))
+              << '\n';
   }
-  emit_trace({report}, o);
-  if (plan.form == OutputPlan::Stdout::portable) {
-    std::cout << render_portable(report);
-  } else if (plan.form == OutputPlan::Stdout::stable) {
-    std::cout << render_stable(report);
-  } else if (plan.form == OutputPlan::Stdout::json) {
-    std::cout << report_to_json(report).dump(2) << '\n';
-  } else {
-    TextStyle style = plan.style;
-    style.recorded = recorded;
-    style.timelines = style.timelines || recorded;
-    render_text(std::cout, report, style);
+  emit_trace({report}, plan);
+  switch (plan.form) {
+    case OutputPlan::Form::portable: std::cout << render_portable(report); break;
+    case OutputPlan::Form::stable: std::cout << render_stable(report); break;
+    case OutputPlan::Form::json: std::cout << report_to_json(report).dump(2) << '\n'; break;
+    case OutputPlan::Form::text: {
+      TextStyle style = plan.style;
+      style.recorded = recorded;
+      style.timelines = style.timelines || recorded;
+      render_text(std::cout, report, style);
+      break;
+    }
   }
   std::cout.flush();
 }
 
-void emit_reports_json(const std::vector<Report>& reports, const CommonOptions& o) {
+void emit_reports_json(const std::vector<Report>& reports, const OutputPlan& plan) {
   nlohmann::json runs = nlohmann::json::array();
   for (const auto& r : reports) runs.push_back(report_to_json(r));
-  const OutputPlan plan = plan_output(o);
   if (!plan.json_file.empty()) write_json_file(plan.json_file, runs);
-  if (plan.form == OutputPlan::Stdout::json) std::cout << runs.dump(2) << '\n';
+  if (plan.form == OutputPlan::Form::json) std::cout << runs.dump(2) << '\n';
 }
 
-void emit_trace(const std::vector<Report>& reports, const CommonOptions& o) {
-  if (o.trace_path.empty()) return;
+void emit_trace(const std::vector<Report>& reports, const OutputPlan& plan) {
+  if (plan.trace_file.empty()) return;
   std::vector<Timeline> timelines;
   for (const auto& r : reports) timelines.insert(timelines.end(), r.timelines.begin(), r.timelines.end());
   if (timelines.empty()) {
-    std::cerr << "cudalab: --trace: no timeline was recorded (CUPTI unavailable, or the lesson traces nothing); '"
-              << o.trace_path << "' holds no events\n";
+    std::cerr << tr(plan.lang(), "cudalab: --trace: no timeline was recorded (CUPTI unavailable, or the lesson traces "
+                                 "nothing); the file holds no events")
+              << '\n';
   }
-  write_chrome_trace(o.trace_path, timelines);
+  write_chrome_trace(plan.trace_file, timelines);
 }
 
 int exit_code_for(const Report& report, bool strict) {

@@ -1,66 +1,94 @@
 #include "cli/presets.hpp"
 
-#include <cctype>
-#include <fstream>
-#include <regex>
-#include <sstream>
-#include <sys/stat.h>
+#include <toml++/toml.h>
 
 #include <fmt/format.h>
 
 #include "common/core/errors.hpp"
+#include "common/core/files.hpp"
+#include "common/core/text_format.hpp"
 
 namespace cudalab {
 
 namespace {
 
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return {};
-  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+// A path is echoed whole up to this many characters: students name their files, and a cut name
+// would not say which one.
+constexpr std::size_t kPathChars = 200;
+
+// The [section] a line belongs to, for an error toml++ reports by line alone: the last header
+// line above it. One pass over the text.
+std::string section_above(std::string_view text, std::size_t line) {
+  std::string section;
+  std::size_t number = 1, start = 0;
+  while (start < text.size() && number <= line) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::string_view l = text.substr(start, end - start);
+    const std::size_t open = l.find_first_not_of(" \t");
+    if (open != std::string_view::npos && l[open] == '[') {
+      const std::size_t close = l.find(']', open);
+      if (close != std::string_view::npos) section = std::string(l.substr(open + 1, close - open - 1));
+    }
+    start = end + 1;
+    ++number;
+  }
+  const auto first = section.find_first_not_of(" \t");
+  if (first == std::string::npos) return {};
+  return section.substr(first, section.find_last_not_of(" \t") - first + 1);
 }
 
-// The value part of `key = value  # comment`: a quoted string keeps a '#' inside it.
-std::optional<PresetValue> parse_value(const std::string& raw, std::string& error) {
-  const std::string v = trim(raw);
-  PresetValue out;
-  if (!v.empty() && (v[0] == '"' || v[0] == '\'')) {
-    const char quote = v[0];
-    std::string text;
-    std::size_t i = 1;
-    for (; i < v.size() && v[i] != quote; ++i) {
-      if (quote == '"' && v[i] == '\\' && i + 1 < v.size()) {
-        const char e = v[++i];
-        text += e == 'n' ? '\n' : e == 't' ? '\t' : e;
-      } else {
-        text += v[i];
-      }
-    }
-    if (i >= v.size()) return error = "a string is not closed", std::nullopt;
-    const std::string rest = trim(v.substr(i + 1));
-    if (!rest.empty() && rest[0] != '#') return error = "text after the string", std::nullopt;
-    out.text = text;
-    out.type = PresetValue::Type::string;
-    return out;
+// toml++ says "Error while parsing value: could not determine value type"; the reader needs the
+// second half, and a hint for the commonest mistake, text without quotes.
+std::string syntax_problem(std::string_view description) {
+  std::string_view what = description;
+  if (what.rfind("Error while parsing", 0) == 0 && what.find(": ") != std::string_view::npos) {
+    what.remove_prefix(what.find(": ") + 2);
   }
-  const std::string bare = trim(v.substr(0, v.find('#')));
-  static const std::regex integer(R"([+-]?[0-9][0-9_]*)"), real(R"([+-]?[0-9][0-9_]*(\.[0-9_]+)?([eE][+-]?[0-9]+)?)");
-  if (bare == "true" || bare == "false") {
-    out.text = bare;
-    out.type = PresetValue::Type::boolean;
-  } else if (std::regex_match(bare, integer)) {
-    for (char c : bare) {
-      if (c != '_') out.text += c;
-    }
-    out.type = PresetValue::Type::integer;
-  } else if (std::regex_match(bare, real)) {
-    out.text = bare;
-    out.type = PresetValue::Type::real;
-  } else {
-    error = bare.empty() ? "no value after '='" : fmt::format("'{}' is not a TOML value (quote text: \"{}\")", bare, bare);
-    return std::nullopt;
-  }
+  std::string out = printable_value(what, 100);
+  if (what.find("value type") != std::string_view::npos) out += " (text is quoted: size = \"64MiB\")";
   return out;
+}
+
+[[noreturn]] void refuse_syntax(const toml::parse_error& e, std::string_view text, const std::string& path) {
+  const auto& where = e.source().begin;
+  const std::string section = section_above(text, where.line);
+  throw UsageError(fmt::format("--config {}:{}:{}{}: {}", printable_value(path, kPathChars), where.line, where.column,
+                               section.empty() ? "" : " [" + printable_value(section) + "]",
+                               syntax_problem(e.description())));
+}
+
+PresetValue value_of(const std::string& file, const std::string& section, const std::string& key,
+                     const toml::node& node) {
+  PresetValue v;
+  v.key = key;
+  v.line = static_cast<int>(node.source().begin.line);
+  if (const auto* s = node.as_string()) {
+    v.text = s->get(), v.type = PresetValue::Type::string;
+  } else if (const auto* i = node.as_integer()) {
+    v.text = std::to_string(i->get()), v.type = PresetValue::Type::integer;
+  } else if (const auto* d = node.as_floating_point()) {
+    v.text = fmt::format("{}", d->get()), v.type = PresetValue::Type::real;
+  } else if (const auto* b = node.as_boolean()) {
+    v.text = b->get() ? "true" : "false", v.type = PresetValue::Type::boolean;
+  } else {
+    throw UsageError(fmt::format("--config {}:{} [{}] {}: a flag takes one value (text, a number or true/false), "
+                                 "not a table, an array or a date",
+                                 printable_value(file, kPathChars), v.line, printable_value(section), printable_value(key)));
+  }
+  return v;
+}
+
+PresetSection section_of(const std::string& file, const std::string& name, const toml::node& node) {
+  PresetSection section{name, static_cast<int>(node.source().begin.line), {}};
+  const toml::table* table = node.as_table();
+  if (table == nullptr) {
+    throw UsageError(fmt::format("--config {}:{}: {} is outside any section; put it under [lesson-name] or [all]",
+                                 printable_value(file, kPathChars), section.line, printable_value(name)));
+  }
+  for (const auto& [key, value] : *table) {
+    section.values.push_back(value_of(file, name, std::string(key.str()), value));
+  }
+  return section;
 }
 
 }  // namespace
@@ -73,53 +101,36 @@ const PresetSection* PresetFile::find(const std::string& name) const {
 }
 
 PresetFile parse_presets(const std::string& text, const std::string& path) {
+  toml::table root;
+  try {
+    root = toml::parse(text, path);
+  } catch (const toml::parse_error& e) {
+    refuse_syntax(e, text, path);
+  }
   PresetFile file{path, {}};
-  std::istringstream in(text);
-  std::string line;
-  int number = 0;
-  auto fail = [&](const std::string& what) { throw UsageError(fmt::format("--config {}:{}: {}", path, number, what)); };
-  static const std::regex header(R"(^\[\s*([A-Za-z0-9_.-]+)\s*\]\s*(#.*)?$)");
-  static const std::regex assignment(R"(^([A-Za-z0-9_-]+)\s*=(.*)$)");
-  while (std::getline(in, line)) {
-    ++number;
-    if (number == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a byte-order mark
-    const std::string t = trim(line);
-    if (t.empty() || t[0] == '#') continue;
-    std::smatch m;
-    if (std::regex_match(t, m, header)) {
-      if (file.find(m[1].str()) != nullptr) fail(fmt::format("section [{}] appears twice", m[1].str()));
-      file.sections.push_back({m[1].str(), number, {}});
-      continue;
-    }
-    if (!std::regex_match(t, m, assignment)) fail(fmt::format("'{}' is neither [section] nor key = value", t));
-    if (file.sections.empty()) fail(fmt::format("{} is outside any section; put it under [lesson-name] or [all]", m[1].str()));
-    std::string error;
-    auto value = parse_value(m[2].str(), error);
-    if (!value) fail(fmt::format("[{}] {}: {}", file.sections.back().name, m[1].str(), error));
-    value->key = m[1].str();
-    value->line = number;
-    for (const auto& other : file.sections.back().values) {
-      if (other.key == value->key) fail(fmt::format("[{}] {} is set twice", file.sections.back().name, value->key));
-    }
-    file.sections.back().values.push_back(*value);
+  for (const auto& [key, node] : root) file.sections.push_back(section_of(path, std::string(key.str()), node));
+  // toml++ keeps a table's keys sorted; a person reads the file top to bottom.
+  std::stable_sort(file.sections.begin(), file.sections.end(),
+                   [](const PresetSection& a, const PresetSection& b) { return a.line < b.line; });
+  for (auto& s : file.sections) {
+    std::stable_sort(s.values.begin(), s.values.end(),
+                     [](const PresetValue& a, const PresetValue& b) { return a.line < b.line; });
   }
   return file;
 }
 
 PresetFile read_presets(const std::string& path) {
-  struct stat st{};
-  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
-    throw UsageError(fmt::format("--config {}: no such file (a TOML file of [lesson] sections)", path));
+  try {
+    return parse_presets(read_regular_file(path, kMaxPresetFileBytes, "a preset file (TOML)"), path);
+  } catch (const UsageError& e) {
+    const std::string message = e.what();
+    if (message.rfind("--config", 0) == 0) throw;
+    throw UsageError("--config " + message);
   }
-  std::ifstream in(path);
-  if (!in) throw UsageError(fmt::format("--config {}: cannot read it", path));
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_presets(text.str(), path);
 }
 
 std::string preset_origin(const PresetFile& file, const PresetSection& section, const PresetValue& value) {
-  return fmt::format("{}:{} [{}]", file.path, value.line, section.name);
+  return fmt::format("{}:{} [{}]", printable_value(file.path, kPathChars), value.line, printable_value(section.name));
 }
 
 }  // namespace cudalab

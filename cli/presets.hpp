@@ -1,11 +1,9 @@
 // Class presets: a TOML file with one [section] per lesson (its flags as keys), read by
-// `--config FILE`. We read the part of TOML a preset needs ourselves — comments anywhere, spaces
-// inside brackets, a byte-order mark, strings, integers, floats, booleans — so that every
-// problem is reported as FILE:LINE [section] with the flag's own rule, and a bad section stops
-// only its own lesson.
+// `--config FILE` with toml++ (a TOML 1.0 parser; its errors carry the line and column). Every
+// problem is one line naming FILE:LINE [section] and the flag's own rule, and a bad section
+// stops only its own lesson. The file is untrusted: read without blocking, at most 1 MiB.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,17 +20,19 @@ struct PresetValue {
 struct PresetSection {
   std::string name;  // a lesson name, "all" or "show"
   int line = 0;
-  std::vector<PresetValue> values;
+  std::vector<PresetValue> values;  // in the order of the file
 };
 
 struct PresetFile {
   std::string path;
-  std::vector<PresetSection> sections;
+  std::vector<PresetSection> sections;  // in the order of the file
   const PresetSection* find(const std::string& name) const;
 };
 
-// Throws UsageError "--config FILE:LINE: what is wrong" on a syntax error, an unreadable file,
-// a key outside any section or a key given twice in one section.
+inline constexpr std::size_t kMaxPresetFileBytes = std::size_t(1) << 20;
+
+// Throws UsageError "--config FILE:LINE:COLUMN [section]: what is wrong" on a TOML error, and
+// "--config FILE:LINE [section] KEY: ..." for a value a flag cannot take (a table, an array).
 PresetFile read_presets(const std::string& path);
 PresetFile parse_presets(const std::string& text, const std::string& path);
 

@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/core/files.hpp"
 #include "common/core/text_format.hpp"
 #include "common/core/units.hpp"
 #include "common/report/report.hpp"
@@ -32,6 +33,7 @@ enum class FlagKind {
   choice,       // one word of a list
   on_off,       // a switch: given or not
   output_file,  // a file the run writes; not a param of the experiment
+  text,         // any other value with a rule of its own (a path to read, N or "auto")
 };
 
 // What the command line, presets, live mode, help and completion know of one flag.
@@ -41,6 +43,8 @@ struct FlagSpec {
   std::string description;  // for --help
   std::string default_text; // the default as a person reads it ("64MiB", "calibrated")
   std::vector<std::string> choices;  // FlagKind::choice
+  std::string group;        // the --help heading it is listed under ("" = the lesson's own)
+  std::string value_name;   // what --help shows after the flag: N, SIZE, FILE, DIR, SECONDS, ...
 };
 
 template <class P>
@@ -57,7 +61,7 @@ class FlagTable {
   // --name N, a whole number in [min, max].
   FlagTable&& integer(std::string name, int P::*field, int min, int max, std::string description) && {
     const P defaults{};
-    add({name, FlagKind::integer, description, std::to_string(defaults.*field), {}},
+    add({name, FlagKind::integer, description, std::to_string(defaults.*field), {}, {}, "N"},
         [=](P& p, const std::string& text) {
           std::string error = check_whole_number(text, min, max);
           if (error.empty()) p.*field = static_cast<int>(*parse_whole_number(text));
@@ -72,7 +76,7 @@ class FlagTable {
   // report shows what the run resolved, marked device-dependent unless the user gave it.
   FlagTable&& optional_integer(std::string name, std::optional<int> P::*field, int min, int max,
                                std::string default_text, std::string description) && {
-    add({name, FlagKind::integer, description, default_text, {}},
+    add({name, FlagKind::integer, description, default_text, {}, {}, "N"},
         [=](P& p, const std::string& text) {
           std::string error = check_whole_number(text, min, max);
           if (error.empty()) p.*field = static_cast<int>(*parse_whole_number(text));
@@ -91,7 +95,7 @@ class FlagTable {
     const P defaults{};
     add({name, FlagKind::size,
          description + " (units B, KiB, MiB, GiB; allowed " + format_bytes(min) + " to " + format_bytes(max) + ")",
-         format_bytes(defaults.*field), {}},
+         format_bytes(defaults.*field), {}, {}, "SIZE"},
         [=](P& p, const std::string& text) {
           std::string error = check_size(text, min, max);
           if (error.empty()) p.*field = *parse_size(text);
@@ -106,7 +110,7 @@ class FlagTable {
   FlagTable&& choice(std::string name, std::string P::*field, std::vector<std::string> choices,
                      std::string description) && {
     const P defaults{};
-    add({name, FlagKind::choice, description, defaults.*field, choices},
+    add({name, FlagKind::choice, description, defaults.*field, choices, {}, join_words(choices, "|")},
         [=](P& p, const std::string& text) {
           std::string error = check_choice(text, choices);
           if (error.empty()) p.*field = text;
@@ -118,7 +122,7 @@ class FlagTable {
 
   // --name, a switch; shown in the report as on/off.
   FlagTable&& flag(std::string name, bool P::*field, std::string description) && {
-    add({name, FlagKind::on_off, description, "off", {}},
+    add({name, FlagKind::on_off, description, "off", {}, {}, {}},
         [=](P& p, const std::string& text) {
           const auto on = parse_switch(text);
           if (!on) return "'" + printable_value(text) + "' is not a switch value; use on or off";
@@ -130,16 +134,43 @@ class FlagTable {
     return std::move(*this);
   }
 
-  // --name FILE the run writes; not a param of the experiment, so not in the report. The CLI
-  // checks that the path can be written before the lesson runs (cli/options.hpp).
+  // --name FILE the run writes; not a param of the experiment, so not in the report. The path is
+  // checked when the flag is set, so a lesson never runs and then loses its output.
   FlagTable&& output_file(std::string name, std::string P::*field, std::string description) && {
-    add({name, FlagKind::output_file, description, "", {}},
+    add({name, FlagKind::output_file, description, "", {}, {}, "FILE"},
         [=](P& p, const std::string& text) {
-          if (text.empty()) return std::string("needs a file name");
-          p.*field = text;
-          return std::string();
+          std::string error = check_output_path(text, /*allow_stdout=*/false);
+          if (error.empty()) p.*field = text;
+          return error;
         },
         [=](const P& p) { return p.*field; }, [](const P&) { return std::optional<Param>(); });
+    return std::move(*this);
+  }
+
+  // --name VALUE with a rule of its own: `check(text)` returns "" or why not. Not a param of the
+  // experiment (the command line's own flags: --json FILE, --device N|auto, ...).
+  FlagTable&& text(std::string name, std::string P::*field, std::string value_name,
+                   std::function<std::string(const std::string&)> check, std::string description,
+                   std::string default_text = {}) && {
+    add({name, FlagKind::text, description, default_text, {}, {}, value_name},
+        [=](P& p, const std::string& text) {
+          std::string error = check(text);
+          if (error.empty()) p.*field = text;
+          return error;
+        },
+        [=](const P& p) { return p.*field; }, [](const P&) { return std::optional<Param>(); });
+    return std::move(*this);
+  }
+
+  // The last row's value, as --help names it ("SECONDS" instead of "N").
+  FlagTable&& named(std::string value_name) && {
+    rows_.back().spec.value_name = std::move(value_name);
+    return std::move(*this);
+  }
+
+  // Rows added after this are listed under `heading` in --help.
+  FlagTable&& in_group(std::string heading) && {
+    group_ = std::move(heading);
     return std::move(*this);
   }
 
@@ -169,9 +200,11 @@ class FlagTable {
  private:
   void add(FlagSpec spec, std::function<std::string(P&, const std::string&)> set,
            std::function<std::string(const P&)> value, std::function<std::optional<Param>(const P&)> param) {
+    spec.group = group_;
     rows_.push_back({std::move(spec), std::move(set), std::move(value), std::move(param)});
   }
   std::vector<Row> rows_;
+  std::string group_;
 };
 
 }  // namespace cudalab

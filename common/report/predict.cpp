@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "common/core/errors.hpp"
+#include "common/core/files.hpp"
 #include "common/core/text_format.hpp"
 
 namespace cudalab {
@@ -94,9 +95,16 @@ std::vector<Guess> ask(const std::vector<Question>& questions, std::istream& in,
   return guesses;
 }
 
-std::vector<Guess> read_answers(const std::string& path, const std::vector<Question>& questions) {
-  std::ifstream file(path);
-  if (!file) throw UsageError(fmt::format("--answers: cannot read '{}'", path));
+std::vector<Guess> read_answers(const std::string& path_as_typed, const std::vector<Question>& questions) {
+  std::string text;
+  try {
+    // A FIFO or /dev/zero would block or never end: regular files only, at most 1 MiB.
+    text = read_regular_file(path_as_typed, kMaxAnswersFileBytes, "an answers file");
+  } catch (const UsageError& e) {
+    throw UsageError(std::string("--answers: ") + e.what());
+  }
+  const std::string path = printable_value(path_as_typed);
+  std::istringstream file(text);
   std::vector<std::optional<double>> answers(questions.size());
   std::size_t next = 0, line_no = 0;
   std::string line;
@@ -114,13 +122,14 @@ std::vector<Guess> read_answers(const std::string& path, const std::vector<Quest
       index = questions.size();
       for (std::size_t i = 0; i < questions.size(); ++i) index = questions[i].metric == key ? i : index;
       if (index == questions.size()) {
-        throw UsageError(fmt::format("--answers: {} line {}: this lesson asks nothing about '{}'", path, line_no, key));
+        throw UsageError(fmt::format("--answers: {} line {}: this lesson asks nothing about '{}'", path, line_no,
+                                     printable_value(key)));
       }
       value = line.substr(eq + 1);
     }
     if (index >= questions.size()) throw UsageError(fmt::format("--answers: {} line {}: more answers than questions", path, line_no));
     const auto v = answer_of(questions[index], value.erase(0, value.find_first_not_of(" \t")).substr(0, value.find_last_not_of(" \t\r") + 1));
-    if (!v) throw UsageError(fmt::format("--answers: {} line {}: '{}' is not a number", path, line_no, value));
+    if (!v) throw UsageError(fmt::format("--answers: {} line {}: '{}' is not a number", path, line_no, printable_value(value)));
     answers[index] = v;
     next = index + 1;
   }

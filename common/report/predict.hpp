@@ -34,6 +34,8 @@ std::vector<Guess> ask(const std::vector<Question>& questions, std::istream& in,
 // Answers from a file (homework, tests): `metric.key = 2.5` lines, or bare numbers in question
 // order; `#` starts a comment. Throws UsageError naming --answers for anything else, and for a
 // question left unanswered.
+// The file is untrusted: a regular file of at most kMaxAnswersFileBytes, read without blocking.
+inline constexpr std::size_t kMaxAnswersFileBytes = std::size_t(1) << 20;
 std::vector<Guess> read_answers(const std::string& path, const std::vector<Question>& questions);
 
 // "you said 4 ×; measured 2.23 × (model 2.26 ×): 79% too high", in `lang`.

@@ -143,6 +143,7 @@ const Catalogue& zh_catalogue(std::string_view notes_file) {
     if (const auto text = embedded_file("zh/labels", notes_file)) c = Catalogue::parse(*text, notes_file);
   }
   if (const auto shared = embedded_file("zh/labels", "cudalab")) c.append(Catalogue::parse(*shared, "cudalab"));
+  if (const auto cli = embedded_file("zh/labels", "cli")) c.append(Catalogue::parse(*cli, "cli"));
   return cache.emplace(std::string(notes_file), std::move(c)).first->second;
 }
 

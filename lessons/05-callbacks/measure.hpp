@@ -35,7 +35,7 @@ struct PipelineSample {
   double sync_ms = 0;
   double worker_ms = 0;
   double host_ms_per_batch = 0;  // prepare + check, from the synchronize loop
-  double gpu_ms_per_batch = 0;   // copy-kernel-copy, from the synchronize loop
+  double gpu_ms_per_batch = 0;   // copy-kernel-copy on the GPU's clock (events), from the synchronize loop
 };
 
 struct Measurements {

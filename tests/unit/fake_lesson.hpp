@@ -36,7 +36,7 @@ inline Report fake_report(const FakeParams& p, const FakeMeasurements& m, const 
   ReportBuilder b(fake_flags().params(p));
   b.section("speedup", "speed-up", "").metric(derived("speedup", "speed-up vs one stream", "x", m.speedup).with_prediction(predicted));
   b.expect("above_two", m.speedup > 2.0, "more than 2x");
-  b.headline("fake headline");
+  b.headline("fake headline", {"speedup"});
   return std::move(b).build();
 }
 
@@ -58,7 +58,30 @@ inline const CourseEntry& fake_entry() {
 
 // Runs the lesson itself: no device, no preflight.
 inline LiveRunner fake_runner() {
-  return [](const LessonRun& run, const RunContext& ctx, const CommonOptions&) { return run.lesson->run(ctx); };
+  return [](const LessonSetup& setup, const Invocation&) {
+    Report report = setup.lesson->run(RunContext{});
+    report.lesson_number = setup.entry->number;
+    report.lesson_slug = setup.entry->slug;
+    report.lesson_title = setup.entry->title;
+    return report;
+  };
+}
+
+// A live sitting's Invocation for the fake lesson, flags as typed after `cudalab live 03`.
+inline Invocation fake_live_invocation(const std::vector<std::string>& args) {
+  Invocation inv;
+  inv.command = Command::live;
+  inv.lessons.push_back(LessonSetup{&fake_entry(), fake_entry().make(), {}, {}});
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string name = args[i].substr(2);
+    const bool is_switch = name == "slow";
+    const std::string error = inv.lesson().lesson->set_flag(name, is_switch ? "on" : args.at(++i));
+    if (!error.empty()) throw std::invalid_argument(error);
+  }
+  inv.output = plan_output(inv.flags);
+  inv.output.style.width = 80;
+  inv.output.style.color = false;
+  return inv;
 }
 
 }  // namespace cudalab::testing_support

@@ -29,8 +29,8 @@ class ScriptedReader final : public LineReader {
 std::string sitting(std::deque<std::string> commands, std::vector<std::string> args = {}) {
   ScriptedReader reader(std::move(commands));
   std::ostringstream out;
-  LiveSession session{&fake_entry(), std::move(args), fake_runner()};
-  EXPECT_EQ(run_live(session, reader, out), 0);
+  Invocation inv = fake_live_invocation(args);
+  EXPECT_EQ(run_sitting(inv, fake_runner(), reader, out), 0);
   return out.str();
 }
 

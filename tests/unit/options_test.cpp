@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "cli/options.hpp"
+#include "cli/flags.hpp"
 #include "test_support.hpp"
 
 using namespace cudalab;
@@ -24,19 +24,34 @@ TEST(Sizes, RejectsWhatIsNotASize) {
 }
 
 namespace {
-// Parses `args` into a throwaway app carrying the common options and one size and int option.
-struct Parsed {
-  CommonOptions common;
+// A lesson's params for the test: one size and one whole number, declared as lessons do.
+struct SizeAndStreams {
   std::uint64_t size = 4096;
   int streams = 4;
+};
+const FlagTable<SizeAndStreams>& size_and_streams() {
+  static const FlagTable<SizeAndStreams> table =
+      FlagTable<SizeAndStreams>()
+          .size("size", &SizeAndStreams::size, 4096, 1ull << 30, "bytes")
+          .integer("streams", &SizeAndStreams::streams, 1, 64, "streams");
+  return table;
+}
+
+// Parses `args` into a throwaway app carrying every common flag of a lesson and the two above,
+// through the same adapter the command line uses (cli/flags.hpp).
+struct Parsed {
+  CommonFlags common;
+  SizeAndStreams own;
   std::string error;
+  std::uint64_t size() const { return own.size; }
 };
 Parsed parse(std::vector<std::string> args) {
   Parsed p;
   p.error = testing_support::parse_flags(std::move(args), [&](CLI::App& app) {
-    add_common_options(app, p.common);
-    add_size_option(app, "--size", p.size, 4096, 1ull << 30, "bytes");
-    add_int_option(app, "--streams", p.streams, 1, 64, "streams");
+    add_common_options(app, p.common, lesson_flag_names());
+    add_flag_options(app, size_and_streams().specs(), [&](const std::string& name, const std::string& text) {
+      return size_and_streams().find(name)->set(p.own, text);
+    });
   });
   return p;
 }
@@ -46,13 +61,13 @@ TEST(Flags, GoodValuesParse) {
   const Parsed p = parse({"--device", "1", "--format", "json", "--repeat", "20", "--warmup", "0", "--lang", "zh",
                           "--color", "never", "--size", "64MiB", "--streams", "64", "--stable", "--pause"});
   ASSERT_EQ(p.error, "");
-  EXPECT_EQ(p.common.device, 1);
+  EXPECT_EQ(p.common.device, "1");
   EXPECT_EQ(p.common.format, "json");
   EXPECT_EQ(p.common.repeat, 20);
   EXPECT_EQ(p.common.warmup, 0);
   EXPECT_EQ(p.common.lang, "zh");
-  EXPECT_EQ(p.size, 64ull << 20);
-  EXPECT_EQ(p.streams, 64);
+  EXPECT_EQ(p.size(), 64ull << 20);
+  EXPECT_EQ(p.own.streams, 64);
   EXPECT_TRUE(p.common.stable);
   EXPECT_TRUE(p.common.pause);
   const Parsed traced = parse({"--timeline", "--trace", "t.json"});
@@ -64,10 +79,10 @@ TEST(Flags, GoodValuesParse) {
 TEST(Flags, DefaultsWhenAbsent) {
   const Parsed p = parse({});
   ASSERT_EQ(p.error, "");
-  EXPECT_EQ(p.common.device, -1);
-  EXPECT_EQ(p.common.repeat, 0);
-  EXPECT_EQ(p.common.warmup, -1);
-  EXPECT_EQ(p.size, 4096u);
+  EXPECT_EQ(p.common.device, "");
+  EXPECT_FALSE(p.common.repeat.has_value());
+  EXPECT_FALSE(p.common.warmup.has_value());
+  EXPECT_EQ(p.size(), 4096u);
   EXPECT_FALSE(p.common.timeline);
   EXPECT_EQ(p.common.trace_path, "");
 }

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "cli/course.hpp"
-#include "cli/options.hpp"
+#include "cli/flags.hpp"
 #include "common/report/report_json.hpp"
 #include "test_support.hpp"
 
@@ -82,9 +82,9 @@ TEST(ReferenceRuns, ShowPrintsNoRawMarkdownInEitherLanguage) {
 }
 
 TEST(ReferenceRuns, ParamsAreTheOnesEachLessonDeclaresInOrder) {
-  CommonOptions common_options;
+  CommonFlags common_flags_value;
   CLI::App common;
-  add_common_options(common, common_options);
+  add_common_options(common, common_flags_value, lesson_flag_names());
   const auto common_names = declared_names(common);
   const std::set<std::string> common_set(common_names.begin(), common_names.end());
   for (const auto& run : reference_runs()) {

@@ -13,7 +13,7 @@
 
 #include "cli/app.hpp"
 #include "cli/course.hpp"
-#include "cli/options.hpp"
+#include "cli/flags.hpp"
 #include "common/lesson/flag_table.hpp"
 #include "common/report/report.hpp"
 

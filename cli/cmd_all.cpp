@@ -1,0 +1,105 @@
+// `cudalab all`: every built lesson in course order, then one summary table. A lesson this
+// machine cannot run is skipped with one line; the others count.
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "cli/help_format.hpp"
+#include "cli/preset_merge.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/progress.hpp"
+#include "common/gpu/device.hpp"
+#include "common/report/render_summary.hpp"
+#include "common/report/translate.hpp"
+
+namespace cudalab {
+
+namespace {
+
+TourForm tour_form(const OutputPlan& plan) {
+  if (plan.form == OutputPlan::Form::portable) return TourForm::portable;
+  if (plan.form == OutputPlan::Form::stable) return TourForm::stable;
+  return TourForm::text;
+}
+
+// One lesson of the tour; "" when it ran (its report appended), else why it did not.
+std::string run_one_of_all(const LessonSetup& setup, const Invocation& inv, const OutputPlan& per_lesson,
+                           std::vector<Report>& reports, int& exit_code) {
+  const Lang lang = inv.output.lang();
+  const std::string name = fmt::format("cudalab: lesson {:02d} {}: ", setup.entry->number, setup.entry->slug);
+  if (!setup.preset_error.empty()) {
+    std::cerr << name << tr(lang, setup.preset_error) << '\n';
+    exit_code = std::max(exit_code, to_int(ExitCode::usage));
+    return "preset error";
+  }
+  try {
+    Report report = run_stamped_lesson(setup, inv);
+    if (inv.output.form != OutputPlan::Form::json) {
+      emit_report(report, per_lesson);
+      std::cout << '\n';
+    }
+    exit_code = std::max(exit_code, exit_code_for(report, inv.flags.strict));
+    reports.push_back(std::move(report));
+    return {};
+  } catch (const WaivedError& e) {
+    // A lesson this machine cannot run (two GPUs wanted, one found) is skipped; the others count.
+    std::cerr << name << tr(lang, "waived: " + std::string(e.what())) << '\n';
+    return "waived";
+  } catch (const RuntimeError& e) {
+    std::cerr << name << tr(lang, "CUDA error: " + std::string(e.what())) << '\n';
+    exit_code = std::max(exit_code, to_int(ExitCode::runtime));
+    return "runtime error";
+  }
+}
+
+}  // namespace
+
+void setup_all(CLI::App& app, CommandSetup& setup) {
+  CLI::App* sub = app.add_subcommand("all", "run every lesson in order, then a summary table");
+  sub->footer(help_footer());
+  add_common_options(*sub, setup.inv.flags, all_flag_names());
+  add_config_option(*sub, setup.config_path);
+  sub->callback([&setup, sub] {
+    setup.inv.command = Command::all;
+    setup.inv.lessons.clear();
+    for (const auto& entry : course()) {
+      if (entry.make != nullptr) setup.inv.lessons.push_back(LessonSetup{&entry, entry.make(), {}, {}});
+    }
+    setup.parsed = sub;
+  });
+}
+
+int run_all(Invocation& inv) {
+  if (inv.flags.print_config) {
+    std::cout << effective_config(inv);
+    return to_int(ExitCode::success);
+  }
+  progress::enable(inv.output.progress);
+  try {
+    (void)device_count();  // no GPU: one waived line, not one per lesson
+  } catch (const NoGpuError& e) {
+    throw NoGpuError(std::string(e.what()) + "; " + reference_hint(nullptr));
+  }
+  OutputPlan per_lesson = inv.output;
+  per_lesson.json_file.clear();   // the JSON file holds all runs, written once at the end
+  per_lesson.trace_file.clear();  // so does the trace file
+  std::vector<Report> reports;
+  std::vector<TourRow> rows;
+  int exit_code = to_int(ExitCode::success);
+  for (const auto& setup : inv.lessons) {
+    const std::string failure = run_one_of_all(setup, inv, per_lesson, reports, exit_code);
+    rows.push_back({setup.entry->number, setup.entry->slug, nullptr, failure});
+  }
+  emit_reports_json(reports, inv.output);
+  emit_trace(reports, inv.output);
+  if (inv.output.form == OutputPlan::Form::json) return exit_code;
+  std::size_t r = 0;
+  for (auto& row : rows) {
+    if (row.skipped.empty()) row.report = &reports[r++];
+  }
+  std::cout << render_tour_summary(rows, tour_form(inv.output), inv.output.style.width);
+  return exit_code;
+}
+
+}  // namespace cudalab

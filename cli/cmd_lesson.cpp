@@ -1,0 +1,192 @@
+// A lesson run: `cudalab 03 [flags]` (or by name). One subcommand per built lesson, its flags
+// bound to a Lesson object; the run stamps what every report carries and emits it once.
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "cli/help_format.hpp"
+#include "cli/preset_merge.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/interrupt.hpp"
+#include "common/core/progress.hpp"
+#include "common/core/text_format.hpp"
+#include "common/core/version.hpp"
+#include "common/gpu/device.hpp"
+#include "common/gpu/launch_latch.hpp"
+#include "common/gpu/preflight.hpp"
+#include "common/report/integrity.hpp"
+#include "common/report/predict.hpp"
+#include "common/report/translate.hpp"
+
+namespace cudalab {
+
+namespace {
+
+RunContext make_context(const LessonSetup& setup, const Invocation& inv) {
+  RunContext ctx;
+  const CommonFlags& f = inv.flags;
+  ctx.device_given = !f.device.empty() && f.device != "auto";
+  ctx.device = ctx.device_given ? std::stoi(f.device) : 0;
+  ctx.reps = setup.lesson->default_repetitions();
+  if (f.repeat) {
+    ctx.reps.repeat = *f.repeat;
+    ctx.reps.adaptive = false;  // the user asked for exactly this many
+  }
+  if (f.warmup) ctx.reps.warmup = *f.warmup;
+  if (inv.command == Command::all) ctx.reps.adaptive = false;  // the tour keeps each lesson's fixed counts: quick
+  ctx.lang = inv.output.lang();
+  ctx.timeline = f.timeline;
+  ctx.trace_path = f.trace_path;
+  return ctx;
+}
+
+// --wait-idle: polls NVML until no other process holds a context on the GPU, or the time is up
+// (then the lesson runs anyway and its report says who was there). Returns the last snapshot.
+GpuActivity wait_for_idle_gpu(const DeviceInfo& info, int wait_idle_s, Lang lang) {
+  GpuActivity activity = query_gpu_activity(info.pci_bus_id);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(wait_idle_s);
+  bool announced = false;
+  while (other_processes(activity).value_or(0) > 0 && std::chrono::steady_clock::now() < deadline) {
+    if (!announced) {
+      std::cerr << tr(lang, fmt::format("cudalab: waiting up to {} s for {} other process(es) to leave the GPU",
+                                        wait_idle_s, *other_processes(activity)))
+                << '\n';
+      announced = true;
+    }
+    throw_if_interrupted();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    activity = query_gpu_activity(info.pci_bus_id);
+  }
+  return activity;
+}
+
+void stamp_identity(Report& report, const CourseEntry& entry) {
+  report.tool_version = kToolVersion;
+  report.recorded_at = utc_timestamp_now();
+  report.lesson_number = entry.number;
+  report.lesson_slug = entry.slug;
+  report.lesson_title = entry.title;
+}
+
+// The preflight's warnings first, then the lesson's own, each once.
+void stamp_warnings(Report& report, const DeviceInfo& info) {
+  std::vector<std::string> warnings = preflight_warnings(info);
+  if (LaunchLatch::gave_up()) {
+    warnings.push_back(
+        "the launch latch could not hold a stream here (no stream memory operations, a tool that serialises the "
+        "GPU, or an enqueue that waited for it): copies it would have timed alone were timed as enqueued, launch "
+        "included");
+  }
+  for (auto& w : report.warnings) {
+    if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(std::move(w));
+  }
+  report.warnings = std::move(warnings);
+}
+
+// --predict: the lesson's questions, answered from --answers FILE or on the terminal, before
+// anything is measured.
+std::vector<Guess> ask_predictions(const LessonSetup& setup, const Invocation& inv) {
+  if (!inv.flags.predict) return {};
+  const auto questions = questions_for(inv.output.lang(), setup.entry->id());
+  if (questions.empty()) {
+    throw UsageError(fmt::format("--predict: lesson {:02d} asks no questions yet; try lesson 03 or 04", setup.entry->number));
+  }
+  if (!inv.flags.answers_path.empty()) return read_answers(inv.flags.answers_path, questions);
+  if (!stdin_is_terminal()) throw UsageError("--predict: needs a terminal to ask on, or --answers FILE");
+  return ask(questions, std::cin, std::cerr);
+}
+
+}  // namespace
+
+std::string reference_hint(const CourseEntry* entry) {
+  if (entry != nullptr) {
+    return fmt::format("`cudalab show {:02d}` shows this lesson's run recorded on the lab GPU", entry->number);
+  }
+  return fmt::format("`cudalab show NN` ({:02d} to {:02d}) shows each lesson's run recorded on the lab GPU",
+                     course().front().number, course().back().number);
+}
+
+Report run_stamped_lesson(const LessonSetup& setup, const Invocation& inv) {
+  const RunContext ctx = make_context(setup, inv);
+  use_device(ctx.device);
+  const DeviceInfo info = query_device(ctx.device);
+  ClassroomSnapshot classroom;
+  classroom.before = wait_for_idle_gpu(info, inv.flags.wait_idle_s, inv.output.lang());
+  classroom.thread_pinned = pin_thread_near_gpu(info.pci_bus_id);
+  struct ProgressLine {  // erased however the lesson ends
+    explicit ProgressLine(const std::string& what) { progress::begin(what); }
+    ~ProgressLine() { progress::end(); }
+  } progress_line(fmt::format("cudalab {:02d} {}", setup.entry->number, setup.entry->slug));
+  Report report;
+  {
+    const GpuProcessWatch watch(info.pci_bus_id);  // another student may come and go meanwhile
+    report = setup.lesson->run(ctx);
+    classroom.busiest_during = watch.busiest();
+  }
+  throw_if_interrupted();  // a lesson that finished its last measurement after Ctrl-C
+  stamp_identity(report, *setup.entry);
+  classroom.after = query_gpu_activity(info.pci_bus_id);
+  classroom.link_after = query_pcie_link(info.pci_bus_id);
+  classroom.host_load = host_load_average();
+  classroom.host_cpus = static_cast<int>(std::thread::hardware_concurrency());
+  report.environment = classroom_items(info, classroom);
+  const bool listed = std::any_of(report.devices.begin(), report.devices.end(),
+                                  [&](const DeviceSummary& d) { return d.index == ctx.device; });
+  if (!listed) report.devices.insert(report.devices.begin(), summary_of(info));
+  stamp_warnings(report, info);
+  seal(report);  // last: the digest covers everything stamped above
+  return report;
+}
+
+CLI::App* add_lesson_subcommand(CLI::App& parent, const CourseEntry& entry, CommandSetup& setup, Command command) {
+  setup.lesson_pool.push_back(LessonSetup{&entry, entry.make(), {}, {}});
+  LessonSetup* pooled = &setup.lesson_pool.back();
+  CLI::App* sub = parent.add_subcommand(entry.slug, fmt::format("{:02d} · {} — {}", entry.number, entry.title, entry.summary));
+  for (const auto& name : entry.names()) {
+    if (name != entry.slug) sub->alias(name);
+  }
+  sub->footer(help_footer());
+  add_lesson_options(*sub, *pooled->lesson);
+  std::vector<std::string> common = lesson_flag_names();
+  if (command == Command::live) common.erase(std::find(common.begin(), common.end(), "live"));
+  add_common_options(*sub, setup.inv.flags, common);
+  add_config_option(*sub, setup.config_path);
+  sub->callback([&setup, pooled, sub, command] {
+    setup.inv.command = command;
+    setup.inv.lessons.clear();
+    setup.inv.lessons.push_back(std::move(*pooled));
+    setup.parsed = sub;
+  });
+  return sub;
+}
+
+void setup_lessons(CLI::App& app, CommandSetup& setup) {
+  for (const auto& entry : course()) {
+    if (entry.make != nullptr) add_lesson_subcommand(app, entry, setup, Command::lesson);
+  }
+}
+
+int run_lesson_command(Invocation& inv) {
+  if (inv.flags.print_config) {
+    std::cout << effective_config(inv);
+    return to_int(ExitCode::success);
+  }
+  LessonSetup& setup = inv.lesson();
+  progress::enable(inv.output.progress);
+  std::vector<Guess> guesses = ask_predictions(setup, inv);
+  Report report;
+  try {
+    report = run_stamped_lesson(setup, inv);
+  } catch (const NoGpuError& e) {
+    throw NoGpuError(std::string(e.what()) + "; " + reference_hint(setup.entry));
+  }
+  report.guesses = std::move(guesses);
+  emit_report(report, inv.output);
+  return exit_code_for(report, inv.flags.strict);
+}
+
+}  // namespace cudalab

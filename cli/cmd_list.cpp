@@ -1,0 +1,95 @@
+// The course itself: `cudalab list` (and no command at all), `help TOPIC` and
+// `completion SHELL`. Help and completion print from the CLI11 app (cli/app.cpp runs them).
+#include <algorithm>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "cli/help_format.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/text_format.hpp"
+#include "common/core/units.hpp"
+#include "common/core/version.hpp"
+#include "common/report/translate.hpp"
+
+namespace cudalab {
+
+namespace {
+
+void print_course(Lang lang, std::size_t terminal) {
+  std::cout << tr(lang, fmt::format("cudalab {} — GPU concurrency, one experiment per lesson", kVersion)) << "\n\n";
+  const std::size_t indent = 2 + 2 + 2 + 20 + 2;  // "  NN  slug                  "
+  const std::size_t width = std::max<std::size_t>(indent + 24, terminal);
+  for (const auto& e : course()) {
+    const auto lines = wrap_text(tr(lang, e.summary) + (e.make ? "" : tr(lang, "  (not built yet)")), width - indent);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      std::cout << (i == 0 ? fmt::format("  {:02d}  {}  ", e.number, pad_right(e.slug, 20)) : std::string(indent, ' '))
+                << lines[i] << '\n';
+    }
+  }
+  const CourseEntry& example = course().at(std::min<std::size_t>(2, course().size() - 1));
+  std::cout << '\n';
+  for (const auto& line : wrap_text(tr(lang, fmt::format("run a lesson by name or number: cudalab {}, cudalab {:02d}, "
+                                                         "cudalab {}",
+                                                         example.slug, example.number, example.number)),
+                                    terminal)) {
+    std::cout << line << '\n';
+  }
+}
+
+}  // namespace
+
+void setup_list(CLI::App& app, CommandSetup& setup) {
+  CLI::App* sub = app.add_subcommand("list", "the lessons in course order");
+  add_common_options(*sub, setup.inv.flags, {"lang"});
+  sub->add_flag("--times", setup.inv.list_times, "also the GPU time each lesson holds with its defaults");
+  sub->callback([&setup, sub] {
+    setup.inv.command = Command::list;
+    setup.parsed = sub;
+  });
+}
+
+void setup_help(CLI::App& app, CommandSetup& setup) {
+  CLI::App* sub = app.add_subcommand("help", "help for a lesson or command: cudalab help 03");
+  sub->add_option("TOPIC", setup.inv.help_topic, "a lesson (number or name) or a command");
+  add_common_options(*sub, setup.inv.flags, {"lang"});
+  sub->callback([&setup, sub] {
+    setup.inv.command = Command::help;
+    setup.parsed = sub;
+  });
+}
+
+void setup_completion(CLI::App& app, CommandSetup& setup) {
+  CLI::App* sub = app.add_subcommand("completion", "print a shell completion script: cudalab completion bash");
+  sub->add_option_function<std::string>(
+         "SHELL",
+         [&setup](const std::string& text) {
+           const std::string error = check_choice(text, {"bash", "zsh", "fish"});
+           if (!error.empty()) throw CLI::ValidationError("SHELL", error);
+           setup.inv.shell = text;
+         },
+         "the shell")
+      ->required()
+      ->type_name("bash|zsh|fish");
+  sub->callback([&setup, sub] {
+    setup.inv.command = Command::completion;
+    setup.parsed = sub;
+  });
+}
+
+int run_list(const Invocation& inv) {
+  print_course(inv.output.lang(), inv.output.style.width);
+  return to_int(ExitCode::success);
+}
+
+int run_course(const Invocation& inv) {
+  print_course(inv.output.lang(), inv.output.style.width);
+  std::cout << '\n'
+            << tr(inv.output.lang(), fmt::format("start with  cudalab {:02d}        # or: cudalab {} --help",
+                                                 course().front().number, course().front().slug))
+            << '\n';
+  return to_int(ExitCode::success);
+}
+
+}  // namespace cudalab

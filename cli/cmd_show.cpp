@@ -1,0 +1,64 @@
+// `cudalab show RUN`: a saved run (or a lesson's built-in reference run) rendered exactly as the
+// live run rendered it, without a GPU.
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "cli/graders.hpp"
+#include "cli/help_format.hpp"
+#include "cli/preset_merge.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/text_format.hpp"
+#include "common/report/translate.hpp"
+
+namespace cudalab {
+
+void setup_show(CLI::App& app, CommandSetup& setup) {
+  CLI::App* sub = app.add_subcommand("show", "render a saved run, or a lesson's reference run (show 03), without a GPU");
+  sub->footer(help_footer());
+  sub->add_option_function<std::string>(
+         "RUN", [&setup](const std::string& run) { setup.inv.runs = {run}; },
+         "a run saved with --json, or a lesson (03, or its name) for its reference run")
+      ->required()
+      ->type_name("RUN");
+  add_common_options(*sub, setup.inv.flags, show_flag_names());
+  add_config_option(*sub, setup.config_path);
+  sub->callback([&setup, sub] {
+    setup.inv.command = Command::show;
+    setup.parsed = sub;
+  });
+}
+
+int run_show(const Invocation& inv) {
+  if (inv.flags.print_config) {
+    std::cout << effective_config(inv);
+    return to_int(ExitCode::success);
+  }
+  std::vector<SavedRun> runs;
+  try {
+    runs = load_run_argument(inv.runs.front());
+  } catch (const UsageError& e) {
+    throw UsageError(std::string("show: ") + e.what());
+  }
+  OutputPlan one = inv.output;
+  one.trace_file.clear();  // one trace file for every run, below
+  std::vector<Report> reports;
+  int exit_code = to_int(ExitCode::success);
+  for (auto& run : runs) {
+    emit_report(run.report, one, /*recorded=*/true);
+    if (run.integrity.state == Integrity::modified) {
+      std::cerr << "cudalab: show: " << printable_value(run.source) << ": "
+                << tr(inv.output.lang(), run.integrity.describe()) << '\n';
+    }
+    // Just as the live run did: a failed verify check (or a run edited after it was made) fails.
+    if (!run.report.verify_passed() || run.integrity.state == Integrity::modified) {
+      exit_code = to_int(ExitCode::verify_failed);
+    }
+    reports.push_back(std::move(run.report));
+  }
+  emit_trace(reports, inv.output);
+  return exit_code;
+}
+
+}  // namespace cudalab

@@ -1,0 +1,151 @@
+#include "cli/command_line.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "cli/help_format.hpp"
+#include "cli/preset_merge.hpp"
+#include "cli/presets.hpp"
+#include "cli/suggest.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/text_format.hpp"
+#include "common/core/version.hpp"
+#include "common/report/translate.hpp"
+
+namespace cudalab {
+
+namespace {
+
+// The one ordered registration list: the subcommands in the order --help lists them.
+constexpr SetupFunction kRegistration[] = {setup_lessons, setup_all,  setup_live,  setup_show,      setup_compare,
+                                           setup_grade,   setup_list, setup_help,  setup_completion};
+
+std::vector<std::string> command_words() {
+  return {"list", "all", "show", "compare", "grade", "live", "help", "completion"};
+}
+
+// A lesson number or name the user typed that is not a subcommand.
+std::string unknown_command_message(const std::string& word) {
+  if (const CourseEntry* entry = find_course_entry(word)) {
+    return fmt::format("lesson {:02d} {} is not built yet; run `cudalab list` for the lessons you can run",
+                       entry->number, entry->slug);
+  }
+  std::vector<std::string> words = command_words();
+  for (const auto& entry : course()) words.push_back(entry.slug);
+  const std::string guess = closest_word(word, words);
+  return fmt::format("unknown lesson or command '{}'{}; run `cudalab list` (lessons 01 to {:02d})",
+                     printable_value(word), guess.empty() ? "" : fmt::format(" (did you mean {}?)", guess),
+                     course().back().number);
+}
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& w : words) out += (out.empty() ? "" : " ") + printable_value(w);
+  return out;
+}
+
+// "live 03" for a lesson under live, "03" for a lesson, the command's name otherwise: as typed
+// most often, and a command that exists.
+std::string command_path(const CLI::App* sub) {
+  const CourseEntry* lesson = find_course_entry(sub->get_name());
+  std::string path = lesson != nullptr ? fmt::format("{:02d}", lesson->number) : sub->get_name();
+  for (const CLI::App* p = sub->get_parent(); p != nullptr && p->get_parent() != nullptr; p = p->get_parent()) {
+    path = p->get_name() + " " + path;
+  }
+  return path;
+}
+
+std::vector<std::string> long_names(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::Option* opt : app.get_options()) {
+    if (!opt->get_lnames().empty()) names.push_back("--" + opt->get_lnames().front());
+  }
+  return names;
+}
+
+// Every --lang takes effect as soon as CLI11 reads it, so an error later on the same command
+// line is already in the language asked for.
+void trigger_lang_on_parse(CLI::App& app) {
+  if (CLI::Option* lang = app.get_option_no_throw("--lang")) lang->trigger_on_parse();
+  for (CLI::App* sub : app.get_subcommands({})) trigger_lang_on_parse(*sub);
+}
+
+// The deepest subcommand CLI11 parsed ("live" → its lesson), from CLI11's own record: the final
+// callbacks that set CommandSetup::parsed run only after a parse without errors.
+const CLI::App* deepest_parsed(const CLI::App& app) {
+  const CLI::App* found = nullptr;
+  for (const CLI::App* sub = &app; !sub->get_subcommands().empty();) {
+    sub = sub->get_subcommands().front();
+    found = sub;
+  }
+  return found;
+}
+
+}  // namespace
+
+CommandLine::CommandLine()
+    : app_("cudalab — a hands-on lab for GPU concurrency: streams, pinned memory, copy/compute overlap, "
+           "priorities, host callbacks and CUDA Graphs.",
+           "cudalab") {
+  app_.formatter(std::make_shared<WrappingFormatter>([this] { return error_lang(); }));
+  app_.footer(help_footer());
+  app_.set_version_flag("--version", fmt::format("cudalab {}", kToolVersion));
+  add_config_option(app_, config_path_);
+  app_.add_flag("--live", inv_.flags.live, "live mode, after a lesson: cudalab 03 --live");
+  app_.require_subcommand(0, 1);
+  CommandSetup setup{inv_, lesson_pool_, parsed_, config_path_};
+  for (const SetupFunction add : kRegistration) add(app_, setup);
+  trigger_lang_on_parse(app_);
+}
+
+Lang CommandLine::error_lang() const {
+  return check_lang(inv_.flags.lang).empty() ? parse_lang(inv_.flags.lang) : lang_from_environment();
+}
+
+std::string CommandLine::extras_message() const {
+  const std::vector<std::string> before = app_.remaining(false);
+  const CLI::App* parsed = deepest_parsed(app_);
+  if (parsed == nullptr) {
+    if (before.empty()) return "unexpected arguments";
+    if (before.front().rfind("-", 0) == 0) {
+      return fmt::format("{} needs a lesson first: cudalab 03 {}", joined(before), joined(before));
+    }
+    return unknown_command_message(before.front());
+  }
+  const std::string path = command_path(parsed);
+  if (!before.empty()) return fmt::format("{} must come after the lesson: cudalab {} {}", joined(before), path, joined(before));
+  const std::vector<std::string> extras = parsed->remaining(false);
+  const std::string guess = extras.empty() ? "" : closest_word(extras.front(), long_names(*parsed));
+  return fmt::format("{} does not take: {}{}", path, joined(extras),
+                     guess.empty() || guess == extras.front() ? "" : fmt::format(" (did you mean {}?)", guess));
+}
+
+Invocation& CommandLine::parse(int argc, const char* const* argv) {
+  try {
+    app_.parse(argc, argv);
+  } catch (const CLI::ExtrasError&) {
+    throw UsageError(extras_message());
+  }
+  if (inv_.flags.live && parsed_ == nullptr) {
+    throw UsageError("--live needs a lesson: cudalab live 03, or cudalab 03 --live");
+  }
+  if (inv_.command == Command::lesson && inv_.flags.live) inv_.command = Command::live;
+  if (!inv_.flags.answers_path.empty() && !inv_.flags.predict) throw UsageError("--answers: only with --predict");
+  mark_typed(inv_, parsed_);
+  if (!config_path_.empty()) apply_presets(inv_, parsed_, read_presets(config_path_));
+  inv_.output = plan_output(inv_.flags);  // the one place output is decided
+  return inv_;
+}
+
+std::string CommandLine::help_of(const std::string& topic) {
+  if (topic.empty()) return app_.help();
+  const CourseEntry* entry = find_course_entry(topic);
+  const std::string name = entry != nullptr ? entry->slug : topic;
+  for (CLI::App* sub : app_.get_subcommands({})) {
+    if (sub->get_name() == name) return sub->help();
+  }
+  throw UsageError(unknown_command_message(topic));
+}
+
+}  // namespace cudalab

@@ -1,0 +1,26 @@
+// A class preset merged into the Invocation after CLI11 has parsed the command line: a section's
+// values set the flags the user did not type, through the same flag-table rows as the command
+// line, and each value keeps where it came from for --print-config.
+#pragma once
+
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/invocation.hpp"
+#include "cli/presets.hpp"
+
+namespace cudalab {
+
+// The flags typed on the command line (CLI11 counted them), recorded with origin "flag".
+void mark_typed(Invocation& inv, const CLI::App* parsed);
+
+// [lesson-name] for a lesson or live mode, [all] and each lesson's own section for `all`,
+// [show] for show. Throws UsageError "--config FILE:LINE [section]: --flag: why" for a value the
+// flag refuses; under `all` a lesson's bad section only stops that lesson (LessonSetup::preset_error).
+void apply_presets(Invocation& inv, const CLI::App* parsed, const PresetFile& presets);
+
+// `--print-config`: every flag of the command with its value and where it came from.
+std::string effective_config(const Invocation& inv);
+
+}  // namespace cudalab

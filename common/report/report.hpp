@@ -10,6 +10,7 @@
 
 #include "common/core/device_facts.hpp"
 #include "common/core/stats.hpp"
+#include "common/core/tally.hpp"
 #include "common/core/timeline.hpp"
 
 namespace cudalab {
@@ -149,6 +150,10 @@ struct Check {
   std::string summary;  // "results match the CPU reference (16,777,216 of 16,777,216)"
   std::string detail;   // why it failed, or why it can fail on other hardware
   std::vector<std::string> depends_on;  // metric keys the verdict is computed from
+  // A verify check over elements (or bytes): how many matched the CPU reference of how many were
+  // checked. Its verdict is recomputed from these alone (report/integrity.hpp); empty for a check
+  // that counts nothing (a graph's shape) and in runs recorded before checks carried counts.
+  std::optional<Tally> count;
 };
 
 // A student's answer in predict-first mode (--predict): what they expected a metric's median to

@@ -82,6 +82,10 @@ void to_json(json& j, const Check& c) {
            {"summary", c.summary},
            {"detail", c.detail}};
   if (!c.depends_on.empty()) j["depends_on"] = c.depends_on;
+  if (c.count) {
+    j["correct"] = c.count->correct;
+    j["checked"] = c.count->checked;
+  }
 }
 void to_json(json& j, const EnvironmentItem& e) { j = json{{"key", e.key}, {"ok", e.ok}, {"summary", e.summary}}; }
 void to_json(json& j, const Guess& g) { j = json{{"metric", g.metric}, {"question", g.question}, {"answer", g.answer}}; }
@@ -191,6 +195,11 @@ void from_json(const json& j, Check& c) {
   j.at("summary").get_to(c.summary);
   c.detail = j.value("detail", "");
   if (j.contains("depends_on")) j.at("depends_on").get_to(c.depends_on);
+  if (j.contains("correct") || j.contains("checked")) {  // added with structured checks
+    c.count = Tally{};
+    j.at("correct").get_to(c.count->correct);
+    j.at("checked").get_to(c.count->checked);
+  }
 }
 void from_json(const json& j, EnvironmentItem& e) {
   j.at("key").get_to(e.key);

@@ -210,13 +210,51 @@ TEST(Integrity, ASealedRunIsIntactUntilItIsEdited) {
       << "a sealing build's run without its digest";
 }
 
-TEST(Integrity, AVerifyThatContradictsItsOwnCountIsModified) {
+TEST(Integrity, AVerifyThatContradictsItsOwnCountsIsModified) {
   Report r = sample_report();
-  r.checks = {verify_check("results", true, "results match (5 of 10 elements)")};
+  Check doctored = verify_check("results", true, "results match");
+  doctored.count = Tally{10, 5};  // 5 of 10 checked elements matched, yet it says pass
+  Check failed_whole = verify_check("whole", false, "results match");
+  failed_whole.count = Tally{10, 10};  // every element matched, yet it says FAIL
+  r.checks = {doctored, failed_whole};
   const auto run = parse_saved_runs(report_to_json(r).dump(), "run.json").front();
   EXPECT_EQ(run.integrity.state, Integrity::modified) << run.integrity.describe();
-  EXPECT_EQ(recompute_check(verify_check("k", true, "16,777,216 of 16,777,216 bytes")), std::optional<bool>(true));
+  EXPECT_NE(run.integrity.describe().find("verify results says pass but its own count says FAIL"), std::string::npos);
+  EXPECT_NE(run.integrity.describe().find("verify whole says FAIL but its own count says pass"), std::string::npos);
+  Check nothing_checked = verify_check("k", true, "");
+  nothing_checked.count = Tally{0, 0};
+  EXPECT_EQ(recompute_check(nothing_checked), std::optional<bool>(false)) << "nothing checked is no pass";
   EXPECT_EQ(recompute_check(expect_check("k", true, "1 of 2")), std::nullopt);
+}
+
+TEST(Integrity, AnOldRunWithoutCountsIsJudgedByItsDigestAlone) {
+  Report r = sample_report();
+  // Runs recorded before checks carried counts said "N of M" only in their prose: never read.
+  r.checks = {verify_check("results", true, "results match (5 of 10 elements)")};
+  const auto run = parse_saved_runs(report_to_json(r).dump(), "run.json").front();
+  EXPECT_EQ(run.integrity.state, Integrity::unsealed) << run.integrity.describe();
+  EXPECT_EQ(recompute_check(r.checks.front()), std::nullopt);
+}
+
+TEST(Integrity, CountsRoundTripThroughTheRunFile) {
+  ReportBuilder b({});
+  Tally all, some;
+  all.add(4096, 4096);
+  some.add(3, 4);
+  b.verify("all", all, Counted::bytes, "every copy").verify("some", some, "every batch").verify("two", 7, 7, "pairs");
+  const Report built = std::move(b).build();
+  EXPECT_TRUE(built.checks[0].passed);
+  EXPECT_EQ(built.checks[0].summary, "every copy: 4,096 of 4,096 bytes match the CPU reference");
+  EXPECT_FALSE(built.checks[1].passed);
+  EXPECT_EQ(built.checks[1].summary, "every batch: 3 of 4 elements match the CPU reference");
+  EXPECT_TRUE(built.checks[2].passed);
+  const nlohmann::json saved = report_to_json(built);
+  EXPECT_EQ(saved["checks"][1]["correct"], 3);
+  EXPECT_EQ(saved["checks"][1]["checked"], 4);
+  const Report back = report_from_json(saved);
+  ASSERT_TRUE(back.checks[1].count.has_value());
+  EXPECT_EQ(back.checks[1].count->correct, 3u);
+  EXPECT_EQ(back.checks[1].count->checked, 4u);
 }
 
 TEST(Integrity, TheReferenceRunsAreNotModified) {

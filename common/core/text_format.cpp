@@ -217,13 +217,14 @@ std::string_view without_markers(std::string_view text) {
 
 }  // namespace
 
+bool prose_joins_without_space(std::string_view before, std::string_view after) {
+  const char32_t last = last_code_point(without_markers(before));
+  const char32_t first = first_code_point(without_markers(after));
+  return (is_wide(last) && is_wide(first)) || is_cjk_punctuation(last) || is_cjk_punctuation(first);
+}
+
 void append_prose(std::string& paragraph, std::string_view line) {
-  if (!paragraph.empty() && !line.empty()) {
-    const char32_t last = last_code_point(without_markers(paragraph));
-    const char32_t first = first_code_point(without_markers(line));
-    const bool joined = (is_wide(last) && is_wide(first)) || is_cjk_punctuation(last) || is_cjk_punctuation(first);
-    if (!joined) paragraph += ' ';
-  }
+  if (!paragraph.empty() && !line.empty() && !prose_joins_without_space(paragraph, line)) paragraph += ' ';
   paragraph += line;
 }
 

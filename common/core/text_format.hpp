@@ -33,6 +33,9 @@ std::vector<std::string> wrap_runs(const std::vector<TextRun>& runs, std::size_t
 // is CJK punctuation or both sides are CJK characters (Chinese text broken across source lines
 // must not gain spaces). Markdown markers (* `) at the join are looked through.
 void append_prose(std::string& paragraph, std::string_view line);
+// Whether a line that starts with `after` joins one that ends with `before` without a space (the
+// rule append_prose applies).
+bool prose_joins_without_space(std::string_view before, std::string_view after);
 
 // Pads with spaces on the right (left-aligned) or left (right-aligned) to `width` columns.
 std::string pad_right(std::string_view text, std::size_t width);

@@ -5,7 +5,7 @@
 
 #include "common/core/text_format.hpp"
 #include "common/report/report_json.hpp"
-#include "common/report/sha256.hpp"
+#include "common/report/digest.hpp"
 
 namespace cudalab {
 
@@ -34,9 +34,23 @@ std::string IntegrityVerdict::describe() const {
 }
 
 std::string run_digest(const nlohmann::json& run) {
-  nlohmann::json content = run;
-  if (content.is_object()) content.erase("digest");
-  return kDigestPrefix + sha256_hex(content.dump());
+  // The bytes of run.dump() without the "digest" member, streamed into the hash: neither a copy
+  // of the run nor its text is made (a run may hold hundreds of megabytes of samples).
+  Sha256 sha;
+  HashingStream out(sha);
+  if (!run.is_object()) {
+    out << run;
+  } else {
+    char separator = '{';
+    for (const auto& [key, value] : run.items()) {
+      if (key == "digest") continue;
+      out << separator << nlohmann::json(key) << ':' << value;
+      separator = ',';
+    }
+    out << (separator == '{' ? "{}" : "}");
+  }
+  out.flush();
+  return kDigestPrefix + sha.finish_hex();
 }
 
 void seal(Report& report) {

@@ -12,7 +12,7 @@
 #include "common/report/render.hpp"
 #include "common/report/render_summary.hpp"
 #include "common/report/report_json.hpp"
-#include "common/report/sha256.hpp"
+#include "common/report/digest.hpp"
 #include "common/core/text_format.hpp"
 #include "test_support.hpp"
 
@@ -194,6 +194,24 @@ TEST(Integrity, Sha256MatchesTheStandardVectors) {
   EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   EXPECT_EQ(sha256_hex(std::string(1000, 'a')).substr(0, 16), "41edece42d63e8d9");
+  Sha256 pieces;  // fed in pieces, as a run is hashed while it is serialized
+  HashingStream out(pieces);
+  for (int i = 0; i < 1000; ++i) out << 'a';
+  out.flush();
+  EXPECT_EQ(pieces.finish_hex().substr(0, 16), "41edece42d63e8d9");
+}
+
+// The digest is streamed from the run as it is serialized; it must be exactly the SHA-256 of the
+// run's JSON text without its "digest" member, as runs were sealed before.
+TEST(Integrity, TheStreamedDigestIsTheDigestOfTheRunsText) {
+  Report r = sample_report();
+  r.digest = "sha256:whatever";
+  nlohmann::json saved = report_to_json(r);
+  nlohmann::json without = saved;
+  without.erase("digest");
+  EXPECT_EQ(run_digest(saved), "sha256:" + sha256_hex(without.dump()));
+  EXPECT_EQ(run_digest(nlohmann::json::array({1, "two"})), "sha256:" + sha256_hex("[1,\"two\"]"));
+  EXPECT_EQ(run_digest(nlohmann::json::object()), "sha256:" + sha256_hex("{}"));
 }
 
 TEST(Integrity, ASealedRunIsIntactUntilItIsEdited) {

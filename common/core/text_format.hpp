@@ -41,6 +41,9 @@ bool prose_joins_without_space(std::string_view before, std::string_view after);
 std::string pad_right(std::string_view text, std::size_t width);
 std::string pad_left(std::string_view text, std::size_t width);
 
+// `text` cut to at most `width` columns, ending in "…" when it was cut (one pass).
+std::string truncate_to_width(std::string_view text, std::size_t width);
+
 // `unit` n times ("─" for rules and boxes).
 std::string repeat_text(std::string_view unit, std::size_t n);
 

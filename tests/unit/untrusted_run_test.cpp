@@ -118,3 +118,58 @@ TEST(UntrustedRun, A60KilobyteCheckSummaryReadsAndRendersQuickly) {
   });
   EXPECT_LT(seconds, kLimitSeconds);
 }
+
+// `cudalab show` of a run whose metric label is 1 MB, in English and Chinese.
+TEST(Linear, ShowOfAMegabyteLabel) {
+  Report r = small_run();
+  std::string label;
+  while (label.size() < kMegabyte) label += "overlapped ms ";
+  r.sections.front().metrics.front().label = label;
+  const std::string text = report_to_json(r).dump();
+  for (Lang lang : {Lang::en, Lang::zh}) {
+    const double seconds = cpu_seconds([&] {
+      TextStyle style;
+      style.lang = lang;
+      EXPECT_GT(render_text(parse_saved_runs(text, "run.json").front().report, style).size(), kMegabyte);
+    });
+    EXPECT_LT(seconds, kLimitSeconds) << lang_name(lang);
+  }
+}
+
+TEST(Linear, TextFormatFunctionsAtOneMegabyte) {
+  std::string word(kMegabyte, 'x'), words, chinese, control;
+  while (words.size() < kMegabyte) words += "copy engine ";
+  while (chinese.size() < kMegabyte) chinese += "复制引擎，";
+  while (control.size() < kMegabyte) control += "a\x1b[31m\n\xc2\x85";
+  const std::vector<std::pair<const char*, std::function<void()>>> cases = {
+      {"wrap_text of one long word", [&] { EXPECT_GT(wrap_text(word, 80).size(), 10000u); }},
+      {"wrap_text of words", [&] { EXPECT_GT(wrap_text(words, 80).size(), 10000u); }},
+      {"wrap_text of Chinese", [&] { EXPECT_GT(wrap_text(chinese, 80).size(), 5000u); }},
+      {"wrap_runs", [&] { EXPECT_GT(wrap_runs({{words, "1", false}, {word, "", true}}, 80).size(), 10000u); }},
+      {"display_width", [&] { EXPECT_GT(display_width(chinese), kMegabyte / 2); }},
+      {"truncate_to_width", [&] { EXPECT_LE(display_width(truncate_to_width(chinese, 20)), 20u); }},
+      {"printable", [&] { EXPECT_GT(printable(control).size(), kMegabyte); }},
+      {"printable_value", [&] { EXPECT_LT(printable_value(control).size(), 400u); }},
+      {"append_prose", [&] {
+         std::string paragraph;
+         for (std::size_t i = 0; i < kMegabyte / 16; ++i) append_prose(paragraph, i % 2 ? "复制引擎" : "engines");
+         EXPECT_GT(paragraph.size(), kMegabyte / 2);
+       }},
+  };
+  for (const auto& [name, work] : cases) EXPECT_LT(cpu_seconds(work), kLimitSeconds) << name;
+}
+
+TEST(Linear, MarkdownAndTranslationAtOneMegabyte) {
+  std::string paragraph, table = "| a | b |\n|---|--:|\n", stacked;
+  while (paragraph.size() < kMegabyte) paragraph += "a **strong** word and `code` 复制引擎\n";
+  while (table.size() < kMegabyte) table += "| cell | `42` |\n";
+  while (stacked.size() < 4000) stacked += " ms";  // "{} ms" inside "{} ms" inside ...
+  const std::vector<std::pair<const char*, std::function<void()>>> cases = {
+      {"render_markdown of a paragraph", [&] { EXPECT_GT(render_markdown(paragraph, {80, true, true}).size(), 10000u); }},
+      {"render_markdown of a table", [&] { EXPECT_GT(render_markdown(table, {80, false, true}).size(), 10000u); }},
+      {"inline_markdown", [&] { EXPECT_GT(inline_markdown(paragraph, false).size(), 1000u); }},
+      {"tr of a megabyte", [&] { EXPECT_EQ(tr(Lang::zh, paragraph, "03-stream-overlap").size(), paragraph.size()); }},
+      {"tr of nested patterns", [&] { EXPECT_FALSE(tr(Lang::zh, "1" + stacked, "03-stream-overlap").empty()); }},
+  };
+  for (const auto& [name, work] : cases) EXPECT_LT(cpu_seconds(work), kLimitSeconds) << name;
+}

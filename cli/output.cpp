@@ -82,7 +82,7 @@ void emit_report(const Report& report, const CommonOptions& o, bool recorded) {
   const OutputPlan plan = plan_output(o);
   if (!plan.json_file.empty()) write_json_file(plan.json_file, report_to_json(report));
   if (!o.svg_dir.empty()) {
-    const auto written = write_report_svgs(report, o.svg_dir);
+    const auto written = write_report_svgs(report, o.svg_dir, plan.style.lang);
     std::cerr << "cudalab: wrote " << written.size() << " SVG file" << (written.size() == 1 ? "" : "s") << " to "
               << o.svg_dir << '\n';
   }

@@ -36,6 +36,12 @@ Glyph glyph_of(ActivityKind kind) {
   return {'?', "0", "?"};
 }
 
+}  // namespace
+
+const char* activity_legend(ActivityKind kind) { return glyph_of(kind).legend; }
+
+namespace {
+
 constexpr ActivityKind kLegendOrder[] = {ActivityKind::h2d,    ActivityKind::kernel, ActivityKind::d2h,           ActivityKind::memset,
                                    ActivityKind::d2d,    ActivityKind::h2h,    ActivityKind::host_callback, ActivityKind::sync};
 

@@ -13,6 +13,42 @@ namespace {
 
 struct TooDeep {};
 
+// nlohmann's own document builder, behind a count of open containers: the parser stops at the
+// first one deeper than the limit. (The parser-callback form of the same check rescans the parent
+// array at the end of each element, quadratic over a timeline of a million operations.)
+class DepthLimitedBuilder {
+ public:
+  explicit DepthLimitedBuilder(json& root) : dom_(root, true) {}
+  bool null() { return dom_.null(); }
+  bool boolean(bool value) { return dom_.boolean(value); }
+  bool number_integer(json::number_integer_t value) { return dom_.number_integer(value); }
+  bool number_unsigned(json::number_unsigned_t value) { return dom_.number_unsigned(value); }
+  bool number_float(json::number_float_t value, const json::string_t& text) { return dom_.number_float(value, text); }
+  bool string(json::string_t& value) { return dom_.string(value); }
+  bool binary(json::binary_t& value) { return dom_.binary(value); }
+  bool key(json::string_t& value) { return dom_.key(value); }
+  bool start_object(std::size_t size) { return open() && dom_.start_object(size); }
+  bool end_object() { return close() && dom_.end_object(); }
+  bool start_array(std::size_t size) { return open() && dom_.start_array(size); }
+  bool end_array() { return close() && dom_.end_array(); }
+  template <class Exception>
+  bool parse_error(std::size_t position, const std::string& token, const Exception& e) {
+    return dom_.parse_error(position, token, e);
+  }
+
+ private:
+  bool open() {
+    if (++depth_ > kMaxJsonDepth) throw TooDeep{};
+    return true;
+  }
+  bool close() {
+    --depth_;
+    return true;
+  }
+  nlohmann::detail::json_sax_dom_parser<json> dom_;
+  int depth_ = 0;
+};
+
 // nlohmann's messages start with their id ("[json.exception.parse_error.101] "): the rest is
 // words, cut short so that a long bad token cannot flood the line.
 std::string without_library_id(const std::string& what) {
@@ -44,17 +80,13 @@ bool find_path(const json& node, const json* target, std::string& path) {
 }  // namespace
 
 json parse_untrusted_json(const std::string& text, const std::string& name) {
-  // The parser itself keeps its own stack; the callback stops it at the first container that
-  // would sit deeper than the limit, before the document exists to be walked.
-  const json::parser_callback_t depth_limit = [](int depth, json::parse_event_t event, json&) {
-    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
-        depth >= kMaxJsonDepth) {
-      throw TooDeep{};
-    }
-    return true;
-  };
+  // The parser keeps its own stack (no recursion); the builder stops it at the first container
+  // deeper than the limit, before the document exists to be walked.
   try {
-    return json::parse(text, depth_limit);
+    json document;
+    DepthLimitedBuilder builder(document);
+    json::sax_parse(text, &builder);
+    return document;
   } catch (const TooDeep&) {
     throw UsageError(fmt::format("{} nests deeper than {} levels: not a cudalab run", name, kMaxJsonDepth));
   } catch (const json::exception& e) {

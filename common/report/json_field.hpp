@@ -19,7 +19,7 @@ namespace cudalab {
 inline constexpr int kMaxJsonDepth = 64;
 
 // `text` as JSON, refused (UsageError, one line naming `name`) when it is not valid JSON or
-// nests deeper than kMaxJsonDepth; the depth is checked by the parser as it reads, before any
+// nests deeper than kMaxJsonDepth; the depth is counted as the parser reads, before any
 // recursion over the document.
 nlohmann::json parse_untrusted_json(const std::string& text, const std::string& name);
 

@@ -315,7 +315,14 @@ namespace {
 
 // Every string a renderer may print, with its control characters made visible.
 void make_printable(Report& r) {
-  auto fix = [](std::string& text) { text = printable(text); };
+  // Most strings need nothing: only those holding a control character are rewritten.
+  auto fix = [](std::string& text) {
+    const bool control = std::any_of(text.begin(), text.end(), [](char c) {
+      const auto byte = static_cast<unsigned char>(c);
+      return byte < 0x20 || byte == 0x7f || byte == 0xc2;  // 0xc2: the lead byte of U+0080..U+009F
+    });
+    if (control) text = printable(text);
+  };
   auto fix_all = [&](std::vector<std::string>& texts) { std::for_each(texts.begin(), texts.end(), fix); };
   for (std::string* text : {&r.tool_version, &r.recorded_at, &r.lesson_slug, &r.lesson_title, &r.headline}) fix(*text);
   for (auto& p : r.params) fix(p.name), fix(p.value);
@@ -350,8 +357,12 @@ SavedRun saved_run(const json& raw, const std::string& source, std::string root_
   return run;
 }
 
-// A real run with every timeline is about 2 MiB; a hundred times that still reads in a second.
-constexpr std::size_t kMaxRunFileBytes = std::size_t(256) << 20;
+// The largest real run is 132 KB (lesson 02's reference run, timelines included; the busiest
+// timeline of the course has 234 operations) and `cudalab all --json` of the whole course about
+// 530 KB. 16 MiB is over a hundred times the largest run and thirty times the whole course, and
+// a file at the limit still reads and renders in about a second; a bigger
+// one is refused before a byte of it is read, so one submission cannot stall a class's grading.
+constexpr std::size_t kMaxRunFileBytes = std::size_t(16) << 20;
 
 }  // namespace
 

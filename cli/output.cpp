@@ -83,7 +83,7 @@ OutputPlan plan_output(const CommonFlags& f) {
 void emit_report(const Report& report, const OutputPlan& plan, bool recorded) {
   if (!plan.json_file.empty()) write_json_file(plan.json_file, report_to_json(report));
   if (!plan.svg_dir.empty()) {
-    const auto written = write_report_svgs(report, plan.svg_dir);
+    const auto written = write_report_svgs(report, plan.svg_dir, plan.lang());
     std::cerr << tr(plan.lang(), fmt::format("cudalab: wrote {} SVG file{} to {}", written.size(),
                                              written.size() == 1 ? "" : "s", printable_value(plan.svg_dir)))
               << '\n';

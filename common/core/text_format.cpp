@@ -179,26 +179,36 @@ std::vector<std::string> wrap_runs(const std::vector<TextRun>& runs, std::size_t
   return lines;
 }
 
+namespace {
+
+// A line wider than `width` (a word longer than the whole line: a long identifier) cut into
+// pieces that fit, in one pass, so the text never runs past the terminal's edge. A character
+// wider than the line on its own stays whole.
+void cut_to_width(const std::string& line, std::size_t width, std::vector<std::string>& out) {
+  if (width == 0 || display_width(line) <= width) {
+    out.push_back(line);
+    return;
+  }
+  std::size_t start = 0, used = 0, i = 0;
+  while (i < line.size()) {
+    std::size_t next = i;
+    const std::size_t w = is_wide(next_code_point(line, next)) ? 2 : 1;
+    if (used + w > width && i > start) {
+      out.push_back(line.substr(start, i - start));
+      start = i;
+      used = 0;
+    }
+    used += w;
+    i = next;
+  }
+  out.push_back(line.substr(start));
+}
+
+}  // namespace
+
 std::vector<std::string> wrap_text(std::string_view text, std::size_t width) {
   std::vector<std::string> lines;
-  for (auto& line : wrap_runs({TextRun{std::string(text), "", false}}, width)) {
-    // A word wider than the whole line (a long identifier) is cut where the line ends, so the
-    // text never runs past the terminal's edge.
-    while (display_width(line) > width && width > 0) {
-      std::size_t cut = 0, used = 0;
-      while (cut < line.size()) {
-        std::size_t next = cut;
-        const std::size_t w = is_wide(next_code_point(line, next)) ? 2 : 1;
-        if (used + w > width) break;
-        used += w;
-        cut = next;
-      }
-      if (cut == 0) break;
-      lines.push_back(line.substr(0, cut));
-      line.erase(0, cut);
-    }
-    lines.push_back(std::move(line));
-  }
+  for (auto& line : wrap_runs({TextRun{std::string(text), "", false}}, width)) cut_to_width(line, width, lines);
   return lines;
 }
 
@@ -217,13 +227,14 @@ std::string_view without_markers(std::string_view text) {
 
 }  // namespace
 
+bool prose_joins_without_space(std::string_view before, std::string_view after) {
+  const char32_t last = last_code_point(without_markers(before));
+  const char32_t first = first_code_point(without_markers(after));
+  return (is_wide(last) && is_wide(first)) || is_cjk_punctuation(last) || is_cjk_punctuation(first);
+}
+
 void append_prose(std::string& paragraph, std::string_view line) {
-  if (!paragraph.empty() && !line.empty()) {
-    const char32_t last = last_code_point(without_markers(paragraph));
-    const char32_t first = first_code_point(without_markers(line));
-    const bool joined = (is_wide(last) && is_wide(first)) || is_cjk_punctuation(last) || is_cjk_punctuation(first);
-    if (!joined) paragraph += ' ';
-  }
+  if (!paragraph.empty() && !line.empty() && !prose_joins_without_space(paragraph, line)) paragraph += ' ';
   paragraph += line;
 }
 
@@ -235,6 +246,19 @@ std::string pad_right(std::string_view text, std::size_t width) {
 std::string pad_left(std::string_view text, std::size_t width) {
   const std::size_t w = display_width(text);
   return std::string(w < width ? width - w : 0, ' ') + std::string(text);
+}
+
+std::string truncate_to_width(std::string_view text, std::size_t width) {
+  if (display_width(text) <= width) return std::string(text);
+  std::size_t used = 0, end = 0;
+  while (end < text.size()) {  // the longest prefix that leaves a column for the ellipsis
+    std::size_t next = end;
+    const std::size_t w = is_wide(next_code_point(text, next)) ? 2 : 1;
+    if (used + w + 1 > width) break;
+    used += w;
+    end = next;
+  }
+  return std::string(text.substr(0, end)) + "…";
 }
 
 std::string repeat_text(std::string_view unit, std::size_t n) {

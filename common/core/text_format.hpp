@@ -33,10 +33,16 @@ std::vector<std::string> wrap_runs(const std::vector<TextRun>& runs, std::size_t
 // is CJK punctuation or both sides are CJK characters (Chinese text broken across source lines
 // must not gain spaces). Markdown markers (* `) at the join are looked through.
 void append_prose(std::string& paragraph, std::string_view line);
+// Whether a line that starts with `after` joins one that ends with `before` without a space (the
+// rule append_prose applies).
+bool prose_joins_without_space(std::string_view before, std::string_view after);
 
 // Pads with spaces on the right (left-aligned) or left (right-aligned) to `width` columns.
 std::string pad_right(std::string_view text, std::size_t width);
 std::string pad_left(std::string_view text, std::size_t width);
+
+// `text` cut to at most `width` columns, ending in "…" when it was cut (one pass).
+std::string truncate_to_width(std::string_view text, std::size_t width);
 
 // `unit` n times ("─" for rules and boxes).
 std::string repeat_text(std::string_view unit, std::size_t n);

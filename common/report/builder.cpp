@@ -72,20 +72,34 @@ SectionBuilder ReportBuilder::section(std::string key, std::string title, std::s
 }
 
 ReportBuilder& ReportBuilder::verify(std::string key, bool passed, std::string summary, std::string detail) {
-  report_.checks.push_back(Check{CheckKind::verify, std::move(key), passed, std::move(summary), std::move(detail), {}});
+  report_.checks.push_back(Check{CheckKind::verify, std::move(key), passed, std::move(summary), std::move(detail), {}, {}});
   return *this;
 }
 
 ReportBuilder& ReportBuilder::verify(std::string key, const Tally& tally, const std::string& what,
                                      std::string detail) {
-  return verify(std::move(key), tally.all_correct(),
-                fmt::format("{}: {} of {} elements match the CPU reference", what, format_count(tally.correct),
-                            format_count(tally.checked)),
-                std::move(detail));
+  return verify(std::move(key), tally, Counted::elements, what, std::move(detail));
+}
+
+ReportBuilder& ReportBuilder::verify(std::string key, const Tally& tally, Counted unit, const std::string& what,
+                                     std::string detail) {
+  verify(std::move(key), tally.all_correct(),
+         fmt::format("{}: {} of {} {} match the CPU reference", what, format_count(tally.correct),
+                     format_count(tally.checked), unit == Counted::bytes ? "bytes" : "elements"),
+         std::move(detail));
+  report_.checks.back().count = tally;
+  return *this;
+}
+
+ReportBuilder& ReportBuilder::verify(std::string key, std::size_t correct, std::size_t checked,
+                                     const std::string& what, std::string detail) {
+  Tally tally;
+  tally.add(correct, checked);
+  return verify(std::move(key), tally, what, std::move(detail));
 }
 
 ReportBuilder& ReportBuilder::expect(std::string key, bool passed, std::string summary, std::string detail) {
-  report_.checks.push_back(Check{CheckKind::expect, std::move(key), passed, std::move(summary), std::move(detail), {}});
+  report_.checks.push_back(Check{CheckKind::expect, std::move(key), passed, std::move(summary), std::move(detail), {}, {}});
   return *this;
 }
 

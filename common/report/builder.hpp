@@ -5,7 +5,7 @@
 //   ReportBuilder b(flags().params(p));
 //   b.section("latency", "urgent kernel: enqueue to completion")
 //       .metric(measured("urgent.alone", "alone (idle GPU)", "us", m.alone_us).note("its own run time"));
-//   b.verify("urgent_results", m.urgent.all_correct(), "...");
+//   b.verify("urgent_results", m.urgent, "urgent results over every run");
 //   return std::move(b).build();
 #pragma once
 
@@ -44,6 +44,9 @@ class SectionBuilder {
 inline Cell text_cell(std::string text) { return Cell{std::move(text), {}}; }
 inline Cell metric_cell(std::string key) { return Cell{{}, std::move(key)}; }
 
+// What a counted verify check counts, as its summary names it.
+enum class Counted { elements, bytes };
+
 class ReportBuilder {
  public:
   explicit ReportBuilder(std::vector<Param> params);
@@ -54,9 +57,16 @@ class ReportBuilder {
   // A section; its course-notes key defaults to its own key ("" for none).
   SectionBuilder section(std::string key, std::string title);
   SectionBuilder section(std::string key, std::string title, std::string notes_key);
+  // A verify check that counts nothing (a graph's shape, a kernel's status): its verdict as given.
   ReportBuilder& verify(std::string key, bool passed, std::string summary, std::string detail = {});
-  // "{what}: {correct} of {checked} elements match the CPU reference", from a tally.
+  // A verify check over counted results, the one way a lesson writes one: it passes exactly when
+  // something was checked and all of it matched, carries both counts (integrity recomputes the
+  // verdict from them) and reads "{what}: {correct} of {checked} elements match the CPU reference".
   ReportBuilder& verify(std::string key, const Tally& tally, const std::string& what, std::string detail = {});
+  ReportBuilder& verify(std::string key, const Tally& tally, Counted unit, const std::string& what,
+                        std::string detail = {});
+  ReportBuilder& verify(std::string key, std::size_t correct, std::size_t checked, const std::string& what,
+                        std::string detail = {});
   ReportBuilder& expect(std::string key, bool passed, std::string summary, std::string detail = {});
   // The metrics the last check's verdict is computed from: when one of them is noisy, the text
   // says the verdict may not hold.

@@ -1,24 +1,17 @@
 #include "common/report/integrity.hpp"
 
-#include <algorithm>
-#include <cstdint>
-#include <regex>
 
 #include <fmt/format.h>
 
+#include "common/core/text_format.hpp"
 #include "common/report/report_json.hpp"
-#include "common/report/sha256.hpp"
+#include "common/report/digest.hpp"
 
 namespace cudalab {
 
 namespace {
 
 constexpr const char* kDigestPrefix = "sha256:";
-
-std::uint64_t parse_count(std::string text) {
-  text.erase(std::remove(text.begin(), text.end(), ','), text.end());
-  return text.size() > 19 ? UINT64_MAX : std::stoull(text);
-}
 
 // Builds that seal their runs write "version+commit"; older builds wrote the bare version.
 bool made_by_a_sealing_build(const Report& report) { return report.tool_version.find('+') != std::string::npos; }
@@ -41,9 +34,23 @@ std::string IntegrityVerdict::describe() const {
 }
 
 std::string run_digest(const nlohmann::json& run) {
-  nlohmann::json content = run;
-  if (content.is_object()) content.erase("digest");
-  return kDigestPrefix + sha256_hex(content.dump());
+  // The bytes of run.dump() without the "digest" member, streamed into the hash: neither a copy
+  // of the run nor its text is made (a run may hold hundreds of megabytes of samples).
+  Sha256 sha;
+  HashingStream out(sha);
+  if (!run.is_object()) {
+    out << run;
+  } else {
+    char separator = '{';
+    for (const auto& [key, value] : run.items()) {
+      if (key == "digest") continue;
+      out << separator << nlohmann::json(key) << ':' << value;
+      separator = ',';
+    }
+    out << (separator == '{' ? "{}" : "}");
+  }
+  out.flush();
+  return kDigestPrefix + sha.finish_hex();
 }
 
 void seal(Report& report) {
@@ -52,16 +59,8 @@ void seal(Report& report) {
 }
 
 std::optional<bool> recompute_check(const Check& check) {
-  if (check.kind != CheckKind::verify) return std::nullopt;
-  static const std::regex n_of_m(R"(([0-9][0-9,]*) of ([0-9][0-9,]*))");
-  std::optional<bool> verdict;
-  for (auto it = std::sregex_iterator(check.summary.begin(), check.summary.end(), n_of_m); it != std::sregex_iterator();
-       ++it) {
-    const std::uint64_t correct = parse_count((*it)[1].str());
-    const std::uint64_t checked = parse_count((*it)[2].str());
-    verdict = verdict.value_or(true) && checked > 0 && correct == checked;
-  }
-  return verdict;
+  if (check.kind != CheckKind::verify || !check.count) return std::nullopt;
+  return check.count->all_correct();
 }
 
 IntegrityVerdict assess_integrity(const Report& report, const nlohmann::json& raw) {
@@ -75,7 +74,7 @@ IntegrityVerdict assess_integrity(const Report& report, const nlohmann::json& ra
     const auto recomputed = recompute_check(check);
     if (recomputed && *recomputed != check.passed) {
       verdict.problems.push_back(
-          fmt::format("verify {} says {} but its own count says {}", check.key, check.passed ? "pass" : "FAIL",
+          fmt::format("verify {} says {} but its own count says {}", printable_value(check.key), check.passed ? "pass" : "FAIL",
                       *recomputed ? "pass" : "FAIL"));
     }
   }

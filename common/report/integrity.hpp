@@ -36,9 +36,10 @@ std::string run_digest(const nlohmann::json& run);
 // Sets report.digest over everything else in it. Call last, when nothing more is stamped.
 void seal(Report& report);
 
-// The verdict a check's own summary implies, where it can be re-derived without a GPU: a verify
-// check that states "N of M" (elements, bytes) passes exactly when N == M > 0. nullopt when the
-// check cannot be recomputed (expect checks: their thresholds live in the lesson's code).
+// The verdict a check's own counts imply, where it can be re-derived without a GPU: a verify
+// check that carries {correct, checked} passes exactly when checked > 0 and correct == checked.
+// nullopt when the check counts nothing (a shape, a status; runs recorded before checks carried
+// counts) or is an expect check (its threshold lives in the lesson's code). Never reads prose.
 std::optional<bool> recompute_check(const Check& check);
 
 // `raw` is the JSON object the report was read from.

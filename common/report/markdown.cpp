@@ -1,7 +1,11 @@
 #include "common/report/markdown.hpp"
 
+#include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm-extension_api.h>
+#include <cmark-gfm.h>
+
 #include <algorithm>
-#include <cctype>
+#include <memory>
 #include <optional>
 
 namespace cudalab {
@@ -18,186 +22,154 @@ std::string combine_sgr(const std::string& outer, const char* inner) {
   return outer.empty() ? std::string(inner) : outer + ";" + inner;
 }
 
-std::size_t run_length(std::string_view text, std::size_t i, char c) {
-  std::size_t n = 0;
-  while (i + n < text.size() && text[i + n] == c) ++n;
-  return n;
+std::string_view literal_of(cmark_node* node) {
+  const char* text = cmark_node_get_literal(node);
+  return text == nullptr ? std::string_view() : std::string_view(text);
 }
 
-// Where the code span opened by `ticks` backticks at `open` closes (a run of exactly as many).
-std::optional<std::size_t> code_span_end(std::string_view text, std::size_t open, std::size_t ticks) {
-  std::size_t i = open + ticks;
-  while ((i = text.find('`', i)) != std::string_view::npos) {
-    const std::size_t n = run_length(text, i, '`');
-    if (n == ticks) return i;
-    i += n;
-  }
-  return std::nullopt;
-}
+std::string_view type_of(cmark_node* node) { return cmark_node_get_type_string(node); }
 
-// Where the emphasis opened by `stars` (1 or 2) at `open` closes: the same delimiter right after
-// a non-space, outside code spans. A lone "*" between spaces (a product) opens nothing.
-std::optional<std::size_t> emphasis_end(std::string_view text, std::size_t open, std::size_t stars) {
-  std::size_t i = open + stars;
-  if (i >= text.size() || text[i] == ' ') return std::nullopt;
-  while (i < text.size()) {
-    if (text[i] == '`') {
-      const std::size_t n = run_length(text, i, '`');
-      const auto end = code_span_end(text, i, n);
-      i = end ? *end + n : i + n;
-      continue;
-    }
-    if (text[i] == '*') {
-      const std::size_t n = run_length(text, i, '*');
-      if (n == stars && i > open + stars && text[i - 1] != ' ') return i;
-      i += n;
-      continue;
-    }
-    ++i;
-  }
-  return std::nullopt;
-}
-
-void parse_inline(std::string_view text, const std::string& sgr, bool keep_together, bool color,
-                  std::vector<TextRun>& out) {
-  std::string plain;
-  auto flush = [&] {
-    if (!plain.empty()) out.push_back({plain, sgr, keep_together});
-    plain.clear();
+// The notes' Markdown as cmark-gfm's tree (CommonMark with GitHub's table extension).
+struct Document {
+  struct Free {
+    void operator()(cmark_node* node) const { cmark_node_free(node); }
   };
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const char c = text[i];
-    if (c == '\\' && i + 1 < text.size() && std::ispunct(static_cast<unsigned char>(text[i + 1]))) {
-      plain += text[i + 1];
-      i += 2;
-    } else if (c == '`') {
-      const std::size_t ticks = run_length(text, i, '`');
-      const auto end = code_span_end(text, i, ticks);
-      if (!end) {
-        plain.append(text.substr(i, ticks));
-        i += ticks;
-        continue;
-      }
-      std::string_view code = text.substr(i + ticks, *end - i - ticks);
-      if (code.size() >= 2 && code.front() == ' ' && code.back() == ' ') code = code.substr(1, code.size() - 2);
-      flush();
-      out.push_back({std::string(code), color ? combine_sgr(sgr, kCodeSgr) : sgr, true});
-      i = *end + ticks;
-    } else if (c == '*') {
-      const std::size_t stars = std::min<std::size_t>(run_length(text, i, '*'), 2);
-      const auto end = emphasis_end(text, i, stars);
-      if (!end) {
-        plain.append(text.substr(i, stars));
-        i += stars;
-        continue;
-      }
-      flush();
-      const char* style = stars == 2 ? kStrongSgr : kEmphasisSgr;
-      parse_inline(text.substr(i + stars, *end - i - stars), color ? combine_sgr(sgr, style) : sgr, true, color, out);
-      i = *end + stars;
-    } else {
-      plain += c;
-      ++i;
-    }
+  std::unique_ptr<cmark_node, Free> root;
+
+  explicit Document(std::string_view text) {
+    cmark_gfm_core_extensions_ensure_registered();
+    cmark_parser* parser = cmark_parser_new(CMARK_OPT_DEFAULT);
+    cmark_parser_attach_syntax_extension(parser, cmark_find_syntax_extension("table"));
+    cmark_parser_feed(parser, text.data(), text.size());
+    root.reset(cmark_parser_finish(parser));
+    cmark_parser_free(parser);
   }
-  flush();
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
-// "- item", "* item" and "12. item": the marker as printed ("• " or "12. ") and the item's text.
-struct ListItem {
-  std::size_t level;
-  std::string marker;
-  std::string_view text;
 };
 
-std::optional<ListItem> list_item(std::string_view line) {
-  const std::size_t indent = line.find_first_not_of(' ');
-  if (indent == std::string_view::npos || indent >= 4) return std::nullopt;
-  const std::string_view rest = line.substr(indent);
-  if (rest.size() > 2 && (rest[0] == '-' || rest[0] == '*') && rest[1] == ' ') {
-    return ListItem{indent / 2, "• ", trim(rest.substr(2))};
+// One block's inline nodes as styled runs, markers gone. Text that touches an emphasis or a code
+// span stays apart from it (wrapping may break between them); a line break in the source becomes
+// a space, or nothing between two Chinese characters (prose_joins_without_space).
+class InlineRuns {
+ public:
+  explicit InlineRuns(bool color) : color_(color) {}
+
+  void walk(cmark_node* parent, const std::string& sgr, bool keep_together) {
+    std::string plain;
+    auto flush = [&] {
+      if (!plain.empty()) runs_.push_back({plain, sgr, keep_together});
+      plain.clear();
+    };
+    for (cmark_node* node = cmark_node_first_child(parent); node != nullptr; node = cmark_node_next(node)) {
+      const cmark_node_type type = cmark_node_get_type(node);
+      if (type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK) {
+        line_break_ = true;
+      } else if (type == CMARK_NODE_TEXT || type == CMARK_NODE_HTML_INLINE) {
+        plain += joined(literal_of(node));
+      } else if (type == CMARK_NODE_CODE) {
+        flush();
+        runs_.push_back({joined(literal_of(node)), color_ ? combine_sgr(sgr, kCodeSgr) : sgr, true});
+      } else if (type == CMARK_NODE_EMPH || type == CMARK_NODE_STRONG) {
+        flush();
+        const char* style = type == CMARK_NODE_STRONG ? kStrongSgr : kEmphasisSgr;
+        walk(node, color_ ? combine_sgr(sgr, style) : sgr, true);
+      } else {  // links and the like: their text
+        flush();
+        walk(node, sgr, keep_together);
+      }
+    }
+    flush();
   }
-  std::size_t digits = 0;
-  while (digits < rest.size() && std::isdigit(static_cast<unsigned char>(rest[digits]))) ++digits;
-  if (digits > 0 && digits < rest.size() - 2 && rest[digits] == '.' && rest[digits + 1] == ' ') {
-    return ListItem{indent / 2, std::string(rest.substr(0, digits + 2)), trim(rest.substr(digits + 2))};
+
+  // Another block's text continues this one's, as a source line continues a paragraph.
+  void continue_line() { line_break_ = !text_.empty(); }
+
+  std::vector<TextRun> take() { return std::move(runs_); }
+
+ private:
+  std::string joined(std::string_view text) {
+    std::string out;
+    if (line_break_ && !text.empty() && !prose_joins_without_space(text_, text)) out += ' ';
+    if (!text.empty()) line_break_ = false;
+    out += text;
+    if (!text.empty()) text_ = std::string(text.substr(text.size() >= 16 ? text.size() - 16 : 0));
+    return out;
   }
-  return std::nullopt;
+
+  bool color_;
+  std::vector<TextRun> runs_;
+  std::string text_;  // the end of the text so far: where a line break joins
+  bool line_break_ = false;
+};
+
+// `text` with a backslash before whatever would start a block at the start of a line ("# ",
+// "- ", "1. ", "> "): a question or a label is one paragraph, whatever its first word.
+std::string inline_only(std::string_view text) {
+  std::string out;
+  bool line_start = true;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const char next = i + 1 < text.size() ? text[i + 1] : ' ';
+    if (line_start && c != ' ') {
+      std::size_t digits = i;
+      while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+      const bool numbered = digits > i && digits < text.size() && (text[digits] == '.' || text[digits] == ')');
+      if (numbered) {
+        out.append(text.substr(i, digits - i)).append("\\");
+        i = digits - 1;
+        line_start = false;
+        continue;
+      }
+      if (c == '#' || c == '>' || c == '|' || ((c == '-' || c == '+' || c == '*' || c == '=') && next == ' ')) out += '\\';
+      line_start = false;
+    }
+    out += c;
+    if (c == '\n') line_start = true;
+  }
+  return out;
 }
 
-// A pipe table's cells: "| a | `b|c` | d |" -> a, `b|c`, d. Pipes inside code spans or escaped
-// ("\|") are text.
-std::vector<std::string> table_cells(std::string_view line) {
-  line = trim(line);
-  if (!line.empty() && line.front() == '|') line.remove_prefix(1);
-  if (!line.empty() && line.back() == '|' && (line.size() < 2 || line[line.size() - 2] != '\\')) line.remove_suffix(1);
-  std::vector<std::string> cells(1);
-  bool in_code = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    if (line[i] == '\\' && i + 1 < line.size() && line[i + 1] == '|') {
-      cells.back() += '|';
-      ++i;
-      continue;
-    }
-    if (line[i] == '`') in_code = !in_code;
-    if (line[i] == '|' && !in_code) {
-      cells.emplace_back();
-      continue;
-    }
-    cells.back() += line[i];
-  }
-  for (auto& cell : cells) cell = std::string(trim(cell));
-  return cells;
-}
-
-bool is_separator_row(const std::vector<std::string>& cells) {
-  return std::all_of(cells.begin(), cells.end(), [](const std::string& c) {
-    return !c.empty() && c.find_first_not_of(":-") == std::string::npos && c.find('-') != std::string::npos;
-  });
+std::vector<TextRun> runs_of(cmark_node* block, bool color) {
+  InlineRuns runs(color);
+  runs.walk(block, "", false);
+  return runs.take();
 }
 
 std::size_t runs_width(const std::vector<TextRun>& runs) {
   return display_width(wrap_runs(runs, static_cast<std::size_t>(-1)).front());
 }
 
+// A table's cells as runs, its header row bold on a colour terminal, and which columns are
+// right-aligned ("---:"; centred columns are left-aligned).
 class TableRenderer {
  public:
-  TableRenderer(const std::vector<std::string>& source, const MarkdownStyle& style) : style_(style) {
-    for (const auto& line : source) rows_.push_back(table_cells(line));
-    if (rows_.size() >= 2 && is_separator_row(rows_[1])) {
-      for (const auto& spec : rows_[1]) right_.push_back(spec.size() > 1 && spec.back() == ':' && spec.front() != ':');
-      rows_.erase(rows_.begin() + 1);
-      header_ = true;
-    }
-    for (const auto& row : rows_) columns_ = std::max(columns_, row.size());
-    right_.resize(columns_, false);
-  }
-
-  std::vector<std::string> lines() {
-    std::vector<std::vector<std::vector<TextRun>>> cells;
-    std::vector<std::size_t> widths(columns_, 0);
-    for (std::size_t r = 0; r < rows_.size(); ++r) {
-      cells.emplace_back();
-      for (std::size_t c = 0; c < columns_; ++c) {
-        auto runs = inline_markdown(c < rows_[r].size() ? rows_[r][c] : "", style_.color);
-        if (r == 0 && header_ && style_.color) {
+  TableRenderer(cmark_node* table, const MarkdownStyle& style) : style_(style) {
+    const uint8_t* align = cmark_gfm_extensions_get_table_alignments(table);
+    columns_ = cmark_gfm_extensions_get_table_columns(table);
+    for (std::size_t c = 0; c < columns_; ++c) right_.push_back(align != nullptr && align[c] == 'r');
+    for (cmark_node* row = cmark_node_first_child(table); row != nullptr; row = cmark_node_next(row)) {
+      const bool header = cmark_gfm_extensions_get_table_row_is_header(row) != 0;
+      header_ = header_ || header;
+      rows_.emplace_back();
+      for (cmark_node* cell = cmark_node_first_child(row); cell != nullptr; cell = cmark_node_next(cell)) {
+        auto runs = runs_of(cell, style_.color);
+        if (header && style_.color) {
           for (auto& run : runs) run.sgr = combine_sgr(run.sgr, kStrongSgr);
         }
-        widths[c] = std::max(widths[c], runs_width(runs));
-        cells.back().push_back(std::move(runs));
+        rows_.back().push_back(std::move(runs));
       }
+      rows_.back().resize(columns_);
+    }
+  }
+
+  std::vector<std::string> lines() const {
+    std::vector<std::size_t> widths(columns_, 0);
+    for (const auto& row : rows_) {
+      for (std::size_t c = 0; c < columns_; ++c) widths[c] = std::max(widths[c], runs_width(row[c]));
     }
     fit(widths);
     std::vector<std::string> out;
-    for (std::size_t r = 0; r < cells.size(); ++r) {
-      row_lines(cells[r], widths, out);
+    for (std::size_t r = 0; r < rows_.size(); ++r) {
+      row_lines(rows_[r], widths, out);
       if (r == 0 && header_) {
         std::string rule;
         for (std::size_t c = 0; c < columns_; ++c) {
@@ -210,17 +182,16 @@ class TableRenderer {
   }
 
  private:
-  // Narrows the widest columns until the table fits the width (or every column is at its minimum).
+  // Narrows the widest columns until the table fits the width (or every column is at its
+  // minimum): the excess is taken from the widest first, all at once per width level.
   void fit(std::vector<std::size_t>& widths) const {
-    auto total = [&] {
-      std::size_t sum = 2 * (widths.size() - 1);
-      for (auto w : widths) sum += w;
-      return sum;
-    };
-    while (total() > style_.width) {
+    std::size_t total = 2 * (widths.size() - 1);
+    for (auto w : widths) total += w;
+    while (total > style_.width) {
       auto widest = std::max_element(widths.begin(), widths.end());
       if (*widest <= kMinColumnWidth) break;
       --*widest;
+      --total;
     }
   }
 
@@ -244,117 +215,158 @@ class TableRenderer {
   }
 
   const MarkdownStyle& style_;
-  std::vector<std::vector<std::string>> rows_;
+  std::vector<std::vector<std::vector<TextRun>>> rows_;
   std::vector<bool> right_;
   std::size_t columns_ = 0;
   bool header_ = false;
 };
 
+// "• " for a bullet, "12. " for a numbered item (its number as written), and how deep it sits:
+// two columns of indent in the source per level.
+struct ListMarker {
+  std::size_t level = 0;
+  std::string text;
+};
+
 class BlockRenderer {
  public:
-  explicit BlockRenderer(const MarkdownStyle& style) : style_(style) {}
-
-  std::vector<std::string> render(std::string_view text) {
-    std::size_t start = 0;
-    while (start < text.size()) {
-      const std::size_t end = std::min(text.find('\n', start), text.size());
-      line(text.substr(start, end - start));
+  BlockRenderer(std::string_view source, const MarkdownStyle& style) : style_(style) {
+    for (std::size_t start = 0; start < source.size();) {
+      const std::size_t end = std::min(source.find('\n', start), source.size());
+      lines_.push_back(source.substr(start, end - start));
       start = end + 1;
     }
-    flush();
+  }
+
+  std::vector<std::string> render(cmark_node* document) {
+    container(document);
+    blank_lines_until(static_cast<int>(lines_.size()) + 1);
     return std::move(out_);
   }
 
  private:
-  void line(std::string_view raw) {
-    const bool is_table_row = !fenced_ && !trim(raw).empty() && trim(raw).front() == '|';
-    if (!is_table_row && !table_.empty()) flush_table();
-    if (raw.substr(0, 3) == "```") {
-      flush();
-      fenced_ = !fenced_;
-      return;
-    }
-    if (fenced_ || raw.substr(0, 4) == "    ") {
-      flush();
-      out_.emplace_back(raw);
-      return;
-    }
-    const std::string_view text = trim(raw);
-    if (text.empty()) {
-      flush();
-      item_.reset();
-      out_.emplace_back();
-      return;
-    }
-    if (is_table_row) {
-      flush_paragraph();
-      table_.emplace_back(text);
-      return;
-    }
-    if (text.front() == '#') {
-      flush();
-      item_.reset();
-      auto runs = inline_markdown(trim(text.substr(text.find_first_not_of('#'))), style_.color);
-      for (auto& run : runs) {
-        if (style_.color) run.sgr = combine_sgr(run.sgr, kStrongSgr);
-        run.keep_together = true;
+  void container(cmark_node* parent) {
+    for (cmark_node* node = cmark_node_first_child(parent); node != nullptr; node = cmark_node_next(node)) {
+      const cmark_node_type type = cmark_node_get_type(node);
+      if (type == CMARK_NODE_ITEM) {
+        item(node);
+      } else if (type == CMARK_NODE_LIST || type == CMARK_NODE_BLOCK_QUOTE) {
+        container(node);
+      } else {
+        leaf(node, std::nullopt);
       }
-      for (auto& l : wrap_runs(runs, style_.width)) out_.push_back(std::move(l));
-      return;
     }
-    if (auto item = list_item(raw)) {
-      flush();
-      paragraph_ = std::string(item->text);
-      item_ = item;
-      item_->text = {};
-      return;
-    }
-    append_prose(paragraph_, text);
   }
 
-  void flush() {
-    if (!table_.empty()) flush_table();
-    flush_paragraph();
+  // The item's first paragraph hangs from its marker; what follows a blank line inside it
+  // starts at the margin again.
+  void item(cmark_node* node) {
+    for (cmark_node* child = cmark_node_first_child(node); child != nullptr; child = cmark_node_next(child)) {
+      const cmark_node_type type = cmark_node_get_type(child);
+      if (type == CMARK_NODE_LIST) {
+        container(child);
+      } else {
+        leaf(child, child == cmark_node_first_child(node) && type == CMARK_NODE_PARAGRAPH
+                        ? std::optional<ListMarker>(marker_of(node))
+                        : std::nullopt);
+      }
+    }
   }
 
-  void flush_paragraph() {
-    if (paragraph_.empty()) return;
-    const std::size_t indent = item_ ? 2 * item_->level : 0;
-    const std::string marker = item_ ? item_->marker : "";
-    const std::size_t hang = indent + display_width(marker);
+  ListMarker marker_of(cmark_node* item) const {
+    const int line = cmark_node_get_start_line(item);
+    const std::size_t column = static_cast<std::size_t>(std::max(1, cmark_node_get_start_column(item)) - 1);
+    const std::string_view text = line >= 1 && static_cast<std::size_t>(line) <= lines_.size()
+                                      ? lines_[static_cast<std::size_t>(line) - 1]
+                                      : std::string_view();
+    ListMarker marker{column / 2, "• "};
+    if (cmark_node_get_list_type(cmark_node_parent(item)) == CMARK_ORDERED_LIST && column < text.size()) {
+      const std::size_t dot = text.find_first_not_of("0123456789", column);
+      marker.text = std::string(text.substr(column, dot == std::string_view::npos ? 0 : dot - column)) + ". ";
+    }
+    return marker;
+  }
+
+  void leaf(cmark_node* node, const std::optional<ListMarker>& marker) {
+    blank_lines_until(cmark_node_get_start_line(node));
+    last_line_ = std::max(last_line_, cmark_node_get_end_line(node));
+    const cmark_node_type type = cmark_node_get_type(node);
+    if (type == CMARK_NODE_HEADING) {
+      heading(node);
+    } else if (type == CMARK_NODE_CODE_BLOCK) {
+      code_block(node);
+    } else if (type_of(node) == "table") {
+      for (auto& l : TableRenderer(node, style_).lines()) out_.push_back(std::move(l));
+    } else if (type == CMARK_NODE_HTML_BLOCK || type == CMARK_NODE_THEMATIC_BREAK) {
+      for (int l = cmark_node_get_start_line(node); l <= cmark_node_get_end_line(node); ++l) out_.emplace_back(source_line(l));
+    } else {
+      paragraph(runs_of(node, style_.color), marker);
+    }
+  }
+
+  // One empty line for each blank line of the source before `line`, as the reader left them.
+  void blank_lines_until(int line) {
+    for (int l = last_line_ + 1; l < line; ++l) out_.emplace_back();
+    last_line_ = std::max(last_line_, line - 1);
+  }
+
+  std::string_view source_line(int line) const {
+    return line >= 1 && static_cast<std::size_t>(line) <= lines_.size() ? lines_[static_cast<std::size_t>(line) - 1]
+                                                                          : std::string_view();
+  }
+
+  void heading(cmark_node* node) {
+    auto runs = runs_of(node, style_.color);
+    for (auto& run : runs) {
+      if (style_.color) run.sgr = combine_sgr(run.sgr, kStrongSgr);
+      run.keep_together = true;
+    }
+    for (auto& l : wrap_runs(runs, style_.width)) out_.push_back(std::move(l));
+  }
+
+  // Code as written: the source lines between the fences, or the indented lines themselves.
+  void code_block(cmark_node* node) {
+    const int first = cmark_node_get_start_line(node), last = cmark_node_get_end_line(node);
+    int length = 0, offset = 0;
+    char fence = 0;
+    const bool fenced = cmark_node_get_fenced(node, &length, &offset, &fence) != 0;
+    for (int l = fenced ? first + 1 : first; l <= (fenced ? last - 1 : last); ++l) out_.emplace_back(source_line(l));
+  }
+
+  void paragraph(const std::vector<TextRun>& runs, const std::optional<ListMarker>& marker) {
+    if (runs.empty()) return;
+    const std::size_t indent = marker ? 2 * marker->level : 0;
+    const std::string text = marker ? marker->text : "";
+    const std::size_t hang = indent + display_width(text);
     const std::size_t width = style_.width > hang + 10 ? style_.width - hang : 10;
-    const auto wrapped = wrap_runs(inline_markdown(paragraph_, style_.color), width);
+    const auto wrapped = wrap_runs(runs, width);
     for (std::size_t i = 0; i < wrapped.size(); ++i) {
-      out_.push_back(std::string(indent, ' ') + (i == 0 ? marker : std::string(display_width(marker), ' ')) +
-                     wrapped[i]);
+      out_.push_back(std::string(indent, ' ') + (i == 0 ? text : std::string(display_width(text), ' ')) + wrapped[i]);
     }
-    paragraph_.clear();
-  }
-
-  void flush_table() {
-    std::vector<std::string> rows;
-    rows.swap(table_);
-    for (auto& l : TableRenderer(rows, style_).lines()) out_.push_back(std::move(l));
   }
 
   const MarkdownStyle& style_;
+  std::vector<std::string_view> lines_;
   std::vector<std::string> out_;
-  std::string paragraph_;
-  std::optional<ListItem> item_;
-  std::vector<std::string> table_;
-  bool fenced_ = false;
+  int last_line_ = 0;  // the last source line rendered
 };
 
 }  // namespace
 
 std::vector<TextRun> inline_markdown(std::string_view text, bool color) {
-  std::vector<TextRun> runs;
-  parse_inline(text, "", false, color, runs);
-  return runs;
+  const Document document(inline_only(text));
+  InlineRuns runs(color);
+  for (cmark_node* block = cmark_node_first_child(document.root.get()); block != nullptr;
+       block = cmark_node_next(block)) {
+    runs.continue_line();
+    runs.walk(block, "", false);
+  }
+  return runs.take();
 }
 
 std::vector<std::string> render_markdown(std::string_view text, const MarkdownStyle& style) {
-  return BlockRenderer(style).render(text);
+  const Document document(text);
+  return BlockRenderer(text, style).render(document.root.get());
 }
 
 }  // namespace cudalab

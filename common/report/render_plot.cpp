@@ -180,7 +180,15 @@ std::vector<double> axis_ticks(double lo, double hi, bool log_scale) {
 
 std::string tick_label(double value, const std::string& unit) {
   if (unit == "B") return format_bytes(static_cast<std::uint64_t>(std::llround(value)));
-  return fmt::format("{:.3g}", value);
+  if (value == 0 || !std::isfinite(value)) return fmt::format("{}", value == 0 ? 0.0 : value);
+  // Three significant digits, written out: "1000", "2500", "0.25", never "1e+03".
+  const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(value))));
+  std::string text = fmt::format("{:.{}f}", value, std::clamp(2 - magnitude, 0, 15));
+  if (text.find('.') != std::string::npos) {
+    text.erase(text.find_last_not_of('0') + 1);
+    if (text.back() == '.') text.pop_back();
+  }
+  return text;
 }
 
 std::vector<double> size_ticks(double lo, double hi) {

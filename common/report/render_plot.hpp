@@ -36,6 +36,8 @@ std::vector<double> axis_ticks(double lo, double hi, bool log_scale);
 // Ticks for a log axis of sizes in bytes: powers of two (4KiB, 64KiB, 1MiB, ...).
 std::vector<double> size_ticks(double lo, double hi);
 // A tick's label: sizes for unit "B" (4KiB, 1MiB), otherwise a short number.
+// A tick's label: a size for unit "B" (4KiB, 1MiB), else the value with three significant digits
+// and no exponent ("1000", "0.25").
 std::string tick_label(double value, const std::string& unit);
 
 }  // namespace cudalab

@@ -12,7 +12,10 @@
 #include <fmt/format.h>
 
 #include "common/core/errors.hpp"
+#include "common/core/text_format.hpp"
 #include "common/report/render_plot.hpp"
+#include "common/report/render_timeline.hpp"
+#include "common/report/translate.hpp"
 
 namespace cudalab {
 
@@ -88,11 +91,17 @@ std::string marker(double x, double y, std::size_t k, const char* color) {
 
 }  // namespace
 
-std::string plot_svg(const Plot& plot, const Report& report) {
-  const auto series = resolve_plot(plot, report);
-  const Range xr = range_of(series, true, plot.log_x), yr = range_of(series, false, plot.log_y);
+namespace {
+
+std::string axis_title(const std::string& label, const std::string& unit, bool show_unit, bool log_scale, Lang lang,
+                       std::string_view notes_file) {
+  return tr(lang, label, notes_file) + (show_unit && !unit.empty() ? " (" + unit + ")" : "") +
+         (log_scale ? " · " + tr(lang, "log scale") : "");
+}
+
+void plot_axes(const Plot& plot, const Range& xr, const Range& yr, Lang lang, std::string_view notes_file,
+               std::string& svg) {
   const double x0 = kLeft, x1 = kWidth - kRight, y0 = kHeight - kBottom, y1 = kTop;
-  std::string svg = header(plot.title);
   for (double t : axis_ticks(yr.lo, yr.hi, plot.log_y)) {
     const double y = yr.at(t, y0, y1);
     svg += fmt::format("<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#ddd\"/>\n", x0, y, x1, y);
@@ -104,12 +113,22 @@ std::string plot_svg(const Plot& plot, const Report& report) {
     svg += fmt::format("<line x1=\"{:.1f}\" y1=\"{}\" x2=\"{:.1f}\" y2=\"{}\" stroke=\"#ddd\"/>\n", x, y1, x, y0);
     svg += text(x, y0 + 22, tick_label(t, plot.x_unit));
   }
-  svg += fmt::format("<path d=\"M{},{} L{},{} L{},{}\" fill=\"none\" stroke=\"black\" stroke-width=\"1.5\"/>\n", x0, y1, x0,
-                     y0, x1, y0);
-  svg += text((x0 + x1) / 2, y0 + 48, plot.x_label + (plot.x_unit.empty() || plot.x_unit == "B" ? "" : " (" + plot.x_unit + ")") +
-                                          (plot.log_x ? " · log scale" : ""));
+  svg += fmt::format("<path d=\"M{},{} L{},{} L{},{}\" fill=\"none\" stroke=\"black\" stroke-width=\"1.5\"/>\n", x0, y1,
+                     x0, y0, x1, y0);
+  svg += text((x0 + x1) / 2, y0 + 48, axis_title(plot.x_label, plot.x_unit, plot.x_unit != "B", plot.log_x, lang, notes_file));
   svg += fmt::format("<text transform=\"translate(24,{:.1f}) rotate(-90)\" {} font-size=\"15\" text-anchor=\"middle\">{}</text>\n",
-                     (y0 + y1) / 2, kFont, escape(plot.y_label + (plot.y_unit.empty() ? "" : " (" + plot.y_unit + ")")));
+                     (y0 + y1) / 2, kFont, escape(axis_title(plot.y_label, plot.y_unit, true, false, lang, notes_file)));
+}
+
+}  // namespace
+
+std::string plot_svg(const Plot& plot, const Report& report, Lang lang) {
+  const auto series = resolve_plot(plot, report);
+  const Range xr = range_of(series, true, plot.log_x), yr = range_of(series, false, plot.log_y);
+  const double x0 = kLeft, x1 = kWidth - kRight, y0 = kHeight - kBottom, y1 = kTop;
+  const auto words = [&](const std::string& t) { return tr(lang, t, report.notes_file()); };
+  std::string svg = header(words(plot.title));
+  plot_axes(plot, xr, yr, lang, report.notes_file(), svg);
   double legend_x = x0;
   std::size_t measured = 0;
   for (std::size_t i = 0; i < series.size(); ++i) {
@@ -127,48 +146,99 @@ std::string plot_svg(const Plot& plot, const Report& report) {
       svg += marker(legend_x + 12, kHeight - 24, measured, color);
       ++measured;
     }
-    svg += text(legend_x + 30, kHeight - 19, s.name, "start", 14);
-    legend_x += 40 + 8.0 * static_cast<double>(s.name.size());
+    const std::string name = words(s.name);
+    svg += text(legend_x + 30, kHeight - 19, name, "start", 14);
+    legend_x += 40 + 8.0 * static_cast<double>(display_width(name));
   }
   return svg + "</svg>\n";
 }
 
-std::string timeline_svg(const Timeline& t) {
-  const double x0 = 150, x1 = kWidth - kRight, top = kTop + 10;
-  const double lane_h = std::clamp(360.0 / static_cast<double>(std::max<std::size_t>(1, t.lanes.size())), 14.0, 40.0);
-  const double height = top + lane_h * static_cast<double>(t.lanes.size()) + 110;
-  const double span_us = std::max(1.0, static_cast<double>(t.span_ns()) / 1000.0);
-  auto at = [&](std::int64_t ns) { return x0 + (static_cast<double>(ns) / 1000.0) / span_us * (x1 - x0); };
-  std::string svg = header(t.title, height);
-  const char* colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#7f7f7f"};
-  for (std::size_t l = 0; l < t.lanes.size(); ++l) {
-    svg += text(x0 - 10, top + lane_h * (static_cast<double>(l) + 0.65), t.lanes[l].name, "end", 14);
-  }
+namespace {
+
+constexpr const char* kKindColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#2ca02c",
+                                       "#ff7f0e", "#9467bd", "#8c564b", "#7f7f7f"};
+// More operations than this are drawn from a summary of each lane (what kind covers each
+// quarter-pixel, long operations first, as the terminal chart does) instead of one rectangle each.
+constexpr std::size_t kMaxDrawnOps = 20000;
+constexpr std::size_t kSummaryCells = 4 * static_cast<std::size_t>(kWidth);
+
+struct Band {
+  double x0, x1, top, lane_h;
+};
+
+void draw_ops(const Timeline& t, const Band& band, std::string& svg) {
+  const double span = std::max<double>(1.0, static_cast<double>(t.span_ns()));
+  auto at = [&](std::int64_t ns) { return band.x0 + static_cast<double>(ns) / span * (band.x1 - band.x0); };
   for (const auto& op : t.ops) {
-    const double y = top + lane_h * static_cast<double>(op.lane) + 4;
+    const double y = band.top + band.lane_h * static_cast<double>(op.lane) + 4;
     svg += fmt::format("<rect x=\"{:.2f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"{:.1f}\" fill=\"{}\" stroke=\"white\" stroke-width=\"0.5\"/>\n",
-                       at(op.start_ns), y, std::max(1.0, at(op.end_ns) - at(op.start_ns)), lane_h - 8,
-                       colors[static_cast<int>(op.kind)]);
+                       at(op.start_ns), y, std::max(1.0, at(op.end_ns) - at(op.start_ns)), band.lane_h - 8,
+                       kKindColors[static_cast<int>(op.kind)]);
   }
-  const double axis_y = top + lane_h * static_cast<double>(t.lanes.size()) + 6;
-  svg += fmt::format("<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"black\"/>\n", x0, axis_y, x1, axis_y);
+}
+
+void draw_lane_summary(const Timeline& t, const Band& band, std::string& svg) {
+  const double span = std::max<double>(1.0, static_cast<double>(t.span_ns()));
+  std::vector<const TimelineOp*> order;
+  order.reserve(t.ops.size());
+  for (const auto& op : t.ops) order.push_back(&op);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const TimelineOp* a, const TimelineOp* b) { return a->duration_ns() > b->duration_ns(); });
+  std::vector<std::vector<int>> cells(t.lanes.size(), std::vector<int>(kSummaryCells, -1));
+  for (const TimelineOp* op : order) {
+    const auto cell = [&](std::int64_t ns) {
+      return static_cast<std::size_t>(std::clamp(static_cast<double>(ns) / span * static_cast<double>(kSummaryCells), 0.0,
+                                                    static_cast<double>(kSummaryCells - 1)));
+    };
+    for (std::size_t c = cell(op->start_ns); c <= cell(op->end_ns); ++c) cells[op->lane][c] = static_cast<int>(op->kind);
+  }
+  const double cell_w = (band.x1 - band.x0) / static_cast<double>(kSummaryCells);
+  for (std::size_t l = 0; l < cells.size(); ++l) {
+    for (std::size_t c = 0; c < kSummaryCells;) {
+      std::size_t end = c;
+      while (end < kSummaryCells && cells[l][end] == cells[l][c]) ++end;
+      if (cells[l][c] >= 0) {
+        svg += fmt::format("<rect x=\"{:.2f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"{:.1f}\" fill=\"{}\"/>\n",
+                           band.x0 + cell_w * static_cast<double>(c), band.top + band.lane_h * static_cast<double>(l) + 4,
+                           cell_w * static_cast<double>(end - c), band.lane_h - 8, kKindColors[cells[l][c]]);
+      }
+      c = end;
+    }
+  }
+}
+
+}  // namespace
+
+std::string timeline_svg(const Timeline& t, Lang lang, std::string_view notes_file) {
+  const auto words = [&](const std::string& text) { return tr(lang, text, notes_file); };
+  const Band band{150, kWidth - kRight, kTop + 10,
+                  std::clamp(360.0 / static_cast<double>(std::max<std::size_t>(1, t.lanes.size())), 14.0, 40.0)};
+  const double height = band.top + band.lane_h * static_cast<double>(t.lanes.size()) + 110;
+  const double span_us = std::max(1.0, static_cast<double>(t.span_ns()) / 1000.0);
+  std::string svg = header(words(t.title), height);
+  for (std::size_t l = 0; l < t.lanes.size(); ++l) {
+    svg += text(band.x0 - 10, band.top + band.lane_h * (static_cast<double>(l) + 0.65), words(t.lanes[l].name), "end", 14);
+  }
+  (t.ops.size() > kMaxDrawnOps ? draw_lane_summary : draw_ops)(t, band, svg);
+  const double axis_y = band.top + band.lane_h * static_cast<double>(t.lanes.size()) + 6;
+  svg += fmt::format("<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"black\"/>\n", band.x0, axis_y, band.x1, axis_y);
   for (double tick : axis_ticks(0, span_us, false)) {
-    const double x = x0 + tick / span_us * (x1 - x0);
+    const double x = band.x0 + tick / span_us * (band.x1 - band.x0);
     svg += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"black\"/>\n", x, axis_y, x, axis_y + 6);
     svg += text(x, axis_y + 24, tick_label(tick, "us"));
   }
-  svg += text((x0 + x1) / 2, axis_y + 48, "time since the first operation (µs)");
-  double lx = x0;
+  svg += text((band.x0 + band.x1) / 2, axis_y + 48, words("time since the first operation (µs)"));
+  double lx = band.x0;
   for (auto kind : {ActivityKind::h2d, ActivityKind::kernel, ActivityKind::d2h, ActivityKind::memset, ActivityKind::host_callback}) {
     svg += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"16\" height=\"12\" fill=\"{}\"/>\n", lx, height - 32,
-                       colors[static_cast<int>(kind)]);
-    svg += text(lx + 22, height - 21, activity_kind_name(kind), "start", 14);
+                       kKindColors[static_cast<int>(kind)]);
+    svg += text(lx + 22, height - 21, words(activity_legend(kind)), "start", 14);
     lx += 130;
   }
   return svg + "</svg>\n";
 }
 
-std::vector<std::string> write_report_svgs(const Report& report, const std::string& dir) {
+std::vector<std::string> write_report_svgs(const Report& report, const std::string& dir, Lang lang) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw UsageError(fmt::format("--svg: cannot create '{}': {}", dir, ec.message()));
@@ -181,7 +251,7 @@ std::vector<std::string> write_report_svgs(const Report& report, const std::stri
     written.push_back(path);
   };
   for (const auto& section : report.sections) {
-    for (const auto& plot : section.plots) write(plot.key, plot_svg(plot, report));
+    for (const auto& plot : section.plots) write(plot.key, plot_svg(plot, report, lang));
   }
   for (std::size_t i = 0; i < report.timelines.size(); ++i) {
     const auto& t = report.timelines[i];
@@ -189,7 +259,7 @@ std::vector<std::string> write_report_svgs(const Report& report, const std::stri
     for (char& c : key) {
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '-';
     }
-    write(key, timeline_svg(t));
+    write(key, timeline_svg(t, lang, report.notes_file()));
   }
   return written;
 }

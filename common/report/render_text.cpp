@@ -489,6 +489,10 @@ class TextRenderer {
 }  // namespace
 
 void render_text(std::ostream& out, const Report& report, const TextStyle& style) {
+  if (style.lang == Lang::en) {  // English is what the report holds: no copy of its samples
+    TextRenderer(out, report, style).render();
+    return;
+  }
   const Report shown = translate_report(report, style.lang);  // a copy only to translate it
   TextRenderer(out, shown, style).render();
 }

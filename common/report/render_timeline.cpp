@@ -36,17 +36,14 @@ Glyph glyph_of(ActivityKind kind) {
   return {'?', "0", "?"};
 }
 
+}  // namespace
+
+const char* activity_legend(ActivityKind kind) { return glyph_of(kind).legend; }
+
+namespace {
+
 constexpr ActivityKind kLegendOrder[] = {ActivityKind::h2d,    ActivityKind::kernel, ActivityKind::d2h,           ActivityKind::memset,
                                    ActivityKind::d2d,    ActivityKind::h2h,    ActivityKind::host_callback, ActivityKind::sync};
-
-std::string truncate_to_width(std::string text, std::size_t width) {
-  if (display_width(text) <= width) return text;
-  while (!text.empty() && display_width(text) + 1 > width) {  // +1 for the ellipsis
-    while (!text.empty() && (static_cast<unsigned char>(text.back()) & 0xC0) == 0x80) text.pop_back();
-    if (!text.empty()) text.pop_back();
-  }
-  return text + "…";
-}
 
 struct TimeUnit {
   double ns_per_unit;
@@ -69,97 +66,96 @@ double nice_step(double raw) {
   return 10 * power;
 }
 
-}  // namespace
+// What each lane shows, cell by cell: the kind of operation that covers the cell (long
+// operations first, so a short one drawn later on the same cells stays visible), or kEmpty. The
+// picture is drawn from this summary alone, whatever the number of operations.
+constexpr int kEmpty = -1;
 
-std::vector<std::string> render_timeline(const Timeline& timeline, const TimelineStyle& style) {
-  const auto words = [&style](const std::string& text) { return style.words ? style.words(text) : text; };
-  std::vector<std::string> lines;
-  if (timeline.ops.empty()) {
-    lines.push_back(words("(no GPU activity was recorded)"));
-    return lines;
-  }
+struct LaneSummary {
+  std::vector<std::vector<int>> cells;  // [lane][column]
+  bool present[std::size(kLegendOrder)] = {};
+};
 
-  std::size_t label_width = 2;
-  for (const auto& lane : timeline.lanes) label_width = std::max(label_width, display_width(lane.name));
-  label_width = std::min({label_width, kMaxLabelWidth, std::max<std::size_t>(4, style.width / 4)});
-  const std::size_t frame = label_width + 3;  // label, " │" before the chart, "│" after it
-  const std::size_t columns = style.width > frame + kMinChartColumns ? style.width - frame : kMinChartColumns;
-
-  const std::int64_t span = std::max<std::int64_t>(timeline.span_ns(), 1);
-  const double ns_per_cell = static_cast<double>(span) / static_cast<double>(columns);
-
-  // Long operations first, so a short one drawn later on the same cells stays visible.
+LaneSummary summarize_lanes(const Timeline& timeline, std::size_t columns, double ns_per_cell) {
   std::vector<const TimelineOp*> order;
+  order.reserve(timeline.ops.size());
   for (const auto& op : timeline.ops) order.push_back(&op);
   std::stable_sort(order.begin(), order.end(),
                    [](const TimelineOp* a, const TimelineOp* b) { return a->duration_ns() > b->duration_ns(); });
-
-  constexpr int kEmpty = -1;
-  std::vector<std::vector<int>> cells(timeline.lanes.size(), std::vector<int>(columns, kEmpty));
-  bool present[std::size(kLegendOrder)] = {};
+  LaneSummary summary;
+  summary.cells.assign(timeline.lanes.size(), std::vector<int>(columns, kEmpty));
   for (const TimelineOp* op : order) {
-    if (op->lane >= cells.size()) continue;
+    if (op->lane >= summary.cells.size()) continue;
     auto first = static_cast<std::size_t>(std::max(0.0, std::floor(static_cast<double>(op->start_ns) / ns_per_cell)));
     first = std::min(first, columns - 1);
-    auto last = static_cast<std::size_t>(std::ceil(static_cast<double>(op->end_ns) / ns_per_cell));
+    auto last = static_cast<std::size_t>(std::max(0.0, std::ceil(static_cast<double>(op->end_ns) / ns_per_cell)));
     last = std::min(std::max(last, first + 1), columns);  // at least one cell
-    for (std::size_t c = first; c < last; ++c) cells[op->lane][c] = static_cast<int>(op->kind);
-    present[static_cast<int>(op->kind)] = true;
+    for (std::size_t c = first; c < last; ++c) summary.cells[op->lane][c] = static_cast<int>(op->kind);
+    summary.present[static_cast<int>(op->kind)] = true;
   }
+  return summary;
+}
 
+// One row per lane: its name, then runs of one kind (colour codes wrap runs rather than cells).
+void lane_rows(const Timeline& timeline, const LaneSummary& summary, std::size_t label_width, bool color,
+               std::vector<std::string>& lines) {
   for (std::size_t l = 0; l < timeline.lanes.size(); ++l) {
+    const auto& cells = summary.cells[l];
     std::string row = pad_right(truncate_to_width(timeline.lanes[l].name, label_width), label_width) + " │";
-    std::size_t c = 0;
-    while (c < columns) {  // runs of one kind, so colour codes wrap runs rather than cells
+    for (std::size_t c = 0; c < cells.size();) {
       std::size_t end = c;
-      while (end < columns && cells[l][end] == cells[l][c]) ++end;
-      if (cells[l][c] == kEmpty) {
+      while (end < cells.size() && cells[end] == cells[c]) ++end;
+      if (cells[c] == kEmpty) {
         row += std::string(end - c, ' ');
       } else {
-        const Glyph g = glyph_of(static_cast<ActivityKind>(cells[l][c]));
+        const Glyph g = glyph_of(static_cast<ActivityKind>(cells[c]));
         const std::string run(end - c, g.mark);
-        row += style.color ? fmt::format("\x1b[{}m{}\x1b[0m", g.color, run) : run;
+        row += color ? fmt::format("\x1b[{}m{}\x1b[0m", g.color, run) : run;
       }
       c = end;
     }
     lines.push_back(row + "│");
   }
+}
 
-  // The axis: ticks at round values, labels left-aligned on their tick, the unit under the lanes.
+// The axis: ticks at round values, labels left-aligned on their tick, the unit under the lanes.
+void time_axis(std::int64_t span, std::size_t columns, double ns_per_cell, std::size_t label_width,
+               std::vector<std::string>& lines) {
   const TimeUnit unit = unit_for(span);
   const double span_units = static_cast<double>(span) / unit.ns_per_unit;
   const std::size_t max_ticks = std::max<std::size_t>(1, columns / kMinTickSpacing);
   const double step = nice_step(span_units / static_cast<double>(max_ticks));
   std::string axis = std::string(label_width + 1, ' ') + "└";
   std::string labels(columns + 1, ' ');
-  std::vector<std::size_t> tick_columns;
+  std::vector<bool> tick_at(columns + 1, false);
   for (int k = 0;; ++k) {
     const double value = k * step;
     if (value > span_units * (1 + 1e-9)) break;
     const auto col = static_cast<std::size_t>(std::lround(value * unit.ns_per_unit / ns_per_cell));
     if (col > columns) break;
-    tick_columns.push_back(col);
+    tick_at[col] = true;
     const std::string text = fmt::format("{:g}", value);
     // The last label may sit left of its tick so the line keeps to the width.
     labels.replace(std::min(col, labels.size() - std::min(labels.size(), text.size())), text.size(), text);
   }
-  for (std::size_t c = 0; c < columns; ++c) {
-    const bool tick = std::find(tick_columns.begin(), tick_columns.end(), c) != tick_columns.end();
-    axis += tick && c > 0 ? "┴" : "─";
-  }
+  for (std::size_t c = 0; c < columns; ++c) axis += tick_at[c] && c > 0 ? "┴" : "─";
   axis += "┘";
   lines.push_back(axis);
   const auto trim = labels.find_last_not_of(' ');
   lines.push_back(pad_left(unit.name, label_width) + "  " + labels.substr(0, trim + 1));
+}
 
-  // The legend: only the kinds this picture shows, wrapped to the width.
+// The legend: only the kinds this picture shows, wrapped to the width.
+void legend(const LaneSummary& summary, const TimelineStyle& style,
+            const std::function<std::string(const std::string&)>& words, std::vector<std::string>& lines) {
   std::string legend = words("legend");
   std::size_t legend_width = display_width(legend);
-  for (std::size_t k = 0; k < std::size(kLegendOrder); ++k) {
-    if (!present[static_cast<int>(kLegendOrder[k])]) continue;
-    const Glyph g = glyph_of(kLegendOrder[k]);
+  for (ActivityKind kind : kLegendOrder) {
+    if (!summary.present[static_cast<int>(kind)]) continue;
+    const Glyph g = glyph_of(kind);
     const std::string mark(1, g.mark);
-    const std::string item = fmt::format("{} {}", style.color ? fmt::format("\x1b[{}m{}\x1b[0m", g.color, mark) : mark, words(g.legend));
+    const std::string item =
+        fmt::format("{} {}", style.color ? fmt::format("\x1b[{}m{}\x1b[0m", g.color, mark) : mark, words(g.legend));
     const std::size_t item_width = display_width(item);
     if (legend_width + 2 + item_width > style.width) {
       lines.push_back(legend);
@@ -170,6 +166,31 @@ std::vector<std::string> render_timeline(const Timeline& timeline, const Timelin
     legend_width += 2 + item_width;
   }
   lines.push_back(legend);
+}
+
+}  // namespace
+
+std::vector<std::string> render_timeline(const Timeline& timeline, const TimelineStyle& style) {
+  const std::function<std::string(const std::string&)> words = [&style](const std::string& text) {
+    return style.words ? style.words(text) : text;
+  };
+  std::vector<std::string> lines;
+  if (timeline.ops.empty()) {
+    lines.push_back(words("(no GPU activity was recorded)"));
+    return lines;
+  }
+  std::size_t label_width = 2;
+  for (const auto& lane : timeline.lanes) label_width = std::max(label_width, display_width(lane.name));
+  label_width = std::min({label_width, kMaxLabelWidth, std::max<std::size_t>(4, style.width / 4)});
+  const std::size_t frame = label_width + 3;  // label, " │" before the chart, "│" after it
+  const std::size_t columns = style.width > frame + kMinChartColumns ? style.width - frame : kMinChartColumns;
+  const std::int64_t span = std::max<std::int64_t>(timeline.span_ns(), 1);
+  const double ns_per_cell = static_cast<double>(span) / static_cast<double>(columns);
+
+  const LaneSummary summary = summarize_lanes(timeline, columns, ns_per_cell);
+  lane_rows(timeline, summary, label_width, style.color, lines);
+  time_axis(span, columns, ns_per_cell, label_width, lines);
+  legend(summary, style, words, lines);
   if (timeline.dropped_records > 0) {
     const std::string warning = words(fmt::format("! CUPTI dropped {} record{}: some operations are missing from this picture",
                                                   timeline.dropped_records, timeline.dropped_records == 1 ? "" : "s"));

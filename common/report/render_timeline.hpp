@@ -21,4 +21,8 @@ struct TimelineStyle {
 // with units, and a legend. Every operation covers at least one cell.
 std::vector<std::string> render_timeline(const Timeline& timeline, const TimelineStyle& style);
 
+// How the legend names a kind of operation ("H2D copy", "kernel", "host waits"), in English; the
+// zh catalogue (labels/cudalab.txt) has each.
+const char* activity_legend(ActivityKind kind);
+
 }  // namespace cudalab

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <numeric>
 
 #include <fmt/format.h>
 
@@ -42,6 +43,15 @@ std::vector<std::string> Report::headline_metric_keys() const {
 
 double Report::compare_tolerance_of(const Metric& metric) const {
   return metric.compare_tolerance.value_or(compare_tolerance.value_or(kDefaultCompareTolerance));
+}
+
+Summary Metric::summary() const {
+  const double sum = std::accumulate(samples.begin(), samples.end(), 0.0);
+  const auto& c = summary_cache_;
+  if (!c || c->data != samples.data() || c->size != samples.size() || !(c->sum == sum)) {
+    summary_cache_ = SummaryCache{samples.data(), samples.size(), sum, summarize(samples)};
+  }
+  return summary_cache_->summary;
 }
 
 void Report::resolve_noisy_inputs() {

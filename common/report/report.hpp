@@ -10,6 +10,7 @@
 
 #include "common/core/device_facts.hpp"
 #include "common/core/stats.hpp"
+#include "common/core/tally.hpp"
 #include "common/core/timeline.hpp"
 
 namespace cudalab {
@@ -50,7 +51,9 @@ struct Metric {
   // the report is built and again when it is read back (never taken from a file).
   std::vector<std::string> noisy_inputs;
 
-  Summary summary() const { return summarize(samples); }
+  // summarize(samples), worked out once per set of samples: a run read back may hold millions,
+  // and the renderers ask for the summary of each figure several times.
+  Summary summary() const;
   double tolerance() const { return spread_tolerance.value_or(kDefaultSpreadTolerance); }
   // Three or more samples whose bulk spreads wider than the tolerance.
   bool noisy_samples() const { return samples.size() >= 3 && summary().inlier_spread > tolerance(); }
@@ -78,6 +81,17 @@ struct Metric {
     inputs = std::move(metric_keys);
     return std::move(*this);
   }
+
+ private:
+  // The last summary and the samples it was computed from (where they live, how many, their
+  // sum): samples replaced or edited afterwards no longer match, and it is computed again.
+  struct SummaryCache {
+    const double* data = nullptr;
+    std::size_t size = 0;
+    double sum = 0;
+    Summary summary;
+  };
+  mutable std::optional<SummaryCache> summary_cache_;
 };
 
 // One value that is not a timing: a device property, a count, a derived structural fact.
@@ -149,6 +163,10 @@ struct Check {
   std::string summary;  // "results match the CPU reference (16,777,216 of 16,777,216)"
   std::string detail;   // why it failed, or why it can fail on other hardware
   std::vector<std::string> depends_on;  // metric keys the verdict is computed from
+  // A verify check over elements (or bytes): how many matched the CPU reference of how many were
+  // checked. Its verdict is recomputed from these alone (report/integrity.hpp); empty for a check
+  // that counts nothing (a graph's shape) and in runs recorded before checks carried counts.
+  std::optional<Tally> count;
 };
 
 // A student's answer in predict-first mode (--predict): what they expected a metric's median to

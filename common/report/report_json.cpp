@@ -12,6 +12,7 @@
 #include "common/core/files.hpp"
 #include "common/core/interrupt.hpp"
 #include "common/core/text_format.hpp"
+#include "common/report/json_field.hpp"
 #include "common/report/timeline_json.hpp"
 
 namespace cudalab {
@@ -82,6 +83,10 @@ void to_json(json& j, const Check& c) {
            {"summary", c.summary},
            {"detail", c.detail}};
   if (!c.depends_on.empty()) j["depends_on"] = c.depends_on;
+  if (c.count) {
+    j["correct"] = c.count->correct;
+    j["checked"] = c.count->checked;
+  }
 }
 void to_json(json& j, const EnvironmentItem& e) { j = json{{"key", e.key}, {"ok", e.ok}, {"summary", e.summary}}; }
 void to_json(json& j, const Guess& g) { j = json{{"metric", g.metric}, {"question", g.question}, {"answer", g.answer}}; }
@@ -110,145 +115,214 @@ json report_to_json(const Report& r) {
 }
 
 // ---- from JSON -----------------------------------------------------------------------------
+// Each reader takes the field it reads, so a problem names where it is:
+// "sections[3].metrics[2].samples[7]: expected a number, found a string".
 
-void from_json(const json& j, Param& p) {
-  j.at("name").get_to(p.name);
-  j.at("value").get_to(p.value);
-  p.stable = j.value("stable", true);
+namespace {
+
+std::string optional_text(const JsonField& f, std::string_view key) {
+  const auto member = f.find(key);
+  return member ? member->text() : std::string();
 }
-void from_json(const json& j, DeviceSummary& d) {
-  j.at("index").get_to(d.index);
-  j.at("name").get_to(d.name);
-  j.at("cc_major").get_to(d.cc_major);
-  j.at("cc_minor").get_to(d.cc_minor);
-  j.at("sm_count").get_to(d.sm_count);
-  j.at("copy_engines").get_to(d.copy_engines);
+
+bool optional_flag(const JsonField& f, std::string_view key, bool otherwise) {
+  const auto member = f.find(key);
+  return member ? member->flag() : otherwise;
 }
-void from_json(const json& j, Metric& m) {
-  j.at("key").get_to(m.key);
-  j.at("label").get_to(m.label);
-  j.at("unit").get_to(m.unit);
-  j.at("samples").get_to(m.samples);
-  if (j.contains("predicted")) m.predicted = j.at("predicted").get<double>();
-  if (j.contains("spread_tolerance")) m.spread_tolerance = j.at("spread_tolerance").get<double>();
-  if (j.contains("compare_tolerance")) m.compare_tolerance = j.at("compare_tolerance").get<double>();
-  m.note = j.value("note", "");
-  if (j.contains("inputs")) j.at("inputs").get_to(m.inputs);  // noisy_inputs: derived, see below
+
+template <class T, class Read>
+std::vector<T> read_all(const JsonField& f, Read read) {
+  std::vector<T> out;
+  f.each([&](const JsonField& element) { out.push_back(read(element)); });
+  return out;
 }
-void from_json(const json& j, Fact& f) {
-  j.at("key").get_to(f.key);
-  j.at("label").get_to(f.label);
-  j.at("value").get_to(f.value);
-  f.note = j.value("note", "");
-  f.stable = j.value("stable", true);
+
+template <class T, class Read>
+std::vector<T> read_optional(const JsonField& f, std::string_view key, Read read) {
+  const auto member = f.find(key);
+  return member ? read_all<T>(*member, read) : std::vector<T>{};
 }
-void from_json(const json& j, Cell& c) {
-  c.text = j.value("text", "");
-  c.metric = j.value("metric", "");
+
+int small_integer(const JsonField& f) { return static_cast<int>(f.integer(-1000000, 1000000)); }
+
+Param read_param(const JsonField& f) {
+  return Param{f.at("name").text(), f.at("value").text(), optional_flag(f, "stable", true)};
 }
-void from_json(const json& j, Table& t) {
-  j.at("key").get_to(t.key);
-  j.at("columns").get_to(t.columns);
-  j.at("rows").get_to(t.rows);
+
+DeviceSummary read_device(const JsonField& f) {
+  DeviceSummary d;
+  d.index = small_integer(f.at("index"));
+  d.name = f.at("name").text();
+  d.cc_major = small_integer(f.at("cc_major"));
+  d.cc_minor = small_integer(f.at("cc_minor"));
+  d.sm_count = small_integer(f.at("sm_count"));
+  d.copy_engines = small_integer(f.at("copy_engines"));
+  return d;
 }
-void from_json(const json& j, PlotPoint& p) {
-  j.at("x").get_to(p.x);
-  p.metric = j.value("metric", "");
-  p.y = j.value("y", 0.0);
+
+std::optional<double> optional_number(const JsonField& f, std::string_view key) {
+  const auto member = f.find(key);
+  return member ? std::optional<double>(member->number()) : std::nullopt;
 }
-void from_json(const json& j, PlotSeries& s) {
-  j.at("name").get_to(s.name);
-  s.model = j.value("model", false);
-  j.at("points").get_to(s.points);
+
+Metric read_metric(const JsonField& f) {
+  Metric m;
+  m.key = f.at("key").text();
+  m.label = f.at("label").text();
+  m.unit = f.at("unit").text();
+  m.samples = f.at("samples").numbers();
+  m.predicted = optional_number(f, "predicted");
+  m.spread_tolerance = optional_number(f, "spread_tolerance");
+  m.compare_tolerance = optional_number(f, "compare_tolerance");
+  m.note = optional_text(f, "note");
+  if (const auto inputs = f.find("inputs")) m.inputs = inputs->texts();  // noisy_inputs: derived
+  return m;
 }
-void from_json(const json& j, Plot& p) {
-  j.at("key").get_to(p.key);
-  j.at("title").get_to(p.title);
-  p.x_label = j.value("x_label", "");
-  p.x_unit = j.value("x_unit", "");
-  p.y_label = j.value("y_label", "");
-  p.y_unit = j.value("y_unit", "");
-  p.log_x = j.value("log_x", false);
-  p.log_y = j.value("log_y", false);
-  j.at("series").get_to(p.series);
+
+Fact read_fact(const JsonField& f) {
+  return Fact{f.at("key").text(), f.at("label").text(), f.at("value").text(), optional_text(f, "note"),
+              optional_flag(f, "stable", true)};
 }
-void from_json(const json& j, Section& s) {
-  j.at("key").get_to(s.key);
-  j.at("title").get_to(s.title);
-  s.notes_key = j.value("notes_key", "");
-  j.at("art").get_to(s.art);
-  j.at("facts").get_to(s.facts);
-  j.at("metrics").get_to(s.metrics);
-  j.at("tables").get_to(s.tables);
-  if (j.contains("plots")) j.at("plots").get_to(s.plots);
+
+Table read_table(const JsonField& f) {
+  Table t;
+  t.key = f.at("key").text();
+  t.columns = f.at("columns").texts();
+  t.rows = read_all<std::vector<Cell>>(f.at("rows"), [](const JsonField& row) {
+    return read_all<Cell>(row, [](const JsonField& c) { return Cell{optional_text(c, "text"), optional_text(c, "metric")}; });
+  });
+  return t;
 }
-void from_json(const json& j, Check& c) {
-  const std::string kind = j.at("kind").get<std::string>();
-  if (kind != "verify" && kind != "expect") throw json::other_error::create(501, "bad check kind '" + kind + "'", &j);
+
+PlotSeries read_series(const JsonField& f) {
+  PlotSeries s;
+  s.name = f.at("name").text();
+  s.model = optional_flag(f, "model", false);
+  s.points = read_all<PlotPoint>(f.at("points"), [](const JsonField& p) {
+    return PlotPoint{p.at("x").number(), optional_text(p, "metric"), optional_number(p, "y").value_or(0.0)};
+  });
+  return s;
+}
+
+Plot read_plot(const JsonField& f) {
+  Plot p;
+  p.key = f.at("key").text();
+  p.title = f.at("title").text();
+  p.x_label = optional_text(f, "x_label");
+  p.x_unit = optional_text(f, "x_unit");
+  p.y_label = optional_text(f, "y_label");
+  p.y_unit = optional_text(f, "y_unit");
+  p.log_x = optional_flag(f, "log_x", false);
+  p.log_y = optional_flag(f, "log_y", false);
+  p.series = read_all<PlotSeries>(f.at("series"), read_series);
+  return p;
+}
+
+Section read_section(const JsonField& f) {
+  Section s;
+  s.key = f.at("key").text();
+  s.title = f.at("title").text();
+  s.notes_key = optional_text(f, "notes_key");
+  s.art = f.at("art").texts();
+  s.facts = read_all<Fact>(f.at("facts"), read_fact);
+  s.metrics = read_all<Metric>(f.at("metrics"), read_metric);
+  s.tables = read_all<Table>(f.at("tables"), read_table);
+  s.plots = read_optional<Plot>(f, "plots", read_plot);
+  return s;
+}
+
+Check read_check(const JsonField& f) {
+  Check c;
+  const std::string kind = f.at("kind").text();
+  if (kind != "verify" && kind != "expect") {
+    f.at("kind").fail("expected \"verify\" or \"expect\", found \"" + printable_value(kind, 40) + "\"");
+  }
   c.kind = kind == "verify" ? CheckKind::verify : CheckKind::expect;
-  j.at("key").get_to(c.key);
-  j.at("passed").get_to(c.passed);
-  j.at("summary").get_to(c.summary);
-  c.detail = j.value("detail", "");
-  if (j.contains("depends_on")) j.at("depends_on").get_to(c.depends_on);
-}
-void from_json(const json& j, EnvironmentItem& e) {
-  j.at("key").get_to(e.key);
-  j.at("ok").get_to(e.ok);
-  j.at("summary").get_to(e.summary);
-}
-void from_json(const json& j, Guess& g) {
-  j.at("metric").get_to(g.metric);
-  j.at("question").get_to(g.question);
-  j.at("answer").get_to(g.answer);
-}
-void from_json(const json& j, TryNext& t) {
-  j.at("command").get_to(t.command);
-  j.at("why").get_to(t.why);
+  c.key = f.at("key").text();
+  c.passed = f.at("passed").flag();
+  c.summary = f.at("summary").text();
+  c.detail = optional_text(f, "detail");
+  if (const auto depends = f.find("depends_on")) c.depends_on = depends->texts();
+  // Added with structured checks; a run recorded before has neither.
+  const auto correct = f.find("correct"), checked = f.find("checked");
+  if (correct || checked) {
+    c.count = Tally{};
+    c.count->correct = f.at("correct").count();
+    c.count->checked = f.at("checked").count();
+    if (c.count->correct > c.count->checked) f.at("correct").fail("more correct than checked");
+  }
+  return c;
 }
 
-Report report_from_json(const json& j) {
-  if (!j.is_object()) throw UsageError(std::string("not a cudalab run (JSON ") + j.type_name() + ")");
+EnvironmentItem read_environment(const JsonField& f) {
+  return EnvironmentItem{f.at("key").text(), f.at("ok").flag(), f.at("summary").text()};
+}
+
+void read_lesson(const JsonField& lesson, Report& r) {
+  r.lesson_number = small_integer(lesson.at("number"));
+  r.lesson_slug = lesson.at("slug").text();
+  r.lesson_title = lesson.at("title").text();
+}
+
+// The fields added after the first runs were recorded: older runs have none.
+void read_later_fields(const JsonField& f, Report& r) {
+  r.timelines = read_optional<Timeline>(f, "timelines", read_timeline);
+  r.guesses = read_optional<Guess>(f, "guesses", [](const JsonField& g) {
+    return Guess{g.at("metric").text(), g.at("question").text(), g.at("answer").number()};
+  });
+  r.environment = read_optional<EnvironmentItem>(f, "environment", read_environment);
+  if (const auto keys = f.find("headline_metrics")) r.headline_metrics = keys->texts();
+  r.compare_tolerance = optional_number(f, "compare_tolerance");
+  r.digest = optional_text(f, "digest");
+}
+
+Report read_report(const JsonField& f) {
+  Report r;
+  r.schema = kReportSchema;
+  r.tool_version = f.at("tool_version").text();
+  r.recorded_at = f.at("recorded_at").text();
+  read_lesson(f.at("lesson"), r);
+  r.params = read_all<Param>(f.at("params"), read_param);
+  r.devices = read_all<DeviceSummary>(f.at("devices"), read_device);
+  r.warnings = f.at("warnings").texts();
+  r.sections = read_all<Section>(f.at("sections"), read_section);
+  r.checks = read_all<Check>(f.at("checks"), read_check);
+  r.try_next = read_all<TryNext>(f.at("try_next"), [](const JsonField& t) {
+    return TryNext{t.at("command").text(), t.at("why").text()};
+  });
+  r.headline = f.at("headline").text();
+  read_later_fields(f, r);
+  r.resolve_noisy_inputs();  // from the samples, as the live run did
+  return r;
+}
+
+Report report_from_field(const JsonField& f) {
+  const json& j = f.value();
+  if (!j.is_object()) throw UsageError("not a cudalab run (JSON " + json_kind(j) + ")");
   const auto found = j.find("schema");
   const std::string schema = found != j.end() && found->is_string() ? found->get<std::string>() : "";
   if (schema != kReportSchema) {
-    throw UsageError("not a cudalab run (schema '" + printable(schema) + "', expected '" + kReportSchema + "')");
+    throw UsageError("not a cudalab run (schema '" + printable_value(schema) + "', expected '" + kReportSchema + "')");
   }
-  try {
-    Report r;
-    r.schema = schema;
-    j.at("tool_version").get_to(r.tool_version);
-    j.at("recorded_at").get_to(r.recorded_at);
-    const json& lesson = j.at("lesson");
-    lesson.at("number").get_to(r.lesson_number);
-    lesson.at("slug").get_to(r.lesson_slug);
-    lesson.at("title").get_to(r.lesson_title);
-    j.at("params").get_to(r.params);
-    j.at("devices").get_to(r.devices);
-    j.at("warnings").get_to(r.warnings);
-    j.at("sections").get_to(r.sections);
-    j.at("checks").get_to(r.checks);
-    j.at("try_next").get_to(r.try_next);
-    j.at("headline").get_to(r.headline);
-    // Added after the first runs were recorded: older runs have none.
-    if (j.contains("timelines")) j.at("timelines").get_to(r.timelines);
-    if (j.contains("guesses")) j.at("guesses").get_to(r.guesses);
-    if (j.contains("environment")) j.at("environment").get_to(r.environment);
-    if (j.contains("headline_metrics")) j.at("headline_metrics").get_to(r.headline_metrics);
-    if (j.contains("compare_tolerance")) r.compare_tolerance = j.at("compare_tolerance").get<double>();
-    if (j.contains("digest")) j.at("digest").get_to(r.digest);
-    r.resolve_noisy_inputs();  // from the samples, as the live run did
-    return r;
-  } catch (const json::exception& e) {
-    throw UsageError(std::string("malformed cudalab run: ") + printable(e.what()));
-  }
+  return read_report(f);
 }
+
+}  // namespace
+
+Report report_from_json(const json& j) { return report_from_field(JsonField(j, "")); }
 
 namespace {
 
 // Every string a renderer may print, with its control characters made visible.
 void make_printable(Report& r) {
-  auto fix = [](std::string& text) { text = printable(text); };
+  // Most strings need nothing: only those holding a control character are rewritten.
+  auto fix = [](std::string& text) {
+    const bool control = std::any_of(text.begin(), text.end(), [](char c) {
+      const auto byte = static_cast<unsigned char>(c);
+      return byte < 0x20 || byte == 0x7f || byte == 0xc2;  // 0xc2: the lead byte of U+0080..U+009F
+    });
+    if (control) text = printable(text);
+  };
   auto fix_all = [&](std::vector<std::string>& texts) { std::for_each(texts.begin(), texts.end(), fix); };
   for (std::string* text : {&r.tool_version, &r.recorded_at, &r.lesson_slug, &r.lesson_title, &r.headline}) fix(*text);
   for (auto& p : r.params) fix(p.name), fix(p.value);
@@ -276,33 +350,31 @@ void make_printable(Report& r) {
   fix_all(r.headline_metrics);
 }
 
-SavedRun saved_run(const json& raw, const std::string& source) {
-  if (!raw.is_object()) throw UsageError(std::string("not a cudalab run (JSON ") + raw.type_name() + ")");
-  SavedRun run{source, report_from_json(raw), {}};
+SavedRun saved_run(const json& raw, const std::string& source, std::string root_path) {
+  SavedRun run{source, report_from_field(JsonField(raw, std::move(root_path))), {}};
   run.integrity = assess_integrity(run.report, raw);
   make_printable(run.report);
   return run;
 }
 
-// A real run with every timeline is about 2 MiB; a hundred times that still reads in a second.
-constexpr std::size_t kMaxRunFileBytes = std::size_t(256) << 20;
+// The largest real run is 132 KB (lesson 02's reference run, timelines included; the busiest
+// timeline of the course has 234 operations) and `cudalab all --json` of the whole course about
+// 530 KB. 16 MiB is over a hundred times the largest run and thirty times the whole course, and
+// a file at the limit still reads and renders in about a second; a bigger
+// one is refused before a byte of it is read, so one submission cannot stall a class's grading.
+constexpr std::size_t kMaxRunFileBytes = std::size_t(16) << 20;
 
 }  // namespace
 
 std::vector<SavedRun> parse_saved_runs(const std::string& text, const std::string& source) {
-  const std::string name = "'" + printable(source) + "'";
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::exception& e) {
-    throw UsageError(name + " is not valid JSON (truncated or not a run?): " + printable(e.what()));
-  }
+  const std::string name = "'" + printable_value(source) + "'";
+  const json j = parse_untrusted_json(text, name);
   if (j.is_null()) throw UsageError(name + " holds JSON null, not a cudalab run");
   if (j.is_array() && j.empty()) throw UsageError(name + " holds no runs (an empty JSON array)");
   std::vector<SavedRun> runs;
   try {
-    if (!j.is_array()) return {saved_run(j, source)};
-    for (const auto& run : j) runs.push_back(saved_run(run, source));
+    if (!j.is_array()) return {saved_run(j, source, "")};
+    for (std::size_t i = 0; i < j.size(); ++i) runs.push_back(saved_run(j[i], source, "[" + std::to_string(i) + "]"));
   } catch (const UsageError& e) {
     throw UsageError(name + ": " + e.what());
   }

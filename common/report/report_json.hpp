@@ -32,7 +32,7 @@ struct SavedRun {
 std::vector<SavedRun> parse_saved_runs(const std::string& text, const std::string& source);
 
 // The same from a file. Only regular files are read (never blocks on a FIFO or a device); a
-// directory or a file over 256 MiB is a UsageError.
+// directory or a file over 16 MiB is a UsageError.
 std::vector<SavedRun> read_saved_runs(const std::string& path);
 
 // read_saved_runs without the verdicts.

@@ -1,6 +1,8 @@
 #include "common/report/timeline_json.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <utility>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -98,34 +100,41 @@ void to_json(json& j, const Timeline& t) {
            {"lanes", std::move(lanes)}, {"ops", std::move(ops)}};
 }
 
-void from_json(const json& j, Timeline& t) {
-  j.at("key").get_to(t.key);
-  j.at("title").get_to(t.title);
-  t.notes_key = j.value("notes_key", "");
-  j.at("device").get_to(t.device);
-  t.dropped_records = j.value("dropped_records", std::uint64_t{0});
-  t.lanes.clear();
-  for (const auto& lane : j.at("lanes")) {
-    t.lanes.push_back(TimelineLane{lane.at("stream_id").get<std::uint32_t>(), lane.at("name").get<std::string>()});
+namespace {
+
+TimelineOp read_op(const JsonField& f, std::size_t lanes) {
+  TimelineOp op;
+  const auto kind = activity_kind_from_name(f.at("kind").text());
+  if (!kind) f.at("kind").fail("not a kind of operation (h2d, d2h, kernel, memset, ...)");
+  op.kind = *kind;
+  op.lane = static_cast<std::size_t>(f.at("lane").count());
+  if (op.lane >= lanes) f.at("lane").fail(fmt::format("lane {} of a timeline with {} lanes", op.lane, lanes));
+  op.start_ns = f.at("start_ns").integer(INT64_MIN, INT64_MAX);
+  op.end_ns = f.at("end_ns").integer(INT64_MIN, INT64_MAX);
+  if (const auto bytes = f.find("bytes")) op.bytes = bytes->count();
+  for (auto [key, text] : {std::pair{"name", &op.name}, {"src_memory", &op.src_memory}, {"dst_memory", &op.dst_memory}}) {
+    if (const auto member = f.find(key)) *text = member->text();
   }
-  t.ops.clear();
-  for (const auto& o : j.at("ops")) {
-    TimelineOp op;
-    const auto kind = activity_kind_from_name(o.at("kind").get<std::string>());
-    if (!kind) throw json::other_error::create(501, "unknown timeline op kind", nullptr);
-    op.kind = *kind;
-    o.at("lane").get_to(op.lane);
-    if (op.lane >= t.lanes.size()) {
-      throw json::other_error::create(501, fmt::format("timeline op on lane {} of {}", op.lane, t.lanes.size()), &o);
-    }
-    o.at("start_ns").get_to(op.start_ns);
-    o.at("end_ns").get_to(op.end_ns);
-    op.bytes = o.value("bytes", std::uint64_t{0});
-    op.name = o.value("name", "");
-    op.src_memory = o.value("src_memory", "");
-    op.dst_memory = o.value("dst_memory", "");
-    t.ops.push_back(std::move(op));
-  }
+  return op;
+}
+
+}  // namespace
+
+Timeline read_timeline(const JsonField& f) {
+  Timeline t;
+  t.key = f.at("key").text();
+  t.title = f.at("title").text();
+  if (const auto notes = f.find("notes_key")) t.notes_key = notes->text();
+  t.device = static_cast<int>(f.at("device").integer(0, 1 << 16));
+  if (const auto dropped = f.find("dropped_records")) t.dropped_records = dropped->count();
+  f.at("lanes").each([&](const JsonField& lane) {
+    t.lanes.push_back(TimelineLane{static_cast<std::uint32_t>(lane.at("stream_id").integer(0, UINT32_MAX)),
+                                   lane.at("name").text()});
+  });
+  const JsonField ops = f.at("ops");
+  t.ops.reserve(ops.value().is_array() ? ops.value().size() : 0);
+  ops.each([&](const JsonField& op) { t.ops.push_back(read_op(op, t.lanes.size())); });
+  return t;
 }
 
 }  // namespace cudalab

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/core/timeline.hpp"
+#include "common/report/json_field.hpp"
 
 namespace cudalab {
 
@@ -18,6 +19,7 @@ nlohmann::json chrome_trace_json(const std::vector<Timeline>& timelines);
 void write_chrome_trace(const std::string& path, const std::vector<Timeline>& timelines);
 
 void to_json(nlohmann::json& j, const Timeline& t);
-void from_json(const nlohmann::json& j, Timeline& t);
+// A timeline saved in a run; a problem is a UsageError naming the field (json_field.hpp).
+Timeline read_timeline(const JsonField& f);
 
 }  // namespace cudalab

@@ -13,6 +13,12 @@ namespace cudalab {
 namespace {
 
 constexpr std::string_view kWhitespace = " \t";
+// Every text the catalogue translates is a label a lesson wrote: a few hundred characters at
+// most, its captures nested a few deep ("launch-bound case, graph, every batch: ..."). A longer
+// text, or captures nested deeper, is left as it is, so a crafted label in a run file costs
+// linear time and bounded stack, whatever the patterns.
+constexpr std::size_t kMaxTranslatedBytes = 4096;
+constexpr int kMaxCaptureDepth = 6;
 
 std::vector<std::string> split_placeholders(const std::string& text) {
   std::vector<std::string> pieces{""};
@@ -102,7 +108,7 @@ void Catalogue::append(const Catalogue& more) {
   patterns_.insert(patterns_.end(), more.patterns_.begin(), more.patterns_.end());
 }
 
-std::optional<std::string> Catalogue::translate_core(std::string_view core) const {
+std::optional<std::string> Catalogue::translate_core(std::string_view core, int depth) const {
   if (const auto it = exact_.find(std::string(core)); it != exact_.end()) return it->second;
   // The most specific pattern wins: the one that matches with the most literal text ("predicted
   // {} {}" over a lesson's "{} us"); among equals, the first (the lesson's own before the shared).
@@ -120,15 +126,18 @@ std::optional<std::string> Catalogue::translate_core(std::string_view core) cons
     best_literal = literal;
   }
   if (best == nullptr) return std::nullopt;
-  for (auto& capture : *best_captures) capture = translate(capture).value_or(capture);
+  if (depth < kMaxCaptureDepth) {
+    for (auto& capture : *best_captures) capture = translate(capture, depth + 1).value_or(capture);
+  }
   return fill(best->zh, *best_captures);
 }
 
-std::optional<std::string> Catalogue::translate(std::string_view text) const {
+std::optional<std::string> Catalogue::translate(std::string_view text, int depth) const {
+  if (text.size() > kMaxTranslatedBytes) return std::nullopt;
   const std::size_t first = text.find_first_not_of(kWhitespace);
   if (first == std::string_view::npos) return std::nullopt;
   const std::size_t last = text.find_last_not_of(kWhitespace);
-  const auto core = translate_core(text.substr(first, last - first + 1));
+  const auto core = translate_core(text.substr(first, last - first + 1), depth);
   if (!core) return std::nullopt;
   return std::string(text.substr(0, first)) + *core + std::string(text.substr(last + 1));
 }

@@ -27,15 +27,16 @@ class Catalogue {
   // Throws std::runtime_error naming the line when the text is not a catalogue.
   static Catalogue parse(std::string_view text, std::string_view name);
   void append(const Catalogue& more);
-  // nullopt when no entry matches.
-  std::optional<std::string> translate(std::string_view text) const;
+  // nullopt when no entry matches, and for a text longer than any label (over 4 KiB). `depth`:
+  // how deep inside another entry's captures this text sits (captures nest at most 6 deep).
+  std::optional<std::string> translate(std::string_view text, int depth = 0) const;
 
  private:
   struct Pattern {
     std::vector<std::string> pieces;  // the literal text around each {}
     std::string zh;
   };
-  std::optional<std::string> translate_core(std::string_view core) const;
+  std::optional<std::string> translate_core(std::string_view core, int depth) const;
   std::unordered_map<std::string, std::string> exact_;
   std::vector<Pattern> patterns_;
 };

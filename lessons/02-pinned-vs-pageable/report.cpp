@@ -207,16 +207,13 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
 
 void add_checks(ReportBuilder& b, const Measurements& m) {
   for (const auto& [key, t] : m.bytes) {
-    b.verify(fmt::format("{}.{}", name_of(key.first), name_of(key.second)), t.all_correct(),
-             fmt::format("{} {}: {} of {} bytes arrived intact over {} size{}", name_of(key.first),
-                         label_of(key.second), format_count(t.correct), format_count(t.checked), m.sizes.size(),
+    b.verify(fmt::format("{}.{}", name_of(key.first), name_of(key.second)), t, Counted::bytes,
+             fmt::format("{} {} over {} size{}", name_of(key.first), label_of(key.second), m.sizes.size(),
                          m.sizes.size() == 1 ? "" : "s"),
              "a wrong byte means a copy was cut short, landed at the wrong place, or read memory being rewritten");
   }
   if (!m.bidirectional_ms.empty()) {
-    b.verify("bidirectional", m.bidirectional_bytes.all_correct(),
-             fmt::format("both directions at once: {} of {} bytes arrived intact",
-                         format_count(m.bidirectional_bytes.correct), format_count(m.bidirectional_bytes.checked)));
+    b.verify("bidirectional", m.bidirectional_bytes, Counted::bytes, "both directions at once");
   }
   if (!(m.uses(MemoryKind::pinned) && m.uses(MemoryKind::pageable))) return;
   const double n = static_cast<double>(m.probe);

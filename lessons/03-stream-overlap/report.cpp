@@ -103,9 +103,7 @@ void add_missing_wait(ReportBuilder& b, const Measurements& m) {
 void add_verifies(ReportBuilder& b, const Measurements& m) {
   for (Variant v : kVerified) {
     const Tally& t = m.runs.at(v).bytes;
-    b.verify(info_of(v).key, t.all_correct(),
-             fmt::format("{}: {} of {} bytes match the CPU reference", info_of(v).label, format_count(t.correct),
-                         format_count(t.checked)),
+    b.verify(info_of(v).key, t, Counted::bytes, info_of(v).label,
              "a wrong or missing byte means a chunk was skipped, copied before its kernel ended, or overwritten");
   }
 }

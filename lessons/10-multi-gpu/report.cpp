@@ -103,7 +103,7 @@ void step_section(ReportBuilder& b, const Params& p, const Measurements& m, cons
 void checks(ReportBuilder& b, const Measurements& m, const Prediction& pr) {
   const PeerCopies& c = m.copies;
   const TrainingStep& s = m.step;
-  b.verify("copies", c.bytes, "every copy: bytes that arrived intact",
+  b.verify("copies", c.bytes, Counted::bytes, "every copy",
            "a wrong byte means a copy was cut short or landed in the wrong place");
   b.verify("gradients", s.gradients, "every GPU's summed gradients against the CPU's sum",
            "each GPU's gradient is a small whole number, so the float sum is exact in any order");

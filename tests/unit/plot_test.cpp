@@ -128,7 +128,7 @@ TEST(Svg, PlotsAndTimelinesRenderWithARealRenderer) {
   r.timelines.push_back(t);
   const auto dir = std::filesystem::temp_directory_path() / "cudalab_svg_test";
   std::filesystem::remove_all(dir);
-  const auto files = write_report_svgs(r, dir.string());
+  const auto files = write_report_svgs(r, dir.string(), Lang::en);
   ASSERT_EQ(files.size(), 2u);
   for (const auto& f : files) {
     const std::string png = f + ".png";
@@ -144,7 +144,7 @@ TEST(Svg, PlotsAndTimelinesRenderWithARealRenderer) {
 
 TEST(Svg, UnwritableDirectoryIsAUsageErrorNamingTheFlag) {
   try {
-    write_report_svgs(sweep_report(), "/proc/cudalab-no-such-dir");
+    write_report_svgs(sweep_report(), "/proc/cudalab-no-such-dir", Lang::en);
     FAIL() << "expected UsageError";
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("--svg"), std::string::npos);
@@ -246,10 +246,12 @@ TEST(ReferencePlots, EverySvgOfTheReferenceRunsRendersWithARealRenderer) {
   std::size_t written = 0;
   for (const auto& path : reference_run_paths()) {
     for (const auto& report : load_runs(path)) {
-      for (const auto& svg : write_report_svgs(report, dir.string())) {
-        ++written;
-        const std::string cmd = "rsvg-convert -o '" + svg + ".png' '" + svg + "' >/dev/null 2>&1";
-        EXPECT_EQ(std::system(cmd.c_str()), 0) << svg;
+      for (Lang lang : {Lang::en, Lang::zh}) {
+        for (const auto& svg : write_report_svgs(report, (dir / lang_name(lang)).string(), lang)) {
+          ++written;
+          const std::string cmd = "rsvg-convert -o '" + svg + ".png' '" + svg + "' >/dev/null 2>&1";
+          EXPECT_EQ(std::system(cmd.c_str()), 0) << svg;
+        }
       }
     }
   }

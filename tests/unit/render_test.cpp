@@ -12,7 +12,7 @@
 #include "common/report/render.hpp"
 #include "common/report/render_summary.hpp"
 #include "common/report/report_json.hpp"
-#include "common/report/sha256.hpp"
+#include "common/report/digest.hpp"
 #include "common/core/text_format.hpp"
 #include "test_support.hpp"
 
@@ -194,6 +194,24 @@ TEST(Integrity, Sha256MatchesTheStandardVectors) {
   EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   EXPECT_EQ(sha256_hex(std::string(1000, 'a')).substr(0, 16), "41edece42d63e8d9");
+  Sha256 pieces;  // fed in pieces, as a run is hashed while it is serialized
+  HashingStream out(pieces);
+  for (int i = 0; i < 1000; ++i) out << 'a';
+  out.flush();
+  EXPECT_EQ(pieces.finish_hex().substr(0, 16), "41edece42d63e8d9");
+}
+
+// The digest is streamed from the run as it is serialized; it must be exactly the SHA-256 of the
+// run's JSON text without its "digest" member, as runs were sealed before.
+TEST(Integrity, TheStreamedDigestIsTheDigestOfTheRunsText) {
+  Report r = sample_report();
+  r.digest = "sha256:whatever";
+  nlohmann::json saved = report_to_json(r);
+  nlohmann::json without = saved;
+  without.erase("digest");
+  EXPECT_EQ(run_digest(saved), "sha256:" + sha256_hex(without.dump()));
+  EXPECT_EQ(run_digest(nlohmann::json::array({1, "two"})), "sha256:" + sha256_hex("[1,\"two\"]"));
+  EXPECT_EQ(run_digest(nlohmann::json::object()), "sha256:" + sha256_hex("{}"));
 }
 
 TEST(Integrity, ASealedRunIsIntactUntilItIsEdited) {
@@ -210,13 +228,51 @@ TEST(Integrity, ASealedRunIsIntactUntilItIsEdited) {
       << "a sealing build's run without its digest";
 }
 
-TEST(Integrity, AVerifyThatContradictsItsOwnCountIsModified) {
+TEST(Integrity, AVerifyThatContradictsItsOwnCountsIsModified) {
   Report r = sample_report();
-  r.checks = {verify_check("results", true, "results match (5 of 10 elements)")};
+  Check doctored = verify_check("results", true, "results match");
+  doctored.count = Tally{10, 5};  // 5 of 10 checked elements matched, yet it says pass
+  Check failed_whole = verify_check("whole", false, "results match");
+  failed_whole.count = Tally{10, 10};  // every element matched, yet it says FAIL
+  r.checks = {doctored, failed_whole};
   const auto run = parse_saved_runs(report_to_json(r).dump(), "run.json").front();
   EXPECT_EQ(run.integrity.state, Integrity::modified) << run.integrity.describe();
-  EXPECT_EQ(recompute_check(verify_check("k", true, "16,777,216 of 16,777,216 bytes")), std::optional<bool>(true));
+  EXPECT_NE(run.integrity.describe().find("verify results says pass but its own count says FAIL"), std::string::npos);
+  EXPECT_NE(run.integrity.describe().find("verify whole says FAIL but its own count says pass"), std::string::npos);
+  Check nothing_checked = verify_check("k", true, "");
+  nothing_checked.count = Tally{0, 0};
+  EXPECT_EQ(recompute_check(nothing_checked), std::optional<bool>(false)) << "nothing checked is no pass";
   EXPECT_EQ(recompute_check(expect_check("k", true, "1 of 2")), std::nullopt);
+}
+
+TEST(Integrity, AnOldRunWithoutCountsIsJudgedByItsDigestAlone) {
+  Report r = sample_report();
+  // Runs recorded before checks carried counts said "N of M" only in their prose: never read.
+  r.checks = {verify_check("results", true, "results match (5 of 10 elements)")};
+  const auto run = parse_saved_runs(report_to_json(r).dump(), "run.json").front();
+  EXPECT_EQ(run.integrity.state, Integrity::unsealed) << run.integrity.describe();
+  EXPECT_EQ(recompute_check(r.checks.front()), std::nullopt);
+}
+
+TEST(Integrity, CountsRoundTripThroughTheRunFile) {
+  ReportBuilder b({});
+  Tally all, some;
+  all.add(4096, 4096);
+  some.add(3, 4);
+  b.verify("all", all, Counted::bytes, "every copy").verify("some", some, "every batch").verify("two", 7, 7, "pairs");
+  const Report built = std::move(b).build();
+  EXPECT_TRUE(built.checks[0].passed);
+  EXPECT_EQ(built.checks[0].summary, "every copy: 4,096 of 4,096 bytes match the CPU reference");
+  EXPECT_FALSE(built.checks[1].passed);
+  EXPECT_EQ(built.checks[1].summary, "every batch: 3 of 4 elements match the CPU reference");
+  EXPECT_TRUE(built.checks[2].passed);
+  const nlohmann::json saved = report_to_json(built);
+  EXPECT_EQ(saved["checks"][1]["correct"], 3);
+  EXPECT_EQ(saved["checks"][1]["checked"], 4);
+  const Report back = report_from_json(saved);
+  ASSERT_TRUE(back.checks[1].count.has_value());
+  EXPECT_EQ(back.checks[1].count->correct, 3u);
+  EXPECT_EQ(back.checks[1].count->checked, 4u);
 }
 
 TEST(Integrity, TheReferenceRunsAreNotModified) {

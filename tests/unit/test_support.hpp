@@ -39,10 +39,10 @@ inline CliOutcome run_cudalab(std::vector<std::string> args) {
 
 // Checks for made-up reports (lessons build theirs with ReportBuilder).
 inline Check verify_check(std::string key, bool passed, std::string summary, std::string detail = {}) {
-  return Check{CheckKind::verify, std::move(key), passed, std::move(summary), std::move(detail), {}};
+  return Check{CheckKind::verify, std::move(key), passed, std::move(summary), std::move(detail), {}, {}};
 }
 inline Check expect_check(std::string key, bool passed, std::string summary, std::string detail = {}) {
-  return Check{CheckKind::expect, std::move(key), passed, std::move(summary), std::move(detail), {}};
+  return Check{CheckKind::expect, std::move(key), passed, std::move(summary), std::move(detail), {}, {}};
 }
 
 // The name of lesson `number`, read from the course table: tests spell lesson names through this,

@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -11,6 +14,8 @@
 #include "common/report/markdown.hpp"
 #include "common/report/notes.hpp"
 #include "common/report/reference_runs.hpp"
+#include "common/report/render_svg.hpp"
+#include "common/report/report_json.hpp"
 #include "common/core/text_format.hpp"
 #include "test_support.hpp"
 
@@ -143,4 +148,49 @@ TEST(Lang, ShowInChineseLeavesNoEnglishLabel) {
       EXPECT_TRUE(words.empty()) << what << ": '" << words.front() << "' in:\n" << line;
     }
   }
+}
+
+namespace {
+
+// The text of every <text> element of an SVG, entities decoded.
+std::vector<std::string> svg_texts(const std::string& svg) {
+  std::vector<std::string> texts;
+  for (std::size_t at = svg.find("<text"); at != std::string::npos; at = svg.find("<text", at + 1)) {
+    const std::size_t open = svg.find('>', at), close = svg.find("</text>", at);
+    if (open == std::string::npos || close == std::string::npos || close < open) break;
+    std::string t = svg.substr(open + 1, close - open - 1);
+    for (const auto& [entity, c] : {std::pair{"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&amp;", "&"}}) {
+      for (std::size_t k = t.find(entity); k != std::string::npos; k = t.find(entity, k + 1)) t.replace(k, std::strlen(entity), c);
+    }
+    texts.push_back(t);
+  }
+  return texts;
+}
+
+}  // namespace
+
+// Under --lang zh the SVGs of every reference run (plots and timelines: titles, axes, legends,
+// lane names) leave no English word, as the text form does; ticks never read "1e+03".
+TEST(Lang, SvgInChineseLeavesNoEnglishLabel) {
+  const auto dir = std::filesystem::temp_directory_path() / "cudalab_zh_svgs";
+  std::filesystem::remove_all(dir);
+  std::size_t texts = 0;
+  for (const auto& e : course()) {
+    const auto run = reference_run(reference_run_name(e.number));
+    if (!run) continue;
+    for (const auto& report : parse_saved_runs(std::string(*run), reference_run_name(e.number))) {
+      for (const auto& path : write_report_svgs(report.report, dir.string(), Lang::zh)) {
+        std::ifstream in(path);
+        std::stringstream svg;
+        svg << in.rdbuf();
+        for (const auto& text : svg_texts(svg.str())) {
+          ++texts;
+          const auto words = english_words(text);
+          EXPECT_TRUE(words.empty()) << path << ": '" << words.front() << "' in: " << text;
+          EXPECT_EQ(text.find("e+"), std::string::npos) << path << ": " << text;
+        }
+      }
+    }
+  }
+  EXPECT_GT(texts, 100u) << "the reference runs hold plots and timelines";
 }

@@ -1,0 +1,199 @@
+#include "common/report/json_field.hpp"
+
+#include <fmt/format.h>
+
+#include "common/core/errors.hpp"
+#include "common/core/text_format.hpp"
+
+namespace cudalab {
+
+using nlohmann::json;
+
+namespace {
+
+struct TooDeep {};
+
+// nlohmann's own document builder, behind a count of open containers: the parser stops at the
+// first one deeper than the limit. (The parser-callback form of the same check rescans the parent
+// array at the end of each element, quadratic over a timeline of a million operations.)
+class DepthLimitedBuilder {
+ public:
+  explicit DepthLimitedBuilder(json& root) : dom_(root, true) {}
+  bool null() { return dom_.null(); }
+  bool boolean(bool value) { return dom_.boolean(value); }
+  bool number_integer(json::number_integer_t value) { return dom_.number_integer(value); }
+  bool number_unsigned(json::number_unsigned_t value) { return dom_.number_unsigned(value); }
+  bool number_float(json::number_float_t value, const json::string_t& text) { return dom_.number_float(value, text); }
+  bool string(json::string_t& value) { return dom_.string(value); }
+  bool binary(json::binary_t& value) { return dom_.binary(value); }
+  bool key(json::string_t& value) { return dom_.key(value); }
+  bool start_object(std::size_t size) { return open() && dom_.start_object(size); }
+  bool end_object() { return close() && dom_.end_object(); }
+  bool start_array(std::size_t size) { return open() && dom_.start_array(size); }
+  bool end_array() { return close() && dom_.end_array(); }
+  template <class Exception>
+  bool parse_error(std::size_t position, const std::string& token, const Exception& e) {
+    return dom_.parse_error(position, token, e);
+  }
+
+ private:
+  bool open() {
+    if (++depth_ > kMaxJsonDepth) throw TooDeep{};
+    return true;
+  }
+  bool close() {
+    --depth_;
+    return true;
+  }
+  nlohmann::detail::json_sax_dom_parser<json> dom_;
+  int depth_ = 0;
+};
+
+// nlohmann's messages start with their id ("[json.exception.parse_error.101] "): the rest is
+// words, cut short so that a long bad token cannot flood the line.
+std::string without_library_id(const std::string& what) {
+  const std::size_t end = what.rfind("[json.exception.", 0) == 0 ? what.find("] ") : std::string::npos;
+  return printable_value(end == std::string::npos ? what : what.substr(end + 2), 160);
+}
+
+// Where `target` sits below `node`, appended to `path`; false when it is not there. Recursion
+// is bounded by kMaxJsonDepth, which the parser enforced.
+bool find_path(const json& node, const json* target, std::string& path) {
+  if (&node == target) return true;
+  const std::size_t mark = path.size();
+  if (node.is_object()) {
+    for (const auto& [key, value] : node.items()) {
+      path += (path.empty() ? "" : ".") + printable_value(key, 40);
+      if (find_path(value, target, path)) return true;
+      path.resize(mark);
+    }
+  } else if (node.is_array()) {
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      path += fmt::format("[{}]", i);
+      if (find_path(node[i], target, path)) return true;
+      path.resize(mark);
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+json parse_untrusted_json(const std::string& text, const std::string& name) {
+  // The parser keeps its own stack (no recursion); the builder stops it at the first container
+  // deeper than the limit, before the document exists to be walked.
+  try {
+    json document;
+    DepthLimitedBuilder builder(document);
+    json::sax_parse(text, &builder);
+    return document;
+  } catch (const TooDeep&) {
+    throw UsageError(fmt::format("{} nests deeper than {} levels: not a cudalab run", name, kMaxJsonDepth));
+  } catch (const json::exception& e) {
+    throw UsageError(name + " is not valid JSON (truncated or not a run?): " + without_library_id(e.what()));
+  }
+}
+
+std::string json_kind(const json& value) {
+  switch (value.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::object: return "an object";
+    case json::value_t::array: return "an array";
+    case json::value_t::string: return "a string";
+    case json::value_t::boolean: return "a boolean";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+    case json::value_t::number_float: return "a number";
+    default: return "something else";
+  }
+}
+
+JsonField::JsonField(const json& root, std::string root_path)
+    : value_(&root), root_(&root), root_path_(std::move(root_path)) {}
+
+JsonField::JsonField(const json& value, const JsonField& from)
+    : value_(&value), root_(from.root_), root_path_(from.root_path_) {}
+
+std::string JsonField::path() const {
+  std::string path;
+  find_path(*root_, value_, path);
+  if (!root_path_.empty()) path = root_path_ + (path.empty() || path.front() == '[' ? "" : ".") + path;
+  return path.empty() ? "(the run)" : path;
+}
+
+void JsonField::fail(std::string_view problem) const { throw UsageError(path() + ": " + std::string(problem)); }
+
+void JsonField::wrong_type(std::string_view expected) const {
+  fail(fmt::format("expected {}, found {}", expected, json_kind(*value_)));
+}
+
+void JsonField::expect_array() const {
+  if (!value_->is_array()) wrong_type("an array");
+}
+
+JsonField JsonField::at(std::string_view key) const {
+  if (auto member = find(key)) return *member;
+  fail(fmt::format("missing its field \"{}\"", key));
+}
+
+std::optional<JsonField> JsonField::find(std::string_view key) const {
+  if (!value_->is_object()) wrong_type("an object");
+  const auto it = value_->find(key);
+  if (it == value_->end()) return std::nullopt;
+  return JsonField(*it, *this);
+}
+
+std::string JsonField::text() const {
+  if (!value_->is_string()) wrong_type("a string");
+  return value_->get_ref<const std::string&>();
+}
+
+double JsonField::number() const {
+  if (!value_->is_number()) wrong_type("a number");
+  return value_->get<double>();
+}
+
+bool JsonField::flag() const {
+  if (!value_->is_boolean()) wrong_type("true or false");
+  return value_->get<bool>();
+}
+
+std::int64_t JsonField::integer(std::int64_t lowest, std::int64_t highest) const {
+  const auto out_of_range = [&] { fail(fmt::format("expected a whole number from {} to {}", lowest, highest)); };
+  if (value_->is_number_unsigned()) {
+    const auto v = value_->get<std::uint64_t>();
+    if (v > static_cast<std::uint64_t>(highest)) out_of_range();
+    return static_cast<std::int64_t>(v);
+  }
+  if (!value_->is_number_integer()) wrong_type("a whole number");
+  const auto v = value_->get<std::int64_t>();
+  if (v < lowest || v > highest) out_of_range();
+  return v;
+}
+
+std::uint64_t JsonField::count() const {
+  if (!value_->is_number_unsigned()) {
+    if (value_->is_number_integer()) fail("expected a whole number from 0 up, found a negative one");
+    wrong_type("a whole number");
+  }
+  return value_->get<std::uint64_t>();
+}
+
+std::vector<std::string> JsonField::texts() const {
+  std::vector<std::string> out;
+  each([&](const JsonField& element) { out.push_back(element.text()); });
+  return out;
+}
+
+std::vector<double> JsonField::numbers() const {
+  expect_array();
+  std::vector<double> out;
+  out.reserve(value_->size());
+  for (const auto& element : *value_) {
+    if (!element.is_number()) JsonField(element, *this).wrong_type("a number");
+    out.push_back(element.get<double>());
+  }
+  return out;
+}
+
+}  // namespace cudalab

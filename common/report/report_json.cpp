@@ -105,6 +105,11 @@ json report_to_json(const Report& r) {
   // Added after the first runs were recorded; written only when set, so older runs round-trip.
   if (!r.headline_metrics.empty()) j["headline_metrics"] = r.headline_metrics;
   if (r.compare_tolerance) j["compare_tolerance"] = *r.compare_tolerance;
+  if (!r.headline_checks.empty()) j["headline_checks"] = r.headline_checks;
+  // Derived from the run itself for whoever reads the file; never read back (Report::disturbance).
+  const std::vector<std::string> disturbance = r.disturbance();
+  j["environment_verdict"] = disturbance.empty() ? "clean" : "disturbed";
+  j["disturbance"] = disturbance;
   if (!r.digest.empty()) j["digest"] = r.digest;
   return j;
 }
@@ -235,6 +240,8 @@ Report report_from_json(const json& j) {
     if (j.contains("guesses")) j.at("guesses").get_to(r.guesses);
     if (j.contains("environment")) j.at("environment").get_to(r.environment);
     if (j.contains("headline_metrics")) j.at("headline_metrics").get_to(r.headline_metrics);
+    if (j.contains("headline_checks")) j.at("headline_checks").get_to(r.headline_checks);
+    // environment_verdict and disturbance are derived (Report::disturbance): not read.
     if (j.contains("compare_tolerance")) r.compare_tolerance = j.at("compare_tolerance").get<double>();
     if (j.contains("digest")) j.at("digest").get_to(r.digest);
     r.resolve_noisy_inputs();  // from the samples, as the live run did
@@ -274,6 +281,7 @@ void make_printable(Report& r) {
     for (auto& op : t.ops) fix(op.name), fix(op.src_memory), fix(op.dst_memory);
   }
   fix_all(r.headline_metrics);
+  fix_all(r.headline_checks);
 }
 
 SavedRun saved_run(const json& raw, const std::string& source) {

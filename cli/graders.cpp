@@ -40,6 +40,16 @@ double parse_tolerance(const std::string& text) {
   return percent / 100.0;
 }
 
+// A reader's message names the file by the path it was given; the grade row already names it, so
+// the reason says it by its short name only.
+std::string with_short_name(std::string message, const std::string& path, const std::string& name) {
+  const std::string full = printable(path);
+  for (std::size_t at = message.find(full); at != std::string::npos; at = message.find(full, at + name.size())) {
+    message.replace(at, full.size(), name);
+  }
+  return message;
+}
+
 }  // namespace
 
 std::vector<SavedRun> load_run_argument(const std::string& argument) {
@@ -109,7 +119,7 @@ int run_grade(const GradeOptions& o) {
     try {
       runs[i] = read_saved_runs(files[i]);
     } catch (const UsageError& e) {
-      rows.push_back({name, nullptr, e.what()});
+      rows.push_back({name, nullptr, with_short_name(e.what(), files[i], name)});
       continue;
     }
     for (std::size_t k = 0; k < runs[i].size(); ++k) {

@@ -37,6 +37,16 @@ void add_table_format(CLI::App& sub, CommandSetup& setup) {
   add_common_options(sub, setup.inv.flags, {"lang", "color"});
 }
 
+// A reader's message names the file by the path it was given; the grade row already names it, so
+// the reason says it by its short name only.
+std::string with_short_name(std::string message, const std::string& path, const std::string& name) {
+  const std::string full = printable(path);
+  for (std::size_t at = message.find(full); at != std::string::npos; at = message.find(full, at + name.size())) {
+    message.replace(at, full.size(), name);
+  }
+  return message;
+}
+
 }  // namespace
 
 std::string check_tolerance(const std::string& text) {
@@ -143,7 +153,7 @@ int run_grade(const Invocation& inv) {
     try {
       runs[i] = read_saved_runs(files[i]);
     } catch (const UsageError& e) {
-      rows.push_back({name, nullptr, e.what()});
+      rows.push_back({name, nullptr, with_short_name(e.what(), files[i], name)});
       continue;
     }
     for (std::size_t k = 0; k < runs[i].size(); ++k) {

@@ -48,6 +48,14 @@ Summary summarize(const std::vector<double>& samples) {
   return s;
 }
 
+std::size_t wide_outliers(const std::vector<double>& samples, const Summary& s, double tolerance) {
+  std::size_t wide = 0;
+  for (std::size_t i : s.outliers) {
+    if (i < samples.size() && std::fabs(samples[i] - s.median) > 0.5 * tolerance * std::fabs(s.median)) ++wide;
+  }
+  return wide;
+}
+
 double median_ci_relative_halfwidth(const std::vector<double>& samples) {
   const std::size_t n = samples.size();
   if (n < 5) return std::numeric_limits<double>::infinity();

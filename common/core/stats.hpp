@@ -1,6 +1,7 @@
 // Summary statistics of repeated measurements. Pure C++, unit-tested without a GPU.
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 namespace cudalab {
@@ -27,6 +28,17 @@ inline constexpr double kDefaultSpreadTolerance = 0.10;
 
 // Throws std::invalid_argument on an empty sample set.
 Summary summarize(const std::vector<double>& samples);
+
+// The outliers of `s` (the summary of `samples`) that lie further from the median than half of a
+// `tolerance` (the ± band the figure may keep): the ones that show a second mode rather than
+// a tight bulk's harmless stragglers (a 54.0 against a bulk of 54.8 GB/s is an outlier by MADs
+// but changes nothing a reader would see).
+std::size_t wide_outliers(const std::vector<double>& samples, const Summary& s, double tolerance);
+
+// A figure with more than one in kOutlierShareLimit of its samples set aside as wide outliers
+// is noisy whatever its inlier spread says: the samples left over describe only one of its modes.
+inline constexpr std::size_t kOutlierShareLimit = 5;
+inline bool too_many_outliers(std::size_t wide, std::size_t count) { return wide * kOutlierShareLimit > count; }
 
 // The median alone, for lessons that compare medians of several measurements.
 double median_of(const std::vector<double>& samples);

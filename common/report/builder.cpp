@@ -1,5 +1,6 @@
 #include "common/report/builder.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -125,6 +126,11 @@ ReportBuilder& ReportBuilder::headline(std::string text, std::vector<std::string
   return *this;
 }
 
+ReportBuilder& ReportBuilder::headline_check(std::string expect_key) {
+  report_.headline_checks.push_back(std::move(expect_key));
+  return *this;
+}
+
 ReportBuilder& ReportBuilder::compare_tolerance(double relative) {
   report_.compare_tolerance = relative;
   return *this;
@@ -145,6 +151,12 @@ Report ReportBuilder::build() && {
   // their reports through here, so they catch it without a GPU.
   for (const auto& key : report_.headline_metrics) {
     if (report_.find_metric(key) == nullptr) throw std::logic_error("headline names no metric '" + key + "'");
+  }
+  // Likewise a headline check that names no expect check.
+  for (const auto& key : report_.headline_checks) {
+    const bool found = std::any_of(report_.checks.begin(), report_.checks.end(),
+                                   [&](const Check& c) { return c.kind == CheckKind::expect && c.key == key; });
+    if (!found) throw std::logic_error("headline check names no expect check '" + key + "'");
   }
   // Likewise a derived figure computed from a metric that does not exist.
   for (const auto& section : report_.sections) {

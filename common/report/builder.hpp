@@ -71,6 +71,9 @@ class ReportBuilder {
   // The metrics the last check's verdict is computed from: when one of them is noisy, the text
   // says the verdict may not hold.
   ReportBuilder& depends_on(std::vector<std::string> metric_keys);
+  // Marks an expect check as the lesson's point (Report::headline_checks): `cudalab compare`
+  // fails a run where it fails and the baseline's passed.
+  ReportBuilder& headline_check(std::string expect_key);
   ReportBuilder& try_next(std::string command, std::string why);
   ReportBuilder& headline(std::string text);
   // The headline and the metrics it reports: `cudalab compare` holds a run to them.

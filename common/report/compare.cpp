@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "common/core/errors.hpp"
+#include "common/core/text_format.hpp"
 
 namespace cudalab {
 
@@ -57,15 +58,44 @@ MetricComparison compare_metric(const Comparison& c, const std::string& key, std
   row.unit = ma != nullptr ? ma->unit : mb->unit;
   row.a = median_of_metric(ma);
   row.b = median_of_metric(mb);
+  row.spread = std::max(spread_of(c.a->report, ma), spread_of(c.b->report, mb));
   if (override_tolerance) {
     row.tolerance = *override_tolerance;
   } else {
     const Metric& declared = ma != nullptr ? *ma : *mb;
-    row.tolerance = std::max({c.a->report.compare_tolerance_of(declared), spread_of(c.a->report, ma),
-                              spread_of(c.b->report, mb)});
+    const double lesson = c.a->report.compare_tolerance_of(declared);
+    row.tolerance = std::min(std::max(lesson, row.spread), kMaxToleranceWidening * lesson);
+    row.capped = row.spread > row.tolerance;
   }
   row.headline = contains(headline_keys, key);
   return row;
+}
+
+// "headline metric X is 0.37× A's (tolerance ±30%, the most it may widen to: the runs spread 112%)"
+std::string out_of_tolerance(const MetricComparison& m) {
+  const auto ratio = m.ratio();  // none when A's median is 0
+  std::string why = ratio ? fmt::format("headline metric {} is {:.2f}× A's (tolerance ±{:.0f}%", m.key, *ratio,
+                                        100.0 * m.tolerance)
+                          : fmt::format("headline metric {} is {} where A's is 0 (tolerance ±{:.0f}%", m.key,
+                                        format_number(*m.b), 100.0 * m.tolerance);
+  if (m.capped) why += fmt::format(", the most it may widen to: the runs spread {:.0f}%", 100.0 * m.spread);
+  return why + ")";
+}
+
+std::string regression(const CheckComparison& x) {
+  return fmt::format("headline expect {} passed in A and fails in B", x.key);
+}
+
+// The headline judgements that did not hold: figures out of tolerance, headline checks that flipped.
+std::vector<std::string> headline_misses(const Comparison& c) {
+  std::vector<std::string> out;
+  for (const auto& m : c.metrics) {
+    if (m.headline && m.a && m.b && !m.within()) out.push_back(out_of_tolerance(m));
+  }
+  for (const auto& x : c.checks) {
+    if (x.headline && x.regressed()) out.push_back(regression(x));
+  }
+  return out;
 }
 
 void list_param_changes(Comparison& c) {
@@ -114,15 +144,22 @@ std::vector<std::string> Comparison::failures() const {
     }
   }
   for (const auto& m : metrics) {
-    if (!m.headline || m.within()) continue;
-    if (!m.a || !m.b) {
-      out.push_back(fmt::format("headline metric {} is missing from {}", m.key, m.a ? "B" : "A"));
-    } else {
-      out.push_back(fmt::format("headline metric {} is {:.2f}× A's (tolerance ±{:.0f}%)", m.key, *m.ratio(),
-                                100.0 * m.tolerance));
-    }
+    if (m.headline && (!m.a || !m.b)) out.push_back(fmt::format("headline metric {} is missing from {}", m.key, m.a ? "B" : "A"));
+  }
+  if (!disturbed()) {
+    for (auto& miss : headline_misses(*this)) out.push_back(std::move(miss));
   }
   return out;
+}
+
+std::vector<std::string> Comparison::undecided() const {
+  if (!disturbed()) return {};
+  return headline_misses(*this);
+}
+
+CompareVerdict Comparison::verdict() const {
+  if (!failures().empty()) return CompareVerdict::fails;
+  return undecided().empty() ? CompareVerdict::holds : CompareVerdict::inconclusive;
 }
 
 Comparison compare_runs(const SavedRun& a, const SavedRun& b, std::optional<double> tolerance_override) {
@@ -135,6 +172,8 @@ Comparison compare_runs(const SavedRun& a, const SavedRun& b, std::optional<doub
   c.b = &b;
   list_param_changes(c);
 
+  c.disturbance_a = a.report.disturbance();
+  c.disturbance_b = b.report.disturbance();
   std::vector<std::string> headline_keys = a.report.headline_metric_keys();
   for (const auto& key : b.report.headline_metric_keys()) {
     if (!contains(headline_keys, key)) headline_keys.push_back(key);
@@ -154,14 +193,25 @@ Comparison compare_runs(const SavedRun& a, const SavedRun& b, std::optional<doub
       CheckComparison row{check.kind, check.key, std::nullopt, std::nullopt};
       if (const Check* x = find_check(a.report, check.key)) row.a = x->passed;
       if (const Check* x = find_check(b.report, check.key)) row.b = x->passed;
+      row.headline = check.kind == CheckKind::expect &&
+                     (contains(a.report.headline_checks, check.key) || contains(b.report.headline_checks, check.key));
       c.checks.push_back(row);
     }
   }
   return c;
 }
 
-bool grade_passes(const GradeRow& row) {
-  return row.run != nullptr && row.run->integrity.state != Integrity::modified && row.run->report.verify_passed();
+std::vector<std::string> grade_problems(const GradeRow& row) {
+  if (row.run == nullptr) return {"unreadable: " + row.problem};
+  std::vector<std::string> out;
+  if (row.run->integrity.state == Integrity::modified) out.push_back(row.run->integrity.describe());
+  for (const auto& check : row.run->report.checks) {
+    if (check.kind == CheckKind::verify && !check.passed) out.push_back(fmt::format("verify {} failed", check.key));
+  }
+  for (const auto& reason : row.run->report.disturbance()) out.push_back("disturbed: " + reason);
+  return out;
 }
+
+bool grade_passes(const GradeRow& row) { return grade_problems(row).empty(); }
 
 }  // namespace cudalab

@@ -12,6 +12,10 @@
 namespace cudalab {
 
 enum class TableFormat { text, md, csv };
+
+// However widely two runs spread, `compare` holds a metric to at most this many times the
+// lesson's own tolerance: beyond it a run is too noisy to judge, not close enough.
+inline constexpr double kMaxToleranceWidening = 2.0;
 TableFormat parse_table_format(const std::string& text);  // "text" | "md" | "csv"
 
 struct MetricComparison {
@@ -19,6 +23,8 @@ struct MetricComparison {
   std::string unit;
   std::optional<double> a, b;  // medians; nullopt when that run has no such metric
   double tolerance = 0;        // relative: within when |b/a - 1| <= tolerance
+  double spread = 0;           // the wider of the two runs' spreads for it (compare.cpp, spread_of)
+  bool capped = false;         // that spread asked for more than kMaxToleranceWidening × the lesson's
   bool headline = false;       // a headline metric: out of tolerance fails the comparison
 
   std::optional<double> ratio() const;
@@ -29,6 +35,15 @@ struct CheckComparison {
   CheckKind kind = CheckKind::verify;
   std::string key;
   std::optional<bool> a, b;  // nullopt when that run has no such check
+  bool headline = false;     // an expect check either run marks as its lesson's point
+
+  bool regressed() const { return a.value_or(false) && !b.value_or(true); }  // passed in A, failed in B
+};
+
+enum class CompareVerdict {
+  holds,         // every headline judgement held (a disturbed run that held anyway holds too)
+  inconclusive,  // a headline judgement failed while A or B was disturbed: too noisy to judge
+  fails,         // B does not hold: a verify failed, a run was modified, or a clean headline failed
 };
 
 struct ParamChange {
@@ -41,16 +56,25 @@ struct Comparison {
   std::vector<ParamChange> params;       // only the params that differ
   std::vector<MetricComparison> metrics;  // every metric of either run, A's order first
   std::vector<CheckComparison> checks;    // every check of either run
+  std::vector<std::string> disturbance_a, disturbance_b;  // Report::disturbance() of each run
 
-  // Why B does not hold against A, one short phrase each: a failed verify check, a run that was
-  // modified after it was made, a headline metric out of tolerance or missing. Empty: it holds.
+  // Why B does not hold against A, one short phrase each, whatever the noise: a failed verify
+  // check, a run modified after it was made, a missing headline metric; and, when both runs are
+  // clean, a headline metric out of tolerance or a headline expect check that passed in A and
+  // fails in B.
   std::vector<std::string> failures() const;
-  bool passed() const { return failures().empty(); }
+  // The headline judgements that failed while A or B was disturbed: a figure measured beside
+  // another process, or one too noisy to hold, cannot say whether B reproduces A.
+  std::vector<std::string> undecided() const;
+  bool disturbed() const { return !disturbance_a.empty() || !disturbance_b.empty(); }
+  CompareVerdict verdict() const;
+  bool passed() const { return verdict() == CompareVerdict::holds; }
 };
 
 // B against A. Each metric's tolerance is `tolerance_override` when given; otherwise the lesson's
-// (Report::compare_tolerance_of, from A), widened to the spread either run measured for it: a
-// median known only to within its own run's noise cannot be held tighter than that.
+// (Report::compare_tolerance_of, from A), widened to the spread either run measured for it (a
+// median known only to within its own run's noise cannot be held tighter than that), but never
+// past kMaxToleranceWidening times the lesson's.
 // Throws UsageError when the runs are of different lessons.
 Comparison compare_runs(const SavedRun& a, const SavedRun& b, std::optional<double> tolerance_override);
 
@@ -63,10 +87,13 @@ struct GradeRow {
   std::string problem;            // then why, one line
 };
 
-// Text, markdown or CSV: file, lesson, device, headline metrics, verify and expect verdicts and
-// whether the run is intact. Then one line: how many runs pass (readable, intact or unsealed,
-// every verify check passed).
+// Text, markdown or CSV: file, lesson, device, headline metrics, verify and expect verdicts,
+// whether the run is intact and whether it was disturbed (with why). Then one line: how many runs
+// pass (readable, intact or unsealed, clean, every verify check passed). Text keeps whole file
+// names: a row whose name does not fit beside its verdicts puts them on the next line.
 std::string render_grades(const std::vector<GradeRow>& rows, TableFormat format, std::size_t width);
 bool grade_passes(const GradeRow& row);
+// Why a row does not pass, one phrase each (empty: it passes).
+std::vector<std::string> grade_problems(const GradeRow& row);
 
 }  // namespace cudalab

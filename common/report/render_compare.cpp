@@ -1,6 +1,7 @@
-// The three forms of `cudalab compare` and `cudalab grade`: text for a terminal (fits `width`),
-// markdown for a course page or an issue, CSV for a spreadsheet. Every string that came from a
-// file was made printable when it was read (report_json.hpp).
+// The three forms of `cudalab compare` and `cudalab grade`: text for a terminal (every line fits
+// `width`, nothing is cut: long names wrap or move to a line of their own), markdown for a course
+// page or an issue, CSV for a spreadsheet. Every string that came from a file was made printable
+// when it was read (report_json.hpp).
 #include <algorithm>
 #include <sstream>
 
@@ -24,20 +25,25 @@ std::string metric_verdict(const MetricComparison& m) {
   return m.within() ? "ok" : "OUT";
 }
 
-// Shortens to `width` columns with an ellipsis.
-std::string fit(const std::string& text, std::size_t width) {
-  if (display_width(text) <= width) return text;
+std::string joined(const std::vector<std::string>& items, const char* separator) {
   std::string out;
-  for (char ch : text) {
-    if (display_width(out) + 1 >= width && (static_cast<unsigned char>(ch) & 0xC0) != 0x80) break;
-    out += ch;
-  }
-  return out + "…";
+  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
+  return out;
 }
 
-std::string run_line(const SavedRun& run) {
+const char* environment_word(const std::vector<std::string>& disturbance) {
+  return disturbance.empty() ? "clean" : "disturbed";
+}
+
+// "clean", or "disturbed: 3 other processes used the GPU while the lesson measured; ..."
+std::string environment_text(const std::vector<std::string>& disturbance) {
+  return disturbance.empty() ? "clean" : "disturbed: " + joined(disturbance, "; ");
+}
+
+// Device, date, integrity and environment of a run, for a line joined with " · ".
+std::vector<std::string> run_items(const SavedRun& run, const std::vector<std::string>& disturbance) {
   const std::string device = run.report.devices.empty() ? "no device" : run.report.devices.front().name;
-  return fmt::format("{} · {} · {}", device, run.report.recorded_at, integrity_name(run.integrity.state));
+  return {device, run.report.recorded_at, integrity_name(run.integrity.state), environment_word(disturbance)};
 }
 
 std::string csv_field(const std::string& text) {
@@ -53,63 +59,140 @@ std::string md_cell(const std::string& text) {
   return out;
 }
 
-std::string verdict_sentence(const Comparison& c) {
-  const auto failures = c.failures();
-  std::size_t headlines = 0;
-  for (const auto& m : c.metrics) headlines += m.headline ? 1 : 0;
-  if (failures.empty()) {
-    return fmt::format("B holds against A: {} headline metric{} within tolerance, every verify check passed",
-                       headlines, headlines == 1 ? "" : "s");
+// `text` wrapped to `width`: its first line after `first` spaces, the others after `rest`.
+void put_wrapped(std::ostringstream& out, const std::string& text, std::size_t width, std::size_t first,
+                 std::size_t rest) {
+  const auto lines = wrap_text(text, std::max<std::size_t>(width, rest + 20) - std::max(first, rest));
+  for (std::size_t i = 0; i < lines.size(); ++i) out << std::string(i == 0 ? first : rest, ' ') << lines[i] << '\n';
+}
+
+// Items joined by `separator`, as many to a line as fit `width` after `indent`; an item is split
+// only when it is wider than a line by itself.
+void put_packed(std::ostringstream& out, const std::vector<std::string>& items, std::size_t width, std::size_t indent,
+                const std::string& separator = "  ") {
+  const std::size_t room = std::max<std::size_t>(width, indent + 20) - indent;
+  std::string line;
+  const auto flush = [&] {
+    if (!line.empty()) out << std::string(indent, ' ') << line << '\n';
+    line.clear();
+  };
+  for (const auto& item : items) {
+    if (!line.empty() && display_width(line) + display_width(separator) + display_width(item) > room) flush();
+    if (line.empty() && display_width(item) > room) {
+      const auto pieces = wrap_text(item, room);
+      for (std::size_t i = 0; i + 1 < pieces.size(); ++i) out << std::string(indent, ' ') << pieces[i] << '\n';
+      line = pieces.back();
+      continue;
+    }
+    line += (line.empty() ? "" : separator) + item;
   }
-  std::string text = "B does not hold against A: ";
-  for (std::size_t i = 0; i < failures.size(); ++i) text += (i == 0 ? "" : "; ") + failures[i];
+  flush();
+}
+
+// Who was disturbed, and why: "B was disturbed (3 other processes used the GPU ...)".
+std::string disturbed_phrase(const Comparison& c) {
+  std::vector<std::string> parts;
+  if (!c.disturbance_a.empty()) parts.push_back("A was disturbed (" + joined(c.disturbance_a, "; ") + ")");
+  if (!c.disturbance_b.empty()) parts.push_back("B was disturbed (" + joined(c.disturbance_b, "; ") + ")");
+  return joined(parts, " and ");
+}
+
+std::string verdict_sentence(const Comparison& c) {
+  switch (c.verdict()) {
+    case CompareVerdict::holds: {
+      std::size_t headlines = 0;
+      for (const auto& m : c.metrics) headlines += m.headline ? 1 : 0;
+      const char* who = c.disturbance_a.empty() ? "B was" : c.disturbance_b.empty() ? "A was" : "both were";
+      return fmt::format("B holds against A: {} headline metric{} within tolerance, every verify check passed{}",
+                         headlines, headlines == 1 ? "" : "s",
+                         c.disturbed() ? fmt::format(", though {} disturbed", who) : "");
+    }
+    case CompareVerdict::inconclusive:
+      return "inconclusive: too noisy to judge: " + joined(c.undecided(), "; ") + ", and " + disturbed_phrase(c);
+    case CompareVerdict::fails: break;
+  }
+  std::string text = "B does not hold against A: " + joined(c.failures(), "; ");
+  const auto undecided = c.undecided();
+  if (!undecided.empty()) text += "; too noisy to judge: " + joined(undecided, "; ") + ", as " + disturbed_phrase(c);
   return text;
 }
 
-void comparison_text(std::ostringstream& out, const Comparison& c, std::size_t width) {
-  const std::size_t prose = std::max<std::size_t>(40, width) - 4;
-  out << fmt::format("compare · lesson {:02d} {}\n", c.a->report.lesson_number, c.a->report.lesson_slug);
-  for (const auto* run : {c.a, c.b}) {
-    out << fmt::format("  {}  {}\n     {}\n", run == c.a ? "A" : "B", fit(run->source, prose - 1), fit(run_line(*run), prose));
-  }
-  for (const auto& p : c.params) {
-    out << fit(fmt::format("  param {}: {} → {}", p.name, p.a.empty() ? "—" : p.a, p.b.empty() ? "—" : p.b), width) << '\n';
-  }
-  const std::size_t name_width = std::clamp<std::size_t>(width, 60, 120) - 43;
-  out << fmt::format("\n  {}  {:>10} {:>10} {:>7} {:>5}\n", pad_right("metric (unit)", name_width), "A", "B", "B/A", "±");
+void metric_rows_text(std::ostringstream& out, const Comparison& c, std::size_t width) {
+  // After the name: "  " A(10) " " B(10) " " B/A(7) " " ±(5) "  " verdict(7: "missing").
+  constexpr std::size_t kNumbers = 2 + 10 + 1 + 10 + 1 + 7 + 1 + 5 + 2 + 7;
+  const std::size_t name_width = std::clamp<std::size_t>(width > 2 + kNumbers ? width - 2 - kNumbers : 0, 8, 48);
+  const std::string title = name_width >= 13 ? "metric (unit)" : "metric";
+  out << fmt::format("\n  {}  {:>10} {:>10} {:>7} {:>5}\n", pad_right(title, name_width), "A", "B", "B/A", "±");
   for (const auto& m : c.metrics) {
     const auto ratio = m.ratio();
-    out << fmt::format("{} {}  {:>10} {:>10} {:>7} {:>5}  {}\n", m.headline ? "*" : " ",
-                       pad_right(fit(fmt::format("{} ({})", m.key, m.unit), name_width), name_width), value_text(m.a),
-                       value_text(m.b), ratio ? fmt::format("{:.2f}×", *ratio) : "—",
-                       fmt::format("{:.0f}%", 100.0 * m.tolerance), metric_verdict(m));
+    const std::string name = fmt::format("{} ({})", m.key, m.unit);
+    const std::string numbers = fmt::format("  {:>10} {:>10} {:>7} {:>5}  {}", value_text(m.a), value_text(m.b),
+                                            ratio ? fmt::format("{:.2f}×", *ratio) : "—",
+                                            fmt::format("{:.0f}%", 100.0 * m.tolerance), metric_verdict(m));
+    const char* mark = m.headline ? "* " : "  ";
+    if (display_width(name) <= name_width) {
+      out << mark << pad_right(name, name_width) << numbers << '\n';
+      continue;
+    }
+    // A name wider than its column takes a line of its own (folded if it is wider than the line).
+    const auto lines = wrap_text(name, std::max<std::size_t>(width, 20) - 2);
+    for (std::size_t i = 0; i < lines.size(); ++i) out << (i == 0 ? mark : "  ") << lines[i] << '\n';
+    out << std::string(2 + name_width, ' ') << numbers << '\n';
   }
-  out << "  * headline metric: out of tolerance, it fails the comparison\n";
+  put_wrapped(out,
+              "* headline metric: out of tolerance it fails the comparison, or leaves it inconclusive when a run was "
+              "disturbed",
+              width, 2, 4);
+}
+
+void comparison_text(std::ostringstream& out, const Comparison& c, std::size_t width) {
+  put_wrapped(out, fmt::format("compare · lesson {:02d} {}", c.a->report.lesson_number, c.a->report.lesson_slug), width,
+              0, 2);
+  for (const auto* run : {c.a, c.b}) {
+    const auto& disturbance = run == c.a ? c.disturbance_a : c.disturbance_b;
+    const auto source = wrap_text(run->source, std::max<std::size_t>(width, 25) - 5);
+    for (std::size_t i = 0; i < source.size(); ++i) {
+      out << (i == 0 ? (run == c.a ? "  A  " : "  B  ") : "     ") << source[i] << '\n';
+    }
+    put_packed(out, run_items(*run, disturbance), width, 5, " · ");
+    if (!disturbance.empty()) put_wrapped(out, environment_text(disturbance), width, 5, 7);
+  }
+  for (const auto& p : c.params) {
+    put_wrapped(out, fmt::format("param {}: {} → {}", p.name, p.a.empty() ? "—" : p.a, p.b.empty() ? "—" : p.b), width,
+                2, 4);
+  }
+  metric_rows_text(out, c, width);
   for (const auto& x : c.checks) {
     if (x.a == x.b) continue;
-    out << fit(fmt::format("  {} {}: A {}, B {}", kind_name(x.kind), x.key, verdict_of(x.a), verdict_of(x.b)), width)
-        << '\n';
+    put_wrapped(out,
+                fmt::format("{} {}: A {}, B {}{}", kind_name(x.kind), x.key, verdict_of(x.a), verdict_of(x.b),
+                            x.headline ? " (headline check)" : ""),
+                width, 2, 4);
   }
-  for (const auto& line : wrap_text(verdict_sentence(c), prose)) out << "  " << line << '\n';
+  put_wrapped(out, verdict_sentence(c), width, 2, 4);
 }
 
 void comparison_md(std::ostringstream& out, const Comparison& c) {
   out << fmt::format("### Lesson {:02d} {}: B against A\n\n", c.a->report.lesson_number, c.a->report.lesson_slug);
-  out << "| run | file | device · recorded · integrity |\n|---|---|---|\n";
+  out << "| run | file | device · recorded · integrity · environment | why disturbed |\n|---|---|---|---|\n";
   for (const auto* run : {c.a, c.b}) {
-    out << fmt::format("| {} | {} | {} |\n", run == c.a ? "A" : "B", md_cell(run->source), md_cell(run_line(*run)));
+    const auto& disturbance = run == c.a ? c.disturbance_a : c.disturbance_b;
+    out << fmt::format("| {} | {} | {} | {} |\n", run == c.a ? "A" : "B", md_cell(run->source),
+                       md_cell(joined(run_items(*run, disturbance), " · ")), md_cell(joined(disturbance, "; ")));
   }
   for (const auto& p : c.params) out << fmt::format("\nParam `{}`: {} → {}\n", p.name, md_cell(p.a), md_cell(p.b));
   out << "\n| | metric | unit | A | B | B/A | tolerance | verdict |\n|---|---|---|---:|---:|---:|---:|---|\n";
   for (const auto& m : c.metrics) {
     const auto ratio = m.ratio();
-    out << fmt::format("| {} | {} | {} | {} | {} | {} | ±{:.0f}% | {} |\n", m.headline ? "**headline**" : "",
+    out << fmt::format("| {} | {} | {} | {} | {} | {} | ±{:.0f}%{} | {} |\n", m.headline ? "**headline**" : "",
                        md_cell(m.key), md_cell(m.unit), value_text(m.a), value_text(m.b),
-                       ratio ? fmt::format("{:.3f}", *ratio) : "—", 100.0 * m.tolerance, metric_verdict(m));
+                       ratio ? fmt::format("{:.3f}", *ratio) : "—", 100.0 * m.tolerance, m.capped ? " (capped)" : "",
+                       metric_verdict(m));
   }
-  out << "\n| check | kind | A | B |\n|---|---|---|---|\n";
+  out << "\n| check | kind | headline | A | B |\n|---|---|---|---|---|\n";
   for (const auto& x : c.checks) {
-    out << fmt::format("| {} | {} | {} | {} |\n", md_cell(x.key), kind_name(x.kind), verdict_of(x.a), verdict_of(x.b));
+    out << fmt::format("| {} | {} | {} | {} | {} |\n", md_cell(x.key), kind_name(x.kind), x.headline ? "yes" : "",
+                       verdict_of(x.a), verdict_of(x.b));
   }
   out << "\n**Verdict:** " << md_cell(verdict_sentence(c)) << "\n\n";
 }
@@ -123,9 +206,16 @@ void comparison_csv(std::ostringstream& out, const Comparison& c) {
                        ratio ? fmt::format("{:.6g}", *ratio) : "", fmt::format("{:.6g}", m.tolerance), metric_verdict(m));
   }
   for (const auto& x : c.checks) {
-    out << fmt::format("{},{},{},,,{},{},,,{}\n", files, kind_name(x.kind), csv_field(x.key), verdict_of(x.a),
-                       verdict_of(x.b), x.a == x.b ? "same" : "differs");
+    out << fmt::format("{},{},{},,{},{},{},,,{}\n", files, kind_name(x.kind), csv_field(x.key), x.headline ? "yes" : "no",
+                       verdict_of(x.a), verdict_of(x.b), x.a == x.b ? "same" : "differs");
   }
+  // Each run's environment (the verdict column: clean, or disturbed and why), then the verdict.
+  out << fmt::format("{},environment,A,,,,,,,{}\n", files, csv_field(environment_text(c.disturbance_a)));
+  out << fmt::format("{},environment,B,,,,,,,{}\n", files, csv_field(environment_text(c.disturbance_b)));
+  const char* verdict = c.verdict() == CompareVerdict::holds ? "holds"
+                        : c.verdict() == CompareVerdict::inconclusive ? "inconclusive"
+                                                                      : "fails";
+  out << fmt::format("{},verdict,{},,,,,,,{}\n", files, verdict, csv_field(verdict_sentence(c)));
 }
 
 // The headline metrics of a run as "key value unit" items.
@@ -152,29 +242,76 @@ std::string tally(const Report& r, CheckKind kind) {
 std::string lesson_of(const Report& r) { return fmt::format("{:02d} {}", r.lesson_number, r.lesson_slug); }
 std::string device_of(const Report& r) { return r.devices.empty() ? "no device" : r.devices.front().name; }
 
-void grade_text_row(std::ostringstream& out, const GradeRow& row, std::size_t width) {
-  // The row without the file takes 62 columns (lesson 16, the two tallies, the integrity word).
-  constexpr std::size_t kLessonWidth = 16;
-  const std::size_t file_width = std::clamp<std::size_t>(width, 78, 140) - 62;
-  const std::string file = pad_right(fit(row.file, file_width), file_width);
-  if (row.run == nullptr) {
-    out << fit(fmt::format("  {}  unreadable: {}", file, row.problem), width) << '\n';
-    return;
-  }
+// The verdict cells of a grade row, after the file: lesson, verify, expect, integrity, environment
+// (an unreadable file has one: "unreadable").
+std::vector<std::string> grade_cells(const GradeRow& row) {
+  if (row.run == nullptr) return {"unreadable"};
   const Report& r = row.run->report;
-  out << fmt::format("  {}  {}  verify {}  expect {}  {}\n", file, pad_right(fit(lesson_of(r), kLessonWidth), kLessonWidth),
-                     pad_right(tally(r, CheckKind::verify), 7), pad_right(tally(r, CheckKind::expect), 7),
-                     integrity_name(row.run->integrity.state));
-  std::string second = device_of(r);
-  for (const auto& item : headline_items(r)) second += " · " + item;
-  for (const auto& line : wrap_text(second, std::max<std::size_t>(width, 40) - 6)) out << "      " << line << '\n';
-  if (row.run->integrity.state == Integrity::modified) out << fit("      " + row.run->integrity.describe(), width) << '\n';
+  return {lesson_of(r), "verify " + tally(r, CheckKind::verify), "expect " + tally(r, CheckKind::expect),
+          integrity_name(row.run->integrity.state), r.disturbed() ? "disturbed" : "clean"};
 }
 
-std::string joined(const std::vector<std::string>& items, const char* separator) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
-  return out;
+// Column widths of the text table: the file, then each verdict cell.
+std::vector<std::size_t> grade_columns(const std::vector<GradeRow>& rows) {
+  std::vector<std::size_t> widths(6, 0);
+  for (const auto& row : rows) {
+    widths[0] = std::max(widths[0], display_width(row.file));
+    const auto cells = grade_cells(row);
+    for (std::size_t i = 0; i < cells.size(); ++i) widths[i + 1] = std::max(widths[i + 1], display_width(cells[i]));
+  }
+  return widths;
+}
+
+// `cells` padded to `widths` (from widths[first]), two spaces apart, trailing spaces trimmed.
+std::string aligned(const std::vector<std::string>& cells, const std::vector<std::size_t>& widths, std::size_t first) {
+  std::string line;
+  for (std::size_t i = 0; i < cells.size(); ++i) line += (i == 0 ? "" : "  ") + pad_right(cells[i], widths[first + i]);
+  return line.substr(0, line.find_last_not_of(' ') + 1);
+}
+
+std::size_t columns_width(const std::vector<std::size_t>& widths, std::size_t first) {
+  std::size_t total = 0;
+  for (std::size_t i = first; i < widths.size(); ++i) total += widths[i] + (i == first ? 0 : 2);
+  return total;
+}
+
+// One run: its file and verdicts on one line when the whole table fits; else the file on a line
+// of its own and the verdicts under it (in columns while they fit, then packed); then the device
+// and headline figures, then why it fails.
+void grade_text_row(std::ostringstream& out, const GradeRow& row, const std::vector<std::size_t>& widths,
+                    std::size_t width) {
+  const auto cells = grade_cells(row);
+  if (2 + columns_width(widths, 0) <= width) {
+    out << "  " << pad_right(row.file, widths[0]) << "  " << aligned(cells, widths, 1) << '\n';
+  } else {
+    put_wrapped(out, row.file, width, 2, 2);
+    if (6 + columns_width(widths, 1) <= width) {
+      out << "      " << aligned(cells, widths, 1) << '\n';
+    } else {
+      put_packed(out, cells, width, 6);
+    }
+  }
+  if (row.run == nullptr) {
+    put_wrapped(out, row.problem, width, 6, 8);
+    return;
+  }
+  std::vector<std::string> figures = headline_items(row.run->report);
+  figures.insert(figures.begin(), device_of(row.run->report));
+  put_packed(out, figures, width, 6, " · ");
+  for (const auto& problem : grade_problems(row)) put_wrapped(out, problem, width, 6, 8);
+}
+
+// The markdown and CSV cells of a row.
+std::vector<std::string> grade_fields(const GradeRow& row) {
+  const Report* r = row.run != nullptr ? &row.run->report : nullptr;
+  return {row.file,
+          r ? lesson_of(*r) : "",
+          r ? device_of(*r) : "",
+          r ? joined(headline_items(*r), "; ") : "",
+          r ? tally(*r, CheckKind::verify) : "",
+          r ? tally(*r, CheckKind::expect) : "",
+          r ? row.run->integrity.describe() : "unreadable",
+          r ? (r->disturbed() ? "disturbed" : "clean") : ""};
 }
 
 }  // namespace
@@ -197,36 +334,37 @@ std::string render_comparisons(const std::vector<Comparison>& comparisons, Table
 
 std::string render_grades(const std::vector<GradeRow>& rows, TableFormat format, std::size_t width) {
   std::ostringstream out;
-  const std::size_t passing = static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), grade_passes));
+  const auto widths = grade_columns(rows);
   if (format == TableFormat::csv) {
-    out << "file,lesson,device,headline,verify,expect,integrity,problem\n";
+    out << "file,lesson,device,headline,verify,expect,integrity,environment,problems,passes\n";
   } else if (format == TableFormat::md) {
-    out << "| file | lesson | device | headline | verify | expect | integrity |\n|---|---|---|---|---|---|---|\n";
+    out << "| file | lesson | device | headline | verify | expect | integrity | environment | problems |\n"
+           "|---|---|---|---|---|---|---|---|---|\n";
   }
   for (const auto& row : rows) {
     if (format == TableFormat::text) {
-      grade_text_row(out, row, width);
+      grade_text_row(out, row, widths, width);
       continue;
     }
-    const Report* r = row.run != nullptr ? &row.run->report : nullptr;
-    const std::string integrity = r == nullptr ? "unreadable" : row.run->integrity.describe();
-    const std::vector<std::string> cells = {row.file, r ? lesson_of(*r) : "", r ? device_of(*r) : "",
-                                            r ? joined(headline_items(*r), "; ") : "",
-                                            r ? tally(*r, CheckKind::verify) : "", r ? tally(*r, CheckKind::expect) : "",
-                                            integrity, row.problem};
+    std::vector<std::string> fields = grade_fields(row);
+    fields.push_back(joined(grade_problems(row), "; "));
     if (format == TableFormat::csv) {
-      std::vector<std::string> quoted;
-      for (const auto& cell : cells) quoted.push_back(csv_field(cell));
-      out << joined(quoted, ",") << '\n';
+      fields.push_back(grade_passes(row) ? "yes" : "no");
+      for (auto& field : fields) field = csv_field(field);
+      out << joined(fields, ",") << '\n';
     } else {
-      std::vector<std::string> escaped;
-      for (std::size_t i = 0; i + 1 < cells.size(); ++i) escaped.push_back(md_cell(i == 6 && r == nullptr ? "unreadable: " + row.problem : cells[i]));
-      out << "| " << joined(escaped, " | ") << " |\n";
+      for (auto& field : fields) field = md_cell(field);
+      out << "| " << joined(fields, " | ") << " |\n";
     }
   }
   if (format != TableFormat::csv) {
-    out << fmt::format("\n{} of {} run{} pass: readable, not modified, every verify check passed\n", passing, rows.size(),
-                       rows.size() == 1 ? "" : "s");
+    const auto passing = static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), grade_passes));
+    out << '\n';
+    put_wrapped(out,
+                fmt::format("{} of {} run{} pass: readable, not modified, clean (no other process on the GPU while it "
+                            "measured, no noisy headline metric) and every verify check passed",
+                            passing, rows.size(), rows.size() == 1 ? "" : "s"),
+                width, 0, 2);
   }
   return out.str();
 }

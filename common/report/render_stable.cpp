@@ -1,6 +1,8 @@
 // The grader form. It prints what a correct run on any GPU that behaves as the lesson teaches
-// must reproduce byte for byte: the lesson, its stable params, stable facts and the verdict of
-// every check. No timings, no device names, no dates, no colour.
+// must reproduce byte for byte: the lesson, its stable params, stable facts, whether the run was
+// disturbed (Report::disturbance) and the verdict of every check. No timings, no device names, no
+// dates, no colour. The environment line sits just above the checks, so a diff that shows an
+// expect check flipping shows beside it whether another process or a noisy headline was there.
 #include <sstream>
 
 #include <fmt/format.h>
@@ -20,6 +22,7 @@ std::string render_stable(const Report& report) {
       if (f.stable) out << fmt::format("fact {}.{}={}\n", section.key, f.key, f.value);
     }
   }
+  out << "environment " << (report.disturbed() ? "disturbed" : "clean") << '\n';
   for (const auto& c : report.checks) {
     out << fmt::format("{} {} {}\n", c.kind == CheckKind::verify ? "verify" : "expect", c.key,
                        c.passed ? "pass" : "FAIL");

@@ -37,7 +37,10 @@ std::string render_tour_summary(const std::vector<TourRow>& rows, TourForm form,
       out += fmt::format("  {:02d} {}  {}\n", row.number, pad_right(row.slug, 20), row.skipped);
     } else if (stable) {
       out += fmt::format("lesson {:02d} {} verify={}", row.number, row.slug, row.report->verify_passed() ? "pass" : "FAIL");
-      if (form == TourForm::stable) out += row.report->expect_passed() ? " expect=pass" : " expect=FAIL";
+      if (form == TourForm::stable) {
+        out += row.report->expect_passed() ? " expect=pass" : " expect=FAIL";
+        out += row.report->disturbed() ? " environment=disturbed" : " environment=clean";
+      }
       out += '\n';
     } else {
       const auto headline = wrap_text(row.report->headline, headline_width);

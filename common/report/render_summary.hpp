@@ -18,8 +18,8 @@ struct TourRow {
 
 // text: a rule, then "  NN slug  headline  passed/total ✓", the headline wrapped so that rows
 // fit `width` columns; stable: one
-// "lesson NN slug verify=pass expect=pass" line each, nothing that varies between runs;
-// portable: the same without expect, which depends on the GPU.
+// "lesson NN slug verify=pass expect=pass environment=clean" line each, nothing that varies
+// between runs on a quiet GPU; portable: only verify, as expect and the environment depend on the GPU.
 enum class TourForm { text, stable, portable };
 std::string render_tour_summary(const std::vector<TourRow>& rows, TourForm form, std::size_t width = 80);
 

@@ -449,16 +449,12 @@ class TextRenderer {
   // Why a check's verdict may not hold on a rerun: the noisy figure it depends on, or the noisy
   // figure that a derived one (a speed-up) was computed from.
   std::string why_noisy(const Metric& m) const {
-    const Metric* source = &m;
-    for (int depth = 0; depth < 8 && !source->noisy_samples() && !source->noisy_inputs.empty(); ++depth) {
-      const Metric* input = report_.find_metric(source->noisy_inputs.front());
-      if (input == nullptr) break;
-      source = input;
-    }
+    const Metric* found = report_.noise_source(m);
+    const Metric* source = found != nullptr ? found : &m;
     const std::string cause = tr(fmt::format(
-        "{} is noisy (its samples spread {:.0f}%, more than the {:.0f}% it may): this verdict may not hold on "
-        "a rerun; another process on the GPU or low clocks are the usual cause",
-        source->label, 100.0 * source->summary().inlier_spread, 100.0 * source->tolerance()));
+        "{} is noisy ({}): this verdict may not hold on a rerun; another process on the GPU or low clocks are the "
+        "usual cause",
+        source->label, source->noise_reason()));
     if (source == &m) return cause;
     return tr(fmt::format("{} is computed from {}", m.label, source->label)) + "; " + cause;
   }

@@ -52,6 +52,56 @@ Summary Metric::summary() const {
     summary_cache_ = SummaryCache{samples.data(), samples.size(), sum, summarize(samples)};
   }
   return summary_cache_->summary;
+std::string Metric::noise_reason() const {
+  if (samples.size() < 3) return {};
+  const Summary s = summary();
+  if (s.inlier_spread > tolerance()) {
+    return fmt::format("its samples spread {:.0f}%, more than the {:.0f}% it may", 100.0 * s.inlier_spread,
+                       100.0 * tolerance());
+  }
+  const std::size_t wide = wide_outliers(samples, s, tolerance());
+  if (too_many_outliers(wide, samples.size())) {
+    return fmt::format("{} of its {} samples are outliers far from the rest, more than one in {}", wide, samples.size(),
+                       kOutlierShareLimit);
+  }
+  return {};
+}
+
+const Metric* Report::noise_source(const Metric& metric) const {
+  const Metric* source = &metric;
+  // A chain of derived figures is short; the bound only guards a file whose inputs form a loop.
+  for (int depth = 0; depth < 8; ++depth) {
+    if (source->noisy_samples()) return source;
+    if (source->noisy_inputs.empty()) return nullptr;
+    const Metric* input = find_metric(source->noisy_inputs.front());
+    if (input == nullptr) return nullptr;
+    source = input;
+  }
+  return nullptr;
+}
+
+// The preflight's summary up to its advice: "3 other processes used the GPU while the lesson
+// measured".
+std::vector<std::string> Report::disturbance() const {
+  std::vector<std::string> reasons;
+  for (const auto& item : environment) {
+    if (item.key != "other_processes" || item.ok) continue;
+    reasons.push_back(item.summary.substr(0, item.summary.find(": ")));
+  }
+  for (const auto& key : headline_metric_keys()) {
+    const Metric* m = find_metric(key);
+    if (m == nullptr || !m->noisy()) continue;
+    const Metric* source = noise_source(*m);
+    if (source == m) {
+      reasons.push_back(fmt::format("headline {} is noisy: {}", key, m->noise_reason()));
+    } else if (source != nullptr) {
+      reasons.push_back(fmt::format("headline {} is computed from {}, which is noisy: {}", key, source->key,
+                                    source->noise_reason()));
+    } else {
+      reasons.push_back(fmt::format("headline {} is noisy", key));
+    }
+  }
+  return reasons;
 }
 
 void Report::resolve_noisy_inputs() {

@@ -55,8 +55,13 @@ struct Metric {
   // and the renderers ask for the summary of each figure several times.
   Summary summary() const;
   double tolerance() const { return spread_tolerance.value_or(kDefaultSpreadTolerance); }
-  // Three or more samples whose bulk spreads wider than the tolerance.
-  bool noisy_samples() const { return samples.size() >= 3 && summary().inlier_spread > tolerance(); }
+  // Three or more samples whose bulk spreads wider than the tolerance, or more than a fifth of
+  // which are outliers outside the tolerance (stats.hpp, too_many_outliers).
+  bool noisy_samples() const { return !noise_reason().empty(); }
+  // Why its own samples are noisy, for people: "its samples spread 47%, more than the 10% it
+  // may" or "6 of its 15 samples are outliers far from the rest, more than one in five"; empty
+  // when they are not.
+  std::string noise_reason() const;
   // Its own samples are noisy, or a figure it is computed from is.
   bool noisy() const { return noisy_samples() || !noisy_inputs.empty(); }
 
@@ -205,6 +210,10 @@ struct Report {
   // The metric keys behind the headline: `cudalab compare` fails a run when one of them is out
   // of tolerance. Empty: the metrics the expect checks depend on.
   std::vector<std::string> headline_metrics;
+  // The expect checks that are the lesson's point (lesson 03's overlap_beats_sequential): one
+  // that passed in a baseline and fails in a run fails `cudalab compare`, as a headline metric
+  // out of tolerance does. Other expect checks that differ are listed, and fail nothing.
+  std::vector<std::string> headline_checks;
   // The lesson's default for Metric::compare_tolerance.
   std::optional<double> compare_tolerance;
   // "sha256:<hex>" over the run's JSON form without this field (report/integrity.hpp); set when
@@ -220,6 +229,15 @@ struct Report {
   std::vector<std::string> headline_metric_keys() const;
   // The tolerance `cudalab compare` applies to `metric`.
   double compare_tolerance_of(const Metric& metric) const;
+  // The metric whose own samples make `metric` noisy: itself, or the first noisy figure down its
+  // chain of noisy inputs. Null when `metric` is not noisy.
+  const Metric* noise_source(const Metric& metric) const;
+  // Why this run's figures cannot be trusted to judge it, one phrase each; empty: it is clean.
+  // A run is disturbed when another process used the GPU while it measured (the classroom
+  // preflight's "other_processes" item), or when a headline metric is noisy. Derived from the
+  // run itself every time it is asked, so a file cannot claim to be clean.
+  std::vector<std::string> disturbance() const;
+  bool disturbed() const { return !disturbance().empty(); }
   // Fills every metric's noisy_inputs from its inputs' noise, in reading order (a derived input
   // passes on its own inputs' noise). An input that names no metric counts as steady.
   void resolve_noisy_inputs();

@@ -110,6 +110,11 @@ json report_to_json(const Report& r) {
   // Added after the first runs were recorded; written only when set, so older runs round-trip.
   if (!r.headline_metrics.empty()) j["headline_metrics"] = r.headline_metrics;
   if (r.compare_tolerance) j["compare_tolerance"] = *r.compare_tolerance;
+  if (!r.headline_checks.empty()) j["headline_checks"] = r.headline_checks;
+  // Derived from the run itself for whoever reads the file; never read back (Report::disturbance).
+  const std::vector<std::string> disturbance = r.disturbance();
+  j["environment_verdict"] = disturbance.empty() ? "clean" : "disturbed";
+  j["disturbance"] = disturbance;
   if (!r.digest.empty()) j["digest"] = r.digest;
   return j;
 }
@@ -272,6 +277,8 @@ void read_later_fields(const JsonField& f, Report& r) {
   });
   r.environment = read_optional<EnvironmentItem>(f, "environment", read_environment);
   if (const auto keys = f.find("headline_metrics")) r.headline_metrics = keys->texts();
+  if (const auto keys = f.find("headline_checks")) r.headline_checks = keys->texts();
+  // environment_verdict and disturbance are derived (Report::disturbance): not read.
   r.compare_tolerance = optional_number(f, "compare_tolerance");
   r.digest = optional_text(f, "digest");
 }
@@ -348,6 +355,7 @@ void make_printable(Report& r) {
     for (auto& op : t.ops) fix(op.name), fix(op.src_memory), fix(op.dst_memory);
   }
   fix_all(r.headline_metrics);
+  fix_all(r.headline_checks);
 }
 
 SavedRun saved_run(const json& raw, const std::string& source, std::string root_path) {

@@ -187,12 +187,14 @@ void add_expects(ReportBuilder& b, const Params& p, const Measurements& m, const
              fmt::format("{} streams are {:.2f}× faster than one (model {:.2f}×)", p.streams, sequential / depth,
                          predicted.ms.at(Variant::sequential) / predicted.ms.at(Variant::depth_first)),
              "needs at least one copy engine beside the compute engine, pinned memory and no CUDA_LAUNCH_BLOCKING; "
-             "an MPS or MIG slice, or another process on the GPU, can take the overlap away");
+             "an MPS or MIG slice, or another process on the GPU, can take the overlap away")
+        .headline_check("overlap_beats_sequential");
   } else {
     b.expect("one_stream_cannot_overlap", depth > kOneStreamMinShare * sequential,
              fmt::format("with one stream the chunked run takes {:.2f}× the sequential time: nothing overlaps",
                          depth / sequential),
-             "stream order forces every copy and kernel of one stream to run one after another");
+             "stream order forces every copy and kernel of one stream to run one after another")
+        .headline_check("one_stream_cannot_overlap");
   }
   add_model_expects(b, m, predicted);
   const PipelineStages pinned = pinned_stages(m);

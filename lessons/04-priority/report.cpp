@@ -124,7 +124,8 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
            "the high-priority stream cuts the urgent latency to at most half",
            fmt::format("needs a granted priority more urgent than {} and a background of several waves; with "
                        "MPS, MIG or another process on the GPU the scheduler sees other work too",
-                       m.least));
+                       m.least))
+      .headline_check("high_priority_at_most_half");
   lecture_checks(b, m);
 
   b.headline(fmt::format("urgent latency {:.0f} us -> {:.0f} us at priority {}", same_median, high_median, m.granted),

@@ -62,7 +62,8 @@ void verdict_checks(ReportBuilder& b, const Params& p, const Measurements& m, co
     b.expect("graph_serial_slower", ratio > 1.0,
              "graph-serial is slower than multi-stream: the graph kept only one batch's parallelism",
              "it can win when kernels are so short that launch cost dominates everything, or when the device runs "
-             "only one kernel at a time");
+             "only one kernel at a time")
+        .headline_check("graph_serial_slower");
   }
   b.expect("model_agrees", (ratio > 1.0) == (predicted.main.serial_over_multi > 1.0),
            "the engine model picks the same winner between graph-serial and multi-stream as the measurement",

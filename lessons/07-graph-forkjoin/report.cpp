@@ -52,7 +52,8 @@ void verdict_section(ReportBuilder& b, const Measurements& m, const Prediction& 
                   .with_note("above 1: the serial graph loses (lesson 06)"));
   b.expect("forkjoin_not_slower", forkjoin <= multi, "graph-forkjoin is at least as fast as multi-stream",
            "when each kernel is long, launch cost hides behind the work and both tie; noise may then tip it either way")
-      .depends_on({graphs::method_key(StepMethod::graph_fork_join), graphs::method_key(StepMethod::multi_stream)});
+      .depends_on({graphs::method_key(StepMethod::graph_fork_join), graphs::method_key(StepMethod::multi_stream)})
+      .headline_check("forkjoin_not_slower");
   b.headline(fmt::format("forkjoin {:.2f}x, serial {:.2f}x the multi-stream time", forkjoin / multi, serial / multi),
              {"forkjoin_over_multi", "serial_over_multi"});
 }

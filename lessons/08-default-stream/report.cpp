@@ -124,6 +124,7 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
               "non-blocking streams run beside stream 0",
               "needs the legacy default stream: a driver in per-thread default-stream mode for this process, or "
               "MPS, changes what stream 0 waits for");
+  b.headline_check("stream0_overlap_lost");  // the lesson's point: stream 0 makes a staircase
   case_checks(b, "threads", predicted.threads, m.threads_legacy, m.threads_per_thread,
               "two threads on stream 0 share one queue", "two per-thread default streams run side by side",
               "a slow host thread start (over the 1 ms start gate) shows as lost time in either way",

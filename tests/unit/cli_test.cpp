@@ -138,7 +138,7 @@ TEST(Cli, ShowRendersASavedRunWithoutAGpu) {
   std::ofstream(path) << report_to_json(r).dump();
   Outcome o = run({"show", path, "--stable"});
   EXPECT_EQ(o.code, 0) << o.err;
-  EXPECT_EQ(o.out, "lesson 01 " + slug_of(1) + "\nverify ok pass\n");
+  EXPECT_EQ(o.out, "lesson 01 " + slug_of(1) + "\nenvironment clean\nverify ok pass\n");
   o = run({"show", path, "--color", "never"});
   EXPECT_EQ(o.code, 0);
   EXPECT_NE(o.out.find("recorded run · 2026-01-01T00:00:00Z"), std::string::npos);

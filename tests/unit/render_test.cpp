@@ -99,6 +99,7 @@ TEST(Render, StableFormHasNoTimingsNoDeviceNoDate) {
                         "param size=64MiB\n"
                         "param kernel-iters=(device-dependent)\n"
                         "fact timing.copy_engines=3\n"
+                        "environment clean\n"
                         "verify results pass\n"
                         "expect faster FAIL\n");
 }
@@ -330,6 +331,6 @@ TEST(Render, TourSummaryFitsTheTerminal) {
   EXPECT_NE(text.find("1/1 ✓"), std::string::npos) << text;
   EXPECT_NE(text.find("waived"), std::string::npos) << text;
   const std::string stable = render_tour_summary(rows, TourForm::stable, 80);
-  EXPECT_EQ(stable.rfind("summary\nlesson 08 " + slug_of(8) + " verify=pass expect=pass\n", 0), 0u) << stable;
+  EXPECT_EQ(stable.rfind("summary\nlesson 08 " + slug_of(8) + " verify=pass expect=pass environment=clean\n", 0), 0u) << stable;
   EXPECT_EQ(stable.find(long_one.headline), std::string::npos) << "the stable form carries no figures";
 }

@@ -17,6 +17,8 @@
 #include "common/report/render_svg.hpp"
 #include "common/report/report_json.hpp"
 #include "common/core/text_format.hpp"
+#include "common/report/integrity.hpp"
+#include "common/report/report_json.hpp"
 #include "test_support.hpp"
 
 using namespace cudalab;
@@ -193,4 +195,54 @@ TEST(Lang, SvgInChineseLeavesNoEnglishLabel) {
     }
   }
   EXPECT_GT(texts, 100u) << "the reference runs hold plots and timelines";
+// A grader's terminal at 60, 80 and 120 columns: `compare` against a run whose every figure is
+// out of tolerance and which was disturbed (every row OUT, the verdict inconclusive, reasons to
+// wrap), and `grade` of a folder with a long file name, a truncated file and a disturbed run.
+// Nothing is cut: the long name and the reasons appear whole, wrapped.
+TEST(Width, CompareAndGradeFitAt60_80And120Columns) {
+  namespace fs = std::filesystem;
+  nlohmann::json shared = nlohmann::json::parse(*reference_run(reference_run_name(3)));
+  for (auto& section : shared["sections"]) {
+    for (auto& metric : section["metrics"]) {
+      for (auto& sample : metric["samples"]) sample = sample.get<double>() * 2.5;
+    }
+  }
+  for (auto& item : shared["environment"]) {
+    if (item["key"] == "other_processes") item["ok"] = false, item["summary"] = "3 other processes used the GPU while the lesson measured: its figures are shared";
+  }
+  Report doctored = report_from_json(shared);
+  seal(doctored);  // as the run that measured these figures would have: intact
+  shared = report_to_json(doctored);
+  const fs::path dir = fs::path(testing::TempDir()) / "cudalab_width_class";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string long_name = "a-student-who-names-files-very-carefully-lesson-03-second-attempt-final.json";
+  std::ofstream(dir / long_name) << shared.dump();
+  std::ofstream(dir / "truncated.json") << shared.dump().substr(0, 2000);
+  const std::string shared_path = (dir / long_name).string();
+  for (const char* columns : {"60", "80", "120"}) {
+    setenv("COLUMNS", columns, 1);
+    const std::size_t width = std::stoul(columns);
+    const std::vector<std::pair<std::string, Outcome>> outputs = {
+        {"compare", run({"compare", "03", shared_path})},
+        {"compare, two runs", run({"compare", "03", "03", shared_path})},
+        {"grade", run({"grade", dir.string()})}};
+    for (const auto& [what, o] : outputs) {
+      EXPECT_EQ(o.code, 1) << what << o.err;
+      std::string tight, words;  // the lines joined as a folded name or as wrapped prose
+      for (const auto& line : lines_of(o.out)) {
+        EXPECT_LE(display_width(line), width) << what << " at " << columns << ":\n" << line;
+        tight += trimmed(line);
+        words += " " + trimmed(line);
+      }
+      if (what == "grade") {
+        EXPECT_NE(tight.find(long_name), std::string::npos) << "the whole file name, at " << columns << ":\n" << o.out;
+        EXPECT_NE(words.find("disturbed: 3 other processes used the GPU while the lesson measured"), std::string::npos)
+            << o.out;
+      } else {
+        EXPECT_NE(o.out.find("OUT"), std::string::npos) << o.out;
+        EXPECT_NE(words.find("inconclusive: too noisy to judge"), std::string::npos) << o.out;
+      }
+    }
+  }
 }

@@ -333,11 +333,15 @@ class TextRenderer {
     return text;
   }
 
+  // A metric's median with its unit, as its own row prints it: a table may put figures of
+  // different units in one column (a lecture's claims beside this run), so each carries its own.
   std::string cell_text(const Cell& c) const {
     if (c.metric.empty()) return c.text;
     const Metric* m = report_.find_metric(c.metric);
     if (m == nullptr || m->samples.empty()) return "—";
-    return format_number(m->summary().median);
+    const std::string number = format_number(m->summary().median);
+    if (m->unit.empty()) return number;
+    return number + (m->unit == "x" || m->unit == "%" ? "" : " ") + m->unit;
   }
 
   // Columns as wide as their widest cell; when the table is wider than the terminal the widest

@@ -253,7 +253,8 @@ Report translate_report(const Report& report, Lang lang) {
     t(s.title);
     translate_art(s.art, t);
     for (auto& f : s.facts) t(f.label), t(f.value), t(f.note);
-    for (auto& m : s.metrics) t(m.label), t(m.note);
+    // A counted unit is a word ("copies", "runs") and has a catalogue entry; units of measure have none.
+    for (auto& m : s.metrics) t(m.label), t(m.note), t(m.unit);
     for (auto& table : s.tables) {
       for (auto& column : table.columns) t(column);
       for (auto& row : table.rows) {

@@ -47,8 +47,8 @@ const Catalogue& zh_catalogue(std::string_view notes_file);
 // `text` in `lang`: itself for en, and wherever no entry matches.
 std::string tr(Lang lang, std::string_view text, std::string_view notes_file = {});
 
-// A copy of the report with every label, title, summary and reason in `lang`; params, keys,
-// units and numbers stay as they are.
+// A copy of the report with every label, title, summary and reason in `lang`, and the words that
+// count things ("copies"); params, keys, units of measure and numbers stay as they are.
 Report translate_report(const Report& report, Lang lang);
 
 }  // namespace cudalab

@@ -38,13 +38,15 @@ Measurements made_up(int devices, bool smoke_ok) {
 
 }  // namespace
 
-TEST(DeviceQueryModel, FactoryShowsEveryEngineAndTheExtraCopyEngine) {
+// CUDA documents the copy engines' count, not a job for each: the drawing shows the count.
+TEST(DeviceQueryModel, FactoryShowsTheCopyEngineCountAndTheSMs) {
   const auto art = factory_art(h100_like(0));
   std::string all;
   for (const auto& line : art) all += line + "\n";
-  EXPECT_NE(all.find("H2D copy engine"), std::string::npos);
+  EXPECT_NE(all.find("copy engines x3"), std::string::npos);
   EXPECT_NE(all.find("132 SMs"), std::string::npos);
-  EXPECT_NE(all.find("+1 more copy engine"), std::string::npos);
+  EXPECT_EQ(all.find("device-to-device"), std::string::npos);
+  EXPECT_EQ(all.find("its own queue"), std::string::npos);
   DeviceInfo one = h100_like(0);
   one.async_engine_count = 1;
   EXPECT_NE(factory_art(one).back().find("take turns"), std::string::npos);
@@ -61,6 +63,23 @@ TEST(DeviceQueryReport, ListsEveryDeviceShownAndVerifiesEachSmokeKernel) {
   bool peer_table = false;
   for (const auto& s : r.sections) peer_table = peer_table || !s.tables.empty();
   EXPECT_TRUE(peer_table);
+}
+
+// The pageable-access note says what the attribute says: on HMM or a coherent system it is yes.
+TEST(DeviceQueryReport, ThePageableAccessNoteFollowsItsValue) {
+  const Params p;
+  for (const bool access : {false, true}) {
+    Measurements m = made_up(1, true);
+    m.devices.front().pageable_memory_access = access;
+    const Report r = build_report(p, m, predict(p, m));
+    const Fact* fact = nullptr;
+    for (const auto& s : r.sections) {
+      for (const auto& f : s.facts) fact = f.key == "pageable_access" ? &f : fact;
+    }
+    ASSERT_NE(fact, nullptr);
+    EXPECT_EQ(fact->value, access ? "yes" : "no");
+    EXPECT_EQ(fact->note.find("cannot") == std::string::npos, access) << fact->note;
+  }
 }
 
 TEST(DeviceQueryReport, AWrongSmokeElementFailsVerify) {

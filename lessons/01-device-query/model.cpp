@@ -11,15 +11,13 @@ namespace cudalab::device_query {
 namespace {
 
 std::vector<std::string> engine_rows(const DeviceInfo& d) {
+  // CUDA documents how many copy engines there are, not which copy each one serves, so the
+  // drawing shows their count and what that count allows, not a job per engine.
   std::vector<std::string> rows;
   if (d.async_engine_count >= 2) {
-    rows.push_back("H2D copy engine   unloads inputs from the host       lessons 02, 03");
+    rows.push_back(fmt::format("copy engines x{}   upload and download at once        lessons 02, 03",
+                               d.async_engine_count));
     rows.push_back(fmt::format("compute engine    {:>3} SMs run the kernels          lessons 03, 04, 07", d.sm_count));
-    rows.push_back("D2H copy engine   ships results back to the host     lessons 02, 03");
-    if (d.async_engine_count > 2) {
-      rows.push_back(fmt::format("+{} more copy engine{}  (device-to-device, peer copies)", d.async_engine_count - 2,
-                                 d.async_engine_count - 2 == 1 ? "" : "s"));
-    }
   } else if (d.async_engine_count == 1) {
     rows.push_back("copy engine       one dock for both directions       lessons 02, 03");
     rows.push_back(fmt::format("compute engine    {:>3} SMs run the kernels          lessons 03, 04, 07", d.sm_count));
@@ -43,8 +41,9 @@ std::vector<std::string> factory_art(const DeviceInfo& d) {
   art.push_back("┌" + repeat_text("─", inner + 2) + "┐");
   for (const auto& r : rows) art.push_back("│ " + pad_right(r, inner) + " │");
   art.push_back("└" + repeat_text("─", inner + 2) + "┘");
-  art.push_back(d.async_engine_count >= 2 ? "each engine has its own queue: all three can be busy at the same moment"
-                                          : "engines that share a queue take turns");
+  art.push_back(d.async_engine_count >= 2   ? "an upload, a download and kernels can be busy at the same moment"
+                : d.async_engine_count == 1 ? "uploads and downloads take turns; either can overlap kernels"
+                                            : "copies and kernels take turns");
   return art;
 }
 

@@ -56,7 +56,8 @@ void device_section(ReportBuilder& b, const DeviceInfo& d, const DevicePromise& 
       .fact("host_mapped", "host-mapped memory", yes_no(d.can_map_host_memory),
             "kernels can read pinned host memory directly")
       .fact("pageable_access", "pageable memory access", yes_no(d.pageable_memory_access),
-            "no: kernels cannot touch malloc'd memory; copies of it are staged → lesson 02")
+            d.pageable_memory_access ? "kernels may read malloc'd memory directly (HMM or a coherent system) → lesson 02"
+                                     : "kernels cannot touch malloc'd memory; copies of it are staged → lesson 02")
       .fact("unified_addressing", "unified addressing", yes_no(d.unified_addressing),
             "one address space for host and device pointers")
       .fact("pci_bus_id", "PCI bus id", d.pci_bus_id, "", false);

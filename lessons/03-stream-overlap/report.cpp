@@ -91,7 +91,7 @@ void add_missing_wait(ReportBuilder& b, const Measurements& m) {
   const Tally& right = m.runs.at(Variant::transfer_compute).bytes;
   const Tally& wrong = m.runs.at(Variant::missing_wait).bytes;
   b.section("missing_wait", "the lecture's compute/transfer demo: a wait on no event")
-      .fact("bug", "lecture 05 calls", "cudaStreamWaitEvent(computeStream, 0, 0)",
+      .fact("bug", "lecture 002's program calls", "cudaStreamWaitEvent(computeStream, 0, 0)",
             "event 0 is no event: nothing makes a kernel wait for its upload")
       .table("missing_wait.bytes", {"variant", "bytes matching the CPU", "of"},
              {{text_cell(info_of(Variant::transfer_compute).label), text_cell(format_count(right.correct)),
@@ -116,8 +116,8 @@ void add_lecture(ReportBuilder& b, const Measurements& m, const Prediction& pred
   const double pinned = median_ms(m, Variant::lecture_pinned);
   const double streams = median_ms(m, Variant::lecture_streams);
   const LectureSplit split = split_lecture_speedup(pageable, pinned, streams);
-  b.section("lecture", "lecture vs lab: lecture 05's 2.52× at its own size")
-      .fact("lecture_speedup", "lecture 05 (NVIDIA L20)", "19.62 ms -> 7.78 ms: 2.52×",
+  b.section("lecture", "lecture vs lab: lecture 002's 2.52× at its own size")
+      .fact("lecture_speedup", "lecture 002 (NVIDIA L20)", "19.62 ms -> 7.78 ms: 2.52×",
             "4M floats, 4 streams; the baseline copies from malloc'd memory, the overlapped run from pinned")
       .fact("lecture_engines", "copy engines (lecture / here)", fmt::format("2 / {}", m.copy_engines),
             "asyncEngineCount", false)

@@ -37,7 +37,7 @@ void lecture_section(ReportBuilder& b, const Measurements& m, const Prediction& 
                        column(m.lecture_swapped, &LectureSample::long_ms))
                   .with_prediction(predicted.lecture_swapped.long_ms))
       .metric(derived("lecture.swapped.ratio", "swapped: low / high priority stream", "x", swapped_short / swapped_long))
-      .table("claims", {"the lecture says (seeds 002, 003)", "lecture (NVIDIA L20)", "this run"},
+      .table("claims", {"the lecture says (lectures 002, 003)", "lecture (NVIDIA L20)", "this run"},
              {{text_cell("priority range, least to greatest"), text_cell("0 to -5"),
                text_cell(fmt::format("{} to {}", m.least, m.greatest))},
               {text_cell("high-priority stream (1000 its)"), text_cell("2.40 ms"), metric_cell("lecture.given.short")},
@@ -46,7 +46,7 @@ void lecture_section(ReportBuilder& b, const Measurements& m, const Prediction& 
               {text_cell("(not run) the two kernels alone"), text_cell("-"), metric_cell("lecture.work_ratio")},
               {text_cell("(not run) priorities swapped: low / high"), text_cell("-"),
                metric_cell("lecture.swapped.ratio")},
-              {text_cell("high priority pre-empts (seed 003)"), text_cell("no figure"),
+              {text_cell("high priority pre-empts (lecture 003)"), text_cell("no figure"),
                metric_cell("urgent.high_priority")}});
 }
 

@@ -126,7 +126,8 @@ void lecture_section(ReportBuilder& b, const Measurements& m) {
                        m.memcpy_async_call_us))
       .fact("lecture.launch_graph", "lecture 004: cudaGraphLaunch(graph, stream)",
             "cudaGraphInstantiate(&exec, graph, 0); cudaGraphLaunch(exec, stream)",
-            "a cudaGraph_t cannot be launched: CUDA 13 takes only an instantiated cudaGraphExec_t")
+            "cudaGraphLaunch takes only an instantiated cudaGraphExec_t: a cudaGraph_t is another type and "
+            "never compiled there")
       .fact("lecture.kernel_params", "lecture 004: kernelParams = (void**)&d_data",
             "void* args[] = {&d_data, &n}; kernelParams = args",
             "kernelParams is an array with one pointer per kernel argument, each pointing at that argument");

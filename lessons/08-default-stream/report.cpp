@@ -62,7 +62,7 @@ void case_checks(ReportBuilder& b, const std::string& key, const Bounds& bounds,
 }
 
 void lecture_section(ReportBuilder& b) {
-  b.section("lecture", "what the lectures say about stream 0 (seeds 002, 003), and this run")
+  b.section("lecture", "what the lectures say about stream 0 (lectures 002, 003), and this run")
       .table("claims", {"the lectures say", "lecture (NVIDIA L20)", "this run"},
              {{text_cell("work on stream 0 runs in order"), text_cell("19.62 ms in order vs 7.78 ms in 4 streams"),
                metric_cell("threads.lost")},

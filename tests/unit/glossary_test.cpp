@@ -1,5 +1,7 @@
-// The zh course notes use one term per concept (course-notes/glossary.md) and no stray spaces
-// between Chinese characters, neither in the source nor where the renderer joins source lines.
+// The zh course notes and the lessons' label catalogues use one term per concept
+// (course-notes/glossary.md) and no calque; the notes have no stray spaces between Chinese
+// characters, neither in the source nor where the renderer joins source lines, and name the
+// output's labels as the zh output draws them.
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -8,8 +10,13 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "cli/course.hpp"
+#include "common/report/reference_runs.hpp"
+#include "common/report/report_json.hpp"
+#include "common/report/translate.hpp"
 #include "common/report/markdown.hpp"
 #include "common/report/notes.hpp"
 #include "common/core/text_format.hpp"
@@ -35,20 +42,56 @@ struct Variant {
 const std::vector<Variant>& variants() {
   static const std::vector<Variant> list = {
       {"拷贝引擎", "copy engine", {}},
+      {"复制", "copy", {"复制引擎"}},
       {"内核", "kernel", {"操作系统内核"}},
+      {"传统默认流", "legacy default stream", {}},
+      {"源流", "origin stream", {}},
+      {"工作流", "worker stream", {}},  // reads as "workflow"
       {"固定内存", "pinned memory", {}},
       {"页锁定", "pinned memory", {}},
       {"钉住内存", "pinned memory", {}},
       {"可换页内存", "pageable memory", {}},
       {"分页内存", "pageable memory", {"可分页内存"}},
+      {"下毒", "poison", {}},
+      {"投毒", "poison", {}},
+      {"毒化", "poison", {}},
+      {"写成毒值", "poison", {}},
       {"宿主函数", "host function", {}},
       {"缺省流", "default stream", {}},
       {"发射", "launch", {}},
       {"捕捉", "capture", {}},
       {"时间轴", "timeline", {}},
+      {"通道", "lane", {"通道数"}},  // a PCIe link's lanes keep 通道
       {"优先权", "priority", {}},
       {"CUDA Graph", "CUDA graph", {}},
       {"CUDA graph", "CUDA graph", {}},
+      {"种子", "lecture", {"随机种子"}},
+      {"课程", "lecture", {"整套课程"}},
+      {"讲义 0", "lecture 002", {}},
+      {"给学生的问题", "questions for students", {}},
+  };
+  return list;
+}
+
+// English words a zh text translates (outside code), each with the glossary entry that does.
+const std::vector<std::string>& english_terms() {
+  static const std::vector<std::string> list = {"kernel", "batch", "step"};
+  return list;
+}
+
+// Word-for-word translations that read wrongly in Chinese, with what to say instead.
+struct Calque {
+  std::string text;
+  std::string instead;
+};
+
+const std::vector<Calque>& calques() {
+  static const std::vector<Calque> list = {
+      {"墙上时钟", "GPU 的纳秒计时器（%globaltimer），或实际经过的时间"},
+      {"在这个字上自旋", "反复读取这个字"},
+      {"朝幸运的方向", "碰巧没有出错"},
+      {"steady 时钟", "单调时钟（std::chrono::steady_clock）"},
+      {"steady clock", "单调时钟（std::chrono::steady_clock）"},
   };
   return list;
 }
@@ -118,16 +161,18 @@ std::vector<std::string> spaces_between_cjk(const std::string& text) {
   return found;
 }
 
-bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_'; }
+// Letters of identifiers, flags and file names ("--steps", "step.dot").
+bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'; }
 
-// The English word "kernel(s)" standing alone in zh prose (not in an identifier or flag, and not
-// the gloss "核函数（kernel）").
-std::size_t english_kernels(const std::string& prose) {
-  static const std::string gloss = "核函数（";
+// The English word `word` (or its plural) standing alone in zh prose: not in an identifier or
+// flag, and not the gloss "核函数（kernel）" that follows the glossary's own term.
+std::size_t english_words(const std::string& prose, const std::string& word, const std::string& zh) {
+  const std::string gloss = zh + "（";
   std::size_t count = 0;
-  for (std::size_t i = prose.find("kernel"); i != std::string::npos; i = prose.find("kernel", i + 1)) {
-    std::size_t end = i + 6;
-    if (end < prose.size() && prose[end] == 's') ++end;
+  for (std::size_t i = prose.find(word); i != std::string::npos; i = prose.find(word, i + 1)) {
+    std::size_t end = i + word.size();
+    if (prose.compare(end, 2, "es") == 0) end += 2;
+    else if (end < prose.size() && prose[end] == 's') ++end;
     const bool in_word = (i > 0 && is_word_char(prose[i - 1])) || (end < prose.size() && is_word_char(prose[end]));
     const bool glossed = i >= gloss.size() && prose.compare(i - gloss.size(), gloss.size(), gloss) == 0;
     if (!in_word && !glossed) ++count;
@@ -148,6 +193,23 @@ std::size_t occurrences(const std::string& text, const Variant& v) {
   return count;
 }
 
+// Every listed variant, English term and calque in one line of zh text, as "X → Y".
+std::vector<std::string> term_violations(const std::string& prose, const std::map<std::string, std::string>& terms) {
+  std::vector<std::string> found;
+  for (const auto& v : variants()) {
+    for (std::size_t n = occurrences(prose, v); n > 0; --n) found.push_back(v.text + " → " + terms.at(v.en));
+  }
+  for (const auto& word : english_terms()) {
+    for (std::size_t n = english_words(prose, word, terms.at(word)); n > 0; --n) {
+      found.push_back(word + " → " + terms.at(word));
+    }
+  }
+  for (const auto& c : calques()) {
+    if (prose.find(c.text) != std::string::npos) found.push_back(c.text + " → " + c.instead);
+  }
+  return found;
+}
+
 // Reports violations: failures for clean-by-now files, printed notes for those being rewritten.
 void report(const std::string& file, const std::vector<std::string>& violations) {
   if (violations.empty()) return;
@@ -160,16 +222,75 @@ void report(const std::string& file, const std::vector<std::string>& violations)
   }
 }
 
+std::string notes_file_of(const CourseEntry& entry) {
+  return (entry.number < 10 ? "0" : "") + std::to_string(entry.number) + "-" + entry.slug;
+}
+
+// Every label a lesson's output draws, in English: lanes, table columns and text cells, fact and
+// metric labels, as its reference run holds them.
+std::set<std::string> drawn_labels(const Report& r) {
+  std::set<std::string> labels;
+  for (const auto& t : r.timelines) {
+    for (const auto& lane : t.lanes) labels.insert(lane.name);
+  }
+  for (const auto& s : r.sections) {
+    for (const auto& f : s.facts) labels.insert(f.label);
+    for (const auto& m : s.metrics) labels.insert(m.label);
+    for (const auto& t : s.tables) {
+      labels.insert(t.columns.begin(), t.columns.end());
+      for (const auto& row : t.rows) {
+        for (const auto& cell : row) {
+          if (cell.metric.empty()) labels.insert(cell.text);
+        }
+      }
+    }
+  }
+  return labels;
+}
+
+// What a line of notes names: its code spans and its quotations ("…", “…”).
+std::vector<std::string> named_in(const std::string& line) {
+  std::vector<std::string> names;
+  const auto between = [&](const std::string& open, const std::string& close) {
+    for (std::size_t at = line.find(open); at != std::string::npos; at = line.find(open, at + 1)) {
+      const std::size_t end = line.find(close, at + open.size());
+      if (end == std::string::npos) return;
+      names.push_back(line.substr(at + open.size(), end - at - open.size()));
+      at = end + close.size() - 1;
+    }
+  };
+  between("`", "`");
+  between("\"", "\"");
+  between("“", "”");
+  return names;
+}
+
 }  // namespace
 
 TEST(Glossary, NamesOneZhTermForEachConceptTheVariantsReplace) {
   const auto terms = glossary();
-  EXPECT_EQ(terms.size(), 14u);
+  EXPECT_EQ(terms.size(), 25u);
   EXPECT_EQ(terms.at("copy engine"), "复制引擎");
   EXPECT_EQ(terms.at("kernel"), "核函数");
+  EXPECT_EQ(terms.at("lane"), "泳道");
   for (const auto& v : variants()) {
     ASSERT_EQ(terms.count(v.en), 1u) << "variant " << v.text << " names '" << v.en << "', not in the glossary";
     EXPECT_EQ(occurrences(terms.at(v.en), v), 0u) << v.text << " is the glossary's own term";
+  }
+  for (const auto& word : english_terms()) EXPECT_EQ(terms.count(word), 1u) << word;
+  for (const auto& [en, zh] : terms) EXPECT_TRUE(term_violations(zh, terms).empty()) << en << ": " << zh;
+}
+
+// The check itself: each kind of mistake is caught, and the glossary's exceptions pass.
+TEST(Glossary, AVariantAnEnglishTermOrACalqueIsFlagged) {
+  const auto terms = glossary();
+  for (const std::string bad : {"每条通道的核函数数", "种子 002 说", "讲义 002 说", "先毒化缓冲区", "源流等待",
+                                "一个 batch 的拷贝", "每个 step", "GPU 的墙上时钟", "读取 steady 时钟", "点对点复制"}) {
+    EXPECT_FALSE(term_violations(bad, terms).empty()) << bad;
+  }
+  for (const std::string good : {"PCIe 的通道数", "随机种子", "整套课程", "第 002 讲", "复制引擎", "`--batches`",
+                                 "核函数（kernel）", "向缓冲区写入毒值"}) {
+    EXPECT_TRUE(term_violations(prose_of(good), terms).empty()) << good;
   }
 }
 
@@ -183,19 +304,79 @@ TEST(Glossary, ZhNotesUseTheGlossaryTermsAndNoStraySpaces) {
     std::istringstream lines(read(entry.path()));
     std::string line;
     for (int number = 1; std::getline(lines, line); ++number) {
+      if (line.rfind("<!--", 0) == 0) continue;  // a section's key, not prose
       const std::string prose = prose_of(line);
       const std::string where = "line " + std::to_string(number) + ": ";
-      for (const auto& v : variants()) {
-        for (std::size_t n = occurrences(prose, v); n > 0; --n) {
-          violations.push_back(where + v.text + " → " + terms.at(v.en));
-        }
-      }
-      for (std::size_t n = english_kernels(prose); n > 0; --n) violations.push_back(where + "kernel → 核函数");
+      for (const auto& v : term_violations(prose, terms)) violations.push_back(where + v);
       for (const auto& gap : spaces_between_cjk(prose)) violations.push_back(where + "space in '" + gap + "'");
     }
     report(entry.path().filename().string(), violations);
   }
   EXPECT_GT(files, 0);
+}
+
+// The lessons' label catalogues print the same terms as the notes (their zh lines).
+TEST(Glossary, ZhLabelCataloguesUseTheGlossaryTerms) {
+  const auto terms = glossary();
+  int files = 0;
+  for (const auto& entry : course()) {
+    if (entry.make == nullptr) continue;
+    const std::filesystem::path path = kNotes / "zh" / "labels" / (notes_file_of(entry) + ".txt");
+    ++files;
+    std::vector<std::string> violations;
+    std::istringstream lines(read(path));
+    std::string line;
+    for (int number = 1; std::getline(lines, line); ++number) {
+      if (line.rfind("zh: ", 0) != 0) continue;
+      for (const auto& v : term_violations(line.substr(4), terms)) {
+        violations.push_back("line " + std::to_string(number) + ": " + v);
+      }
+    }
+    report("labels/" + path.filename().string(), violations);
+  }
+  EXPECT_GT(files, 0);
+}
+
+std::string lowercase(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+// Where the notes name a lane, a column or a label of the output, they name it as the output
+// draws it in their language: the zh notes never name an English label (a student reading
+// Chinese sees its translation), the en notes spell it exactly ("launching %", not "Launching %").
+TEST(Glossary, NotesNameLabelsAsTheOutputDrawsThem) {
+  int runs = 0;
+  for (const auto& entry : course()) {
+    const std::string file = notes_file_of(entry);
+    const auto json = reference_run(file);
+    if (entry.make == nullptr || !json) continue;
+    ++runs;
+    const std::set<std::string> labels = drawn_labels(report_from_json(nlohmann::json::parse(*json)));
+    std::map<std::string, std::string> by_lowercase;
+    for (const auto& label : labels) by_lowercase[lowercase(label)] = label;
+    for (const Lang lang : {Lang::zh, Lang::en}) {
+      const std::string dir = lang == Lang::zh ? "zh" : "en";
+      std::vector<std::string> violations;
+      std::istringstream lines(read(kNotes / dir / (file + ".md")));
+      std::string line;
+      for (int number = 1; std::getline(lines, line); ++number) {
+        for (const auto& name : named_in(line)) {
+          const auto spelled = by_lowercase.find(lowercase(name));
+          const std::string drawn = spelled == by_lowercase.end() ? name : tr(lang, spelled->second, file);
+          if (spelled != by_lowercase.end() && drawn != name) {
+            violations.push_back("line " + std::to_string(number) + ": '" + name + "', drawn as '" + drawn + "'");
+          }
+        }
+      }
+      if (!violations.empty()) {
+        std::string all;
+        for (const auto& v : violations) all += "\n  " + v;
+        ADD_FAILURE() << dir << "/" << file << ".md:" << all;
+      }
+    }
+  }
+  EXPECT_GT(runs, 0);
 }
 
 // Where a paragraph's source lines are joined, or markers removed, no space lands between two

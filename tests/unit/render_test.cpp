@@ -1,8 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include <sys/stat.h>
 
@@ -186,6 +189,75 @@ TEST(Render, ReferenceRunsMatchTheirGoldenFiles) {
     ++checked;
   }
   EXPECT_GT(checked, 0) << "no reference runs found in " << runs;
+}
+
+namespace {
+
+// A cell of a printed table that is a number and nothing else ("1618", "97.54"): its unit is
+// missing. The value after "column: " when a too-wide table is stacked.
+bool bare_number(std::string cell) {
+  const std::size_t colon = cell.rfind(": ");
+  if (colon != std::string::npos) cell = cell.substr(colon + 2);
+  const bool digits = cell.find_first_of("0123456789") != std::string::npos;
+  return digits && cell.find_first_not_of("0123456789.,+-") == std::string::npos;
+}
+
+// The cells of one printed table line: its pieces between runs of two or more spaces.
+std::vector<std::string> printed_cells(const std::string& line) {
+  std::vector<std::string> cells;
+  std::size_t at = line.find_first_not_of(' ');
+  while (at != std::string::npos) {
+    std::size_t end = line.find("  ", at);
+    cells.push_back(line.substr(at, end == std::string::npos ? std::string::npos : end - at));
+    at = end == std::string::npos ? end : line.find_first_not_of(' ', end);
+  }
+  return cells;
+}
+
+}  // namespace
+
+// A lecture table sets the lecture's figures beside this run's, often of different units in one
+// column: every number a golden file prints in one carries its unit.
+TEST(Render, LectureTablesInTheGoldenFilesPrintEveryNumberWithItsUnit) {
+  const std::filesystem::path runs = std::filesystem::path(CUDALAB_SOURCE_DIR) / "course-notes" / "runs";
+  int tables = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(runs)) {
+    if (entry.path().extension() != ".json") continue;
+    std::ifstream in(entry.path().parent_path() / (entry.path().stem().string() + ".txt"));
+    std::vector<std::string> golden;
+    for (std::string line; std::getline(in, line);) golden.push_back(line);
+    for (const auto& r : load_runs(entry.path().string())) {
+      for (const auto& s : r.sections) {
+        if (s.key.rfind("lecture", 0) != 0) continue;
+        for (const auto& t : s.tables) {
+          auto header = std::find_if(golden.begin(), golden.end(), [&](const std::string& line) {
+            return line.find(t.columns.front()) != std::string::npos && line.find(t.columns.back()) != std::string::npos;
+          });
+          ASSERT_NE(header, golden.end()) << entry.path().filename() << ": no header of table " << t.key;
+          ++tables;
+          for (auto line = header + 1; line != golden.end() && !line->empty(); ++line) {
+            for (const auto& cell : printed_cells(*line)) {
+              EXPECT_FALSE(bare_number(cell)) << entry.path().filename() << ", table " << t.key << ": '" << cell
+                                              << "' has no unit in:\n" << *line;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(tables, 0) << "no lecture table found in the goldens";
+}
+
+TEST(Render, ABareNumberCellIsOneWithoutAUnit) {
+  EXPECT_TRUE(bare_number("1618"));
+  EXPECT_TRUE(bare_number("97.54"));
+  EXPECT_TRUE(bare_number("this run: 1.888"));
+  EXPECT_FALSE(bare_number("1618 us"));
+  EXPECT_FALSE(bare_number("2.34x"));
+  EXPECT_FALSE(bare_number("0 to -5"));
+  EXPECT_FALSE(bare_number("-"));
+  EXPECT_EQ(printed_cells("  low / high      2.34x     1.966"),
+            (std::vector<std::string>{"low / high", "2.34x", "1.966"}));
 }
 
 // ---- saved runs: integrity and hostile files -----------------------------------------------

@@ -62,8 +62,6 @@ std::vector<std::pair<std::string, Outcome>> screens(const std::string& lang) {
 std::vector<std::string> english_words(const std::string& text) {
   static const std::set<std::string> allowed = {
       "us", "ms", "ns", "x", "mod", "ln", "max", "min", "cudalab", "multi-stream", "graph-serial",
-      // units of counted figures
-      "copies", "runs",
       // code: C and CUDA words, subcommands and tools named in commands
       "malloc", "float", "void", "sin", "cos", "memcpy", "memset", "globaltimer", "list", "dot", "args"};
   static const std::regex word("^[a-z]+(-[a-z]+)*$");

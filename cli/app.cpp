@@ -20,6 +20,7 @@
 #include "live.hpp"
 #include "course.hpp"
 #include "common/core/errors.hpp"
+#include "common/core/interrupt.hpp"
 #include "cli/options.hpp"
 #include "cli/presets.hpp"
 #include "output.hpp"
@@ -368,7 +369,7 @@ int run_cli(int argc, const char* const* argv) {
     return to_int(ExitCode::waived);
   } catch (const InterruptedError&) {
     std::cerr << tr(lang, "cudalab: interrupted; everything was released") << '\n';
-    return to_int(ExitCode::interrupted);
+    return interrupt_exit_code();  // 130 after Ctrl-C, 143 after SIGTERM
   } catch (const RuntimeError& e) {
     std::cerr << say(tr(lang, "cudalab: CUDA error: {}"), e.what(), lang);
     return to_int(ExitCode::runtime);

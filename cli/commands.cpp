@@ -55,8 +55,7 @@ static GpuActivity wait_for_idle_gpu(const DeviceInfo& info, int wait_idle_s) {
                                *other_processes(activity));
       announced = true;
     }
-    throw_if_interrupted();
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    sleep_unless_interrupted(std::chrono::milliseconds(200));  // a signal ends the wait at once
     activity = query_gpu_activity(info.pci_bus_id);
   }
   return activity;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/core/errors.hpp"
+#include "common/core/interrupt.hpp"
 #include "common/report/render_svg.hpp"
 #include "common/report/report_json.hpp"
 #include "common/report/timeline_json.hpp"
@@ -45,6 +46,7 @@ void pause_for_enter() {
   std::cerr << "\n  ⏎ press Enter for the next section " << std::flush;
   std::string line;
   std::getline(std::cin, line);
+  throw_if_interrupted();  // Ctrl-C or SIGTERM while waiting for Enter (the read ends with EINTR)
 }
 
 }  // namespace

@@ -17,7 +17,6 @@ enum class ExitCode : int {
   runtime = 3,         // a CUDA or CUPTI call failed, or the device ran out of memory
   waived = 77,         // no usable CUDA device or driver, or a feature the device lacks
   interrupted = 130,   // Ctrl-C (128 + SIGINT)
-  terminated = 143,    // SIGTERM (128 + SIGTERM): a grader's timeout, a closing session
 };
 
 // Bad input from the user: one line that names the flag and what is allowed.
@@ -41,7 +40,7 @@ struct RuntimeError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The run was interrupted (SIGINT or SIGTERM) and stopped at a safe point.
+// The run was interrupted (SIGINT) and stopped at a safe point.
 struct InterruptedError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };

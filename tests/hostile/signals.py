@@ -30,6 +30,7 @@ from cudalab_cli import quiet_environment, read_commands  # noqa: E402
 
 BOUND_S = 0.2      # the issue's bound, from the signal to the exit
 ASLEEP_S = 0.3     # asleep this long in a row: it is waiting, not starting up
+BUSY_S = 1.0       # running this long with its handler installed: it is stuck, not starting up
 START_LIMIT_S = 10  # a machine under load may take this long to start the binary
 
 
@@ -58,18 +59,22 @@ def wait_exit(process, timeout):
 
 
 def waiting(process, sig):
-    """True once the process sleeps with a handler for `sig`; False if it ended first."""
+    """True once the process waits with a handler for `sig` installed: asleep for ASLEEP_S, or
+    busy for BUSY_S (a read of /dev/zero never sleeps); False if it ended first."""
     deadline = time.monotonic() + START_LIMIT_S
-    asleep_since = None
+    asleep_since = handled_since = None
     while time.monotonic() < deadline:
         if wait_exit(process, 0.02) is not None:
             return False
         try:
-            ready = sig in caught_signals(process.pid) and asleep(process.pid)
+            handled = sig in caught_signals(process.pid)
+            sleeping = handled and asleep(process.pid)
         except (FileNotFoundError, ProcessLookupError):
             return False
-        asleep_since = (asleep_since or time.monotonic()) if ready else None
-        if asleep_since and time.monotonic() - asleep_since >= ASLEEP_S:
+        now = time.monotonic()
+        handled_since = (handled_since or now) if handled else None
+        asleep_since = (asleep_since or now) if sleeping else None
+        if (asleep_since and now - asleep_since >= ASLEEP_S) or (handled_since and now - handled_since >= BUSY_S):
             return True
     return True  # never settled: signal it anyway, and let the answer tell
 

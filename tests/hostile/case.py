@@ -1,6 +1,5 @@
 """One hostile case: the command line, what it may answer, and how to set up its files."""
 
-import re
 from dataclasses import dataclass, field
 
 # argv elements may name files made in the case's own folder; NUL cannot occur in a real
@@ -27,10 +26,3 @@ class Case:
     heavy: bool = False          # large input or a likely hang: started first
     checks: list = field(default_factory=list)  # extra (description, predicate(stdout)) pairs
 
-
-def shown(value, limit=24):
-    """A hostile value as it can be printed in a report: escaped, and long ones cut short."""
-    text = value.encode("unicode_escape").decode("ascii")
-    if len(text) > limit:
-        text = f"{text[:limit - 8]}…({len(value)} chars)"
-    return repr(text) if text == "" or re.search(r"\s", text) else text

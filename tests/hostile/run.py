@@ -31,6 +31,7 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
+sys.dont_write_bytecode = True  # run from the source tree: leave no __pycache__ in it
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from contract import broken  # noqa: E402
@@ -147,7 +148,9 @@ def main():
     args = arguments()
     binary = str(Path(args.binary).resolve())
     # A runaway case (a read of /dev/zero) must not take the machine down with it.
-    resource.setrlimit(resource.RLIMIT_DATA, (4 << 30, 4 << 30))
+    hard = resource.getrlimit(resource.RLIMIT_DATA)[1]
+    limit = 4 << 30 if hard == resource.RLIM_INFINITY else min(4 << 30, hard)
+    resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
     commands = read_commands(binary)
     inv = Invocations(commands, Path(args.runs).resolve())
     nobody = nobody_prefix(binary)

@@ -24,6 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.dont_write_bytecode = True  # run from the source tree: leave no __pycache__ in it
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from cudalab_cli import quiet_environment, read_commands  # noqa: E402

@@ -12,6 +12,7 @@
 #include "cli/completion.hpp"
 #include "cli/live.hpp"
 #include "common/core/errors.hpp"
+#include "common/core/interrupt.hpp"
 #include "common/core/text_format.hpp"
 #include "common/report/translate.hpp"
 
@@ -72,7 +73,7 @@ int run_cli(int argc, const char* const* argv) {
     return to_int(ExitCode::waived);
   } catch (const InterruptedError&) {
     say(lang(), "{}", "cudalab: interrupted; everything was released");
-    return to_int(ExitCode::interrupted);
+    return interrupt_exit_code();  // 130 after Ctrl-C, 143 after SIGTERM
   } catch (const RuntimeError& e) {
     say(lang(), "cudalab: CUDA error: {}", e.what());
     return to_int(ExitCode::runtime);

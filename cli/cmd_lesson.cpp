@@ -57,8 +57,7 @@ GpuActivity wait_for_idle_gpu(const DeviceInfo& info, int wait_idle_s, Lang lang
                 << '\n';
       announced = true;
     }
-    throw_if_interrupted();
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    sleep_unless_interrupted(std::chrono::milliseconds(50));  // a signal ends the wait at once
     activity = query_gpu_activity(info.pci_bus_id);
   }
   return activity;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "common/core/errors.hpp"
+#include "common/core/interrupt.hpp"
 #include "common/core/text_format.hpp"
 #include "common/report/render_svg.hpp"
 #include "common/report/report_json.hpp"
@@ -46,6 +47,7 @@ void pause_for_enter(Lang lang) {
   std::cerr << "\n  ⏎ " << tr(lang, "press Enter for the next section") << ' ' << std::flush;
   std::string line;
   std::getline(std::cin, line);
+  throw_if_interrupted();  // Ctrl-C or SIGTERM while waiting for Enter (the read ends with EINTR)
 }
 
 OutputPlan::Form form_of(const CommonFlags& f) {

@@ -10,7 +10,8 @@ const char* exit_code_table() {
          "  2    usage error: bad flag, value, config file or output path\n"
          "  3    CUDA/CUPTI runtime error (including out of device memory)\n"
          "  77   waived: no usable CUDA device or driver, or the device lacks a needed feature\n"
-         "  130  interrupted (Ctrl-C)\n";
+         "  130  interrupted (Ctrl-C)\n"
+         "  143  terminated (SIGTERM)\n";
 }
 
 }  // namespace cudalab

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "common/core/errors.hpp"
+#include "common/core/interrupt.hpp"
 #include "common/core/files.hpp"
 #include "common/core/text_format.hpp"
 
@@ -84,7 +85,10 @@ std::vector<Guess> ask(const std::vector<Question>& questions, std::istream& in,
       if (!q.choices.empty()) out << "  " << choices_text(q) << '\n';
       out << "  your answer (" << q.unit << "): " << std::flush;
       std::string line;
-      if (!std::getline(in, line)) throw UsageError("--predict: no answer was given (input ended)");
+      if (!std::getline(in, line)) {
+        throw_if_interrupted();  // a signal ends the read too (EINTR): that is not "input ended"
+        throw UsageError("--predict: no answer was given (input ended)");
+      }
       if (const auto v = answer_of(q, line)) {
         guesses.push_back({q.metric, q.text, *v});
         break;

@@ -1,0 +1,86 @@
+// An idle cudalab process (a context, no measurement) is told from a working one by its locked
+// present file, which only the kernel's facts vouch for.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "common/core/gpu_presence.hpp"
+#include "queue_test_support.hpp"
+
+namespace cudalab {
+namespace {
+
+using testing_support::Child;
+using testing_support::TempQueueFolder;
+
+const std::string& kGpu = testing_support::kTestGpu;
+constexpr uid_t kOtherUid = 4242;
+
+int count_idle(const TempQueueFolder& folder, pid_t pid) { return count_idle_cudalab(kGpu, {pid}, folder.path()); }
+
+TEST(GpuPresence, IdleBetweenMeasurementsWorkingWhileMeasuringGoneWhenDead) {
+  TempQueueFolder folder;
+  Child student([&](Child& self) -> int {
+    announce_gpu_presence(kGpu, folder.path());
+    announce_gpu_presence(kGpu, folder.path());  // twice is once
+    self.ready();
+    self.wait_go();
+    {
+      const MeasuringScope measuring;
+      self.ready();
+      self.wait_go();
+    }
+    self.ready();
+    for (;;) ::pause();
+  });
+  ASSERT_TRUE(student.wait_ready());
+  EXPECT_EQ(count_idle(folder, student.pid()), 1);
+  student.go();
+  ASSERT_TRUE(student.wait_ready());
+  EXPECT_EQ(count_idle(folder, student.pid()), 0);  // measuring: it counts as working
+  student.go();
+  ASSERT_TRUE(student.wait_ready());
+  EXPECT_EQ(count_idle(folder, student.pid()), 1);
+  student.kill(SIGKILL);
+  ASSERT_TRUE(student.wait_exit(5).has_value());
+  EXPECT_EQ(count_idle(folder, student.pid()), 0);  // its file is left, unlocked: not vouched for
+}
+
+TEST(GpuPresence, ThisProcessAndMissingFoldersCountForNothing) {
+  TempQueueFolder folder;
+  EXPECT_EQ(count_idle(folder, ::getpid()), 0);
+  EXPECT_EQ(count_idle_cudalab("not a uuid/..", {::getpid()}, folder.path()), 0);
+  EXPECT_EQ(count_idle_cudalab(kGpu, {1, 0, -5}, folder.path() + "/missing"), 0);
+}
+
+TEST(GpuPresence, OnlyALockedRegularFileOfTheProcessOwnerVouches) {
+  TempQueueFolder folder;
+  ASSERT_EQ(::mkdir(folder.gpu(kGpu).c_str(), 01777), 0);
+  Child other([&](Child& self) -> int {  // a process that never announced itself
+    self.ready();
+    for (;;) ::pause();
+  });
+  ASSERT_TRUE(other.wait_ready());
+  const std::string present = folder.gpu(kGpu) + "/present-" + std::to_string(other.pid());
+  // A symlink to a locked file does not vouch.
+  const int elsewhere = ::open((folder.path() + "/elsewhere").c_str(), O_RDWR | O_CREAT, 0644);
+  ASSERT_EQ(::flock(elsewhere, LOCK_EX), 0);
+  ASSERT_EQ(::symlink((folder.path() + "/elsewhere").c_str(), present.c_str()), 0);
+  EXPECT_EQ(count_idle(folder, other.pid()), 0);
+  ASSERT_EQ(::unlink(present.c_str()), 0);
+  // An unlocked file does not vouch; a locked one of the process's owner does.
+  const int fd = ::open(present.c_str(), O_RDWR | O_CREAT, 0644);
+  ASSERT_GE(fd, 0);
+  EXPECT_EQ(count_idle(folder, other.pid()), 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX), 0);
+  EXPECT_EQ(count_idle(folder, other.pid()), 1);
+  // Locked, but owned by someone else than the process: another user cannot vouch for it.
+  if (::fchown(fd, kOtherUid, kOtherUid) == 0) {
+    EXPECT_EQ(count_idle(folder, other.pid()), 0);
+  }
+  ::close(fd);
+  ::close(elsewhere);
+}
+
+}  // namespace
+}  // namespace cudalab

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "common/core/gpu_presence.hpp"
+#include "common/gpu/preflight.hpp"
 #include "queue_test_support.hpp"
 
 namespace cudalab {
@@ -80,6 +81,23 @@ TEST(GpuPresence, OnlyALockedRegularFileOfTheProcessOwnerVouches) {
   }
   ::close(fd);
   ::close(elsewhere);
+}
+
+TEST(GpuPresence, IdleCudalabProcessesAreNotOtherProcesses) {
+  GpuActivity activity;
+  activity.compute_processes = 4;  // this process, two idle students, one working
+  activity.idle_cudalab_processes = 2;
+  EXPECT_EQ(other_processes(activity), 1);
+  activity.idle_cudalab_processes.reset();  // no queue folder to ask: every process counts
+  EXPECT_EQ(other_processes(activity), 3);
+  ClassroomSnapshot quiet;
+  quiet.before = quiet.after = quiet.busiest_during = activity;
+  quiet.before.idle_cudalab_processes = quiet.after.idle_cudalab_processes = 3;
+  quiet.busiest_during.idle_cudalab_processes = 3;
+  const auto items = classroom_items(DeviceInfo{}, quiet);
+  ASSERT_FALSE(items.empty());
+  EXPECT_EQ(items[0].key, "other_processes");
+  EXPECT_TRUE(items[0].ok) << items[0].summary;
 }
 
 }  // namespace

@@ -58,6 +58,19 @@ void show(Presence& p) {
   }
 }
 
+// The present files of our dead processes (killed while idle) go when one of ours arrives. A file
+// is removed only if it is still the unlocked one we looked at (remove_if_ours compares the
+// inode), so a new process that took over the pid and its name keeps its own.
+void clear_dead_presence(int gpu_folder) {
+  for (const auto& name : list_names(gpu_folder, kMaxFolderEntries)) {
+    if (name.rfind("present-", 0) != 0) continue;
+    const auto file = open_regular(gpu_folder, name);
+    if (file && file->facts.owner == ::geteuid() && !locked_by_someone(file->fd.get())) {
+      remove_if_ours(gpu_folder, name, file->facts);
+    }
+  }
+}
+
 void withdraw(Presence& p) {
   if (!p.file) return;
   if (p.pid == ::getpid()) remove_if_ours(p.gpu_folder.get(), present_name(p.pid), p.file->facts);
@@ -78,6 +91,7 @@ void announce_gpu_presence(const std::string& gpu_uuid, const std::string& folde
   } catch (const QueueUnavailableError&) {
     return;
   }
+  clear_dead_presence(presence.gpu_folder.get());
   if (state.measuring == 0) show(presence);
   state.gpus.push_back(std::move(presence));
 }

@@ -24,8 +24,6 @@ namespace {
 
 using namespace queue_files;
 
-// A folder with more entries than this is someone's garbage: only this many are looked at.
-constexpr std::size_t kMaxEntries = 65536;
 // A ticket's text is a few short lines; no more is ever read of one.
 constexpr std::size_t kTicketTextLimit = 512;
 constexpr std::size_t kLessonChars = 40;
@@ -122,7 +120,7 @@ TicketInfo parse_ticket(std::uint64_t number, std::string_view text, uid_t owner
 // The live tickets in a GPU's folder numbered below `below`, lowest first.
 std::vector<TicketInfo> live_tickets(int folder, std::uint64_t below) {
   std::vector<TicketInfo> live;
-  for (const auto& name : list_names(folder, kMaxEntries)) {
+  for (const auto& name : list_names(folder, kMaxFolderEntries)) {
     const auto number = ticket_number(name);
     if (!number || *number >= below) continue;
     auto file = open_regular(folder, name);
@@ -137,7 +135,7 @@ std::vector<TicketInfo> live_tickets(int folder, std::uint64_t below) {
 // the highest number left in the folder, live or not, ours or not.
 std::uint64_t highest_ticket_clearing_dead(int folder) {
   std::uint64_t highest = 0;
-  for (const auto& name : list_names(folder, kMaxEntries)) {
+  for (const auto& name : list_names(folder, kMaxFolderEntries)) {
     const auto number = ticket_number(name);
     if (!number) continue;
     auto file = open_regular(folder, name);

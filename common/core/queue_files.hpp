@@ -111,6 +111,9 @@ void rewrite(int fd, std::string_view text);
 // (owned by this process's effective uid). True when removed.
 bool remove_if_ours(int dir, const std::string& name, const FileFacts& facts);
 
+// A folder with more entries than this is someone's garbage: only this many are looked at.
+inline constexpr std::size_t kMaxFolderEntries = 65536;
+
 // The names in `dir` (at most `max_entries`, "." and ".." left out).
 std::vector<std::string> list_names(int dir, std::size_t max_entries);
 

@@ -45,6 +45,16 @@ TEST(GpuPresence, IdleBetweenMeasurementsWorkingWhileMeasuringGoneWhenDead) {
   student.kill(SIGKILL);
   ASSERT_TRUE(student.wait_exit(5).has_value());
   EXPECT_EQ(count_idle(folder, student.pid()), 0);  // its file is left, unlocked: not vouched for
+  const std::string left = folder.gpu(kGpu) + "/present-" + std::to_string(student.pid());
+  EXPECT_TRUE(std::filesystem::exists(left));
+  Child next([&](Child& self) -> int {  // the next process of the same user clears it away
+    announce_gpu_presence(kGpu, folder.path());
+    self.ready();
+    for (;;) ::pause();
+  });
+  ASSERT_TRUE(next.wait_ready());
+  EXPECT_FALSE(std::filesystem::exists(left));
+  EXPECT_EQ(count_idle(folder, next.pid()), 1);
 }
 
 TEST(GpuPresence, ThisProcessAndMissingFoldersCountForNothing) {

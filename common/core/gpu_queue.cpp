@@ -146,9 +146,20 @@ std::uint64_t highest_ticket_clearing_dead(int folder) {
   return highest;
 }
 
+// The order lock is held for microseconds by a cudalab process; after a few seconds the waiting
+// line says that someone is holding it.
+constexpr double kOrderLockPatience_s = 2.0;
+
 void wait_for_order_lock(int fd, Patience& patience, const std::string& gpu_uuid, const QueueOptions& o) {
+  std::optional<WaitingLine> line;
   while (!try_lock(fd)) {
     patience.check();
+    if (patience.waited() >= kOrderLockPatience_s) {
+      QueueView view = make_queue_view(gpu_uuid, patience.waited(), {}, o.turn_times, 0, 0);
+      view.order_lock_busy = true;
+      if (!o.on_wait && !line) line.emplace();
+      o.on_wait ? o.on_wait(view) : line->show(view);
+    }
     if (patience.out_of_time()) {
       throw QueueTimeoutError(fmt::format("no place in the queue of {} within {} (--queue-timeout): its order.lock "
                                           "is held by another process",

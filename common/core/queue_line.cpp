@@ -100,6 +100,10 @@ std::string format_wait(double seconds) {
 }
 
 std::string waiting_line(const QueueView& v) {
+  if (v.order_lock_busy) {
+    return fmt::format("cudalab: waiting {} for {} · its order.lock is held by another process, which may be stuck",
+                       format_wait(v.waited_s), v.gpu);
+  }
   std::string line = fmt::format("cudalab: waiting {} for {} · {} ahead of you", format_wait(v.waited_s), v.gpu, v.ahead);
   if (v.holder) {
     const TicketInfo& h = *v.holder;
@@ -141,7 +145,7 @@ WaitingLine::~WaitingLine() {
 void WaitingLine::show(const QueueView& v) {
   const std::string key = v.holder ? fmt::format("{}|{}|{}|{}|{}|{}", v.ahead, v.holder->number, v.holder->pid,
                                                  v.holder->user, v.holder->lesson, v.holder_stuck)
-                                   : fmt::format("{}", v.ahead);
+                                   : fmt::format("{}|{}", v.ahead, v.order_lock_busy);
   if (terminal_) {
     if (key == last_key_ && last_drawn_at_ >= 0 && v.waited_s - last_drawn_at_ < kRedrawEvery_s) return;
     std::fprintf(out_, "\r\x1b[K%s", cut_to_columns(waiting_line(v), columns_ - 1).c_str());

@@ -45,6 +45,9 @@ struct QueueView {
   std::optional<double> holder_usual_s; // its lesson's usual time
   std::optional<double> estimate_s;     // the wait still to come
   bool holder_stuck = false;
+  // No place in the queue yet: someone has held its order lock for seconds (a stuck or hostile
+  // process: a cudalab holds it for microseconds).
+  bool order_lock_busy = false;
 };
 
 // The view of a queue from its live tickets ahead of ours (lowest first). `now_wall` is the

@@ -120,8 +120,13 @@ TEST(GpuQueueHostile, AHeldOrderLockCannotHangTheWait) {
   FakeQueueClock clock;
   QueueOptions o = quiet_options(folder);
   o.clock = &clock;
-  o.timeout_s = 0.5;
+  o.timeout_s = 2.5;
+  std::vector<QueueView> views;
+  o.on_wait = [&](const QueueView& view) { views.push_back(view); };
   EXPECT_THROW(QueueTicket::enter(kGpu, o), QueueTimeoutError);
+  ASSERT_FALSE(views.empty());  // after two seconds the waiting line says why
+  EXPECT_TRUE(views.back().order_lock_busy);
+  EXPECT_NE(waiting_line(views.back()).find("order.lock is held by another process"), std::string::npos);
   ::close(order);
   // An order lock that is a symlink is refused rather than followed.
   ASSERT_EQ(::unlink((folder.gpu(kGpu) + "/order.lock").c_str()), 0);

@@ -2,6 +2,10 @@
 
 #include <dlfcn.h>
 
+#include <vector>
+
+#include "common/core/gpu_presence.hpp"
+
 namespace cudalab {
 
 namespace {
@@ -68,18 +72,46 @@ std::optional<unsigned> read_clock(void* device, int (*fn)(void*, unsigned, unsi
   return mhz;
 }
 
-// How many processes have a compute context on the device. Asked with an empty array: NVML then
-// answers "insufficient size" with the count, or success when there are none.
-std::optional<int> count_compute_processes(void* device) {
-  using Fn = int (*)(void*, unsigned*, void*);
+// One entry of NVML's compute process list, as the _v2 and _v3 calls fill it
+// (nvmlProcessInfo_v2_t, and nvmlProcessInfo_t of the v3 API: the same four fields).
+struct NvmlProcessInfo {
+  unsigned pid;
+  unsigned long long used_gpu_memory;
+  unsigned gpu_instance_id;
+  unsigned compute_instance_id;
+};
+
+// The pids of the processes with a compute context on the device. Asked first with an empty
+// array: NVML then answers "insufficient size" with the count, or success when there are none;
+// a process may arrive between two calls, so there is room to spare and a few tries.
+std::optional<std::vector<long>> compute_process_pids(void* device) {
+  using Fn = int (*)(void*, unsigned*, NvmlProcessInfo*);
   auto fn = nvml().get<Fn>("nvmlDeviceGetComputeRunningProcesses_v3");
   if (fn == nullptr) fn = nvml().get<Fn>("nvmlDeviceGetComputeRunningProcesses_v2");
   if (device == nullptr || fn == nullptr) return std::nullopt;
   unsigned count = 0;
-  const int rc = fn(device, &count, nullptr);
-  if (rc == kNvmlSuccess) return 0;
-  if (rc == kNvmlInsufficientSize) return static_cast<int>(count);
+  int rc = fn(device, &count, nullptr);
+  for (int attempt = 0; attempt < 4 && rc == kNvmlInsufficientSize; ++attempt) {
+    std::vector<NvmlProcessInfo> listed(count + 8);
+    count = static_cast<unsigned>(listed.size());
+    rc = fn(device, &count, listed.data());
+    if (rc == kNvmlSuccess) {
+      std::vector<long> pids;
+      for (unsigned i = 0; i < count && i < listed.size(); ++i) pids.push_back(static_cast<long>(listed[i].pid));
+      return pids;
+    }
+  }
+  if (rc == kNvmlSuccess) return std::vector<long>{};
   return std::nullopt;
+}
+
+// "GPU-8f0e1c2a-...", the name of the GPU's folder in the queue.
+std::string device_uuid(void* device) {
+  auto fn = nvml().get<int (*)(void*, char*, unsigned)>("nvmlDeviceGetUUID");
+  char uuid[96] = {};
+  if (device == nullptr || fn == nullptr || fn(device, uuid, sizeof uuid) != kNvmlSuccess) return {};
+  uuid[sizeof uuid - 1] = '\0';
+  return uuid;
 }
 
 std::optional<std::uint64_t> clock_event_reasons(void* device) {
@@ -119,7 +151,10 @@ GpuActivity query_gpu_activity(const std::string& pci_bus_id) {
   const auto clock = nvml().get<ClockFn>("nvmlDeviceGetClockInfo");
   const auto max_clock = nvml().get<ClockFn>("nvmlDeviceGetMaxClockInfo");
   GpuActivity a;
-  a.compute_processes = count_compute_processes(device);
+  if (const auto pids = compute_process_pids(device)) {
+    a.compute_processes = static_cast<int>(pids->size());
+    a.idle_cudalab_processes = count_idle_cudalab(device_uuid(device), *pids);
+  }
   a.sm_clock_mhz = read_clock(device, clock, kClockSm);
   a.sm_clock_max_mhz = read_clock(device, max_clock, kClockSm);
   a.memory_clock_mhz = read_clock(device, clock, kClockMemory);

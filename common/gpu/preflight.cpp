@@ -74,7 +74,7 @@ void GpuProcessWatch::sample() {
   GpuActivity now = query_gpu_activity(pci_bus_id_);
   if (!now.compute_processes) return;
   const std::lock_guard<std::mutex> lock(mutex_);
-  if (*now.compute_processes > busiest_.compute_processes.value_or(0)) busiest_ = std::move(now);
+  if (!busiest_.compute_processes || *other_processes(now) > *other_processes(busiest_)) busiest_ = std::move(now);
 }
 
 GpuActivity GpuProcessWatch::busiest() const {
@@ -84,8 +84,9 @@ GpuActivity GpuProcessWatch::busiest() const {
 
 std::optional<int> other_processes(const GpuActivity& activity) {
   if (!activity.compute_processes) return std::nullopt;
-  // NVML lists this process too (by its host PID, which differs from getpid() in a container).
-  return std::max(0, *activity.compute_processes - 1);
+  // NVML lists this process too (by its host PID, which differs from getpid() in a container);
+  // idle cudalab processes (waiting for their turn, rendering, at a prompt) do not count.
+  return std::max(0, *activity.compute_processes - 1 - activity.idle_cudalab_processes.value_or(0));
 }
 
 double host_load_average() {

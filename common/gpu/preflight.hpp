@@ -36,11 +36,14 @@ struct ClassroomSnapshot {
 };
 std::vector<EnvironmentItem> classroom_items(const DeviceInfo& device, const ClassroomSnapshot& snapshot);
 
-// Other compute processes on the GPU, from one snapshot: every process NVML lists but this one.
+// Other compute processes on the GPU, from one snapshot: every process NVML lists but this one
+// and the idle cudalab processes (GpuActivity::idle_cudalab_processes). This is what --wait-idle
+// waits for: never a cudalab process that is itself waiting in the queue.
 std::optional<int> other_processes(const GpuActivity& activity);
 
 // Counts the processes on a GPU every kSamplePeriod while it lives, on a thread of its own, and
-// keeps the snapshot with the most (compute_processes unset without NVML).
+// keeps the snapshot with the most other processes (other_processes; compute_processes unset
+// without NVML).
 class GpuProcessWatch {
  public:
   static constexpr std::chrono::milliseconds kSamplePeriod{100};

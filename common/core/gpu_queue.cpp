@@ -1,0 +1,328 @@
+#include "common/core/gpu_queue.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <limits>
+#include <string_view>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "common/core/interrupt.hpp"
+#include "common/core/text_format.hpp"
+
+namespace cudalab {
+
+namespace {
+
+using namespace queue_files;
+
+// A ticket's text is a few short lines; no more is ever read of one.
+constexpr std::size_t kTicketTextLimit = 512;
+constexpr std::size_t kLessonChars = 40;
+constexpr std::string_view kTicketPrefix = "t-";
+constexpr std::size_t kTicketDigits = 20;
+constexpr double kOrderLockPoll_s = 0.002;
+
+class SystemQueueClock final : public QueueClock {
+ public:
+  double steady_s() override {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  }
+  double wall_s() override {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  }
+  // One nanosleep, not restarted: a signal (Ctrl-C, SIGTERM) ends the pause at once and the
+  // caller checks the interrupt flag.
+  void sleep_s(double seconds) override {
+    if (!(seconds > 0)) return;
+    struct timespec pause {};
+    pause.tv_sec = static_cast<time_t>(seconds);
+    pause.tv_nsec = static_cast<long>((seconds - static_cast<double>(pause.tv_sec)) * 1e9);
+    ::nanosleep(&pause, nullptr);
+  }
+};
+
+// The clock, the interrupt check and the deadline of one wait.
+class Patience {
+ public:
+  explicit Patience(const QueueOptions& o)
+      : clock_(o.clock != nullptr ? *o.clock : system_queue_clock()),
+        check_(o.check_interrupt),
+        start_(clock_.steady_s()),
+        deadline_(o.timeout_s ? start_ + std::max(0.0, *o.timeout_s) : std::numeric_limits<double>::infinity()) {}
+  QueueClock& clock() { return clock_; }
+  double waited() { return clock_.steady_s() - start_; }
+  bool out_of_time() { return clock_.steady_s() >= deadline_; }
+  void check() { check_ ? check_() : throw_if_interrupted(); }
+  void pause(double seconds) { clock_.sleep_s(std::min(seconds, std::max(0.0, deadline_ - clock_.steady_s()))); }
+
+ private:
+  QueueClock& clock_;
+  const std::function<void()>& check_;
+  double start_, deadline_;
+};
+
+std::string ticket_name(std::uint64_t number) { return fmt::format("t-{:020d}", number); }
+
+std::optional<std::uint64_t> ticket_number(std::string_view name) {
+  if (name.size() != kTicketPrefix.size() + kTicketDigits || name.substr(0, kTicketPrefix.size()) != kTicketPrefix) {
+    return std::nullopt;
+  }
+  std::uint64_t number = 0;
+  for (const char c : name.substr(kTicketPrefix.size())) {
+    if (c < '0' || c > '9') return std::nullopt;
+    const auto digit = static_cast<std::uint64_t>(c - '0');
+    if (number > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) return std::nullopt;
+    number = number * 10 + digit;
+  }
+  return number == 0 ? std::nullopt : std::optional<std::uint64_t>(number);
+}
+
+std::string ticket_text(const std::string& lesson, std::optional<double> holding_since) {
+  std::string text = fmt::format("cudalab queue ticket\npid {}\nlesson {}\n", ::getpid(), printable_value(lesson, kLessonChars));
+  if (holding_since) text += fmt::format("holding since {:.3f}\n", *holding_since);
+  return text;
+}
+
+bool all_digits(std::string_view text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// What a ticket says, kept only for display: anything unexpected reads as "?".
+TicketInfo parse_ticket(std::uint64_t number, std::string_view text, uid_t owner) {
+  TicketInfo info{number, "?", user_name(owner), "?", std::nullopt};
+  while (!text.empty()) {
+    const std::size_t end = std::min(text.find('\n'), text.size());
+    const std::string_view line = text.substr(0, end);
+    text.remove_prefix(std::min(end + 1, text.size()));
+    if (line.rfind("pid ", 0) == 0 && all_digits(line.substr(4)) && line.size() <= 4 + 10) {
+      info.pid = std::string(line.substr(4));
+    } else if (line.rfind("lesson ", 0) == 0 && line.size() > 7) {
+      info.lesson = printable_value(line.substr(7), kLessonChars);
+    } else if (line.rfind("holding since ", 0) == 0) {
+      const std::string value(line.substr(14, 40));
+      char* parsed_end = nullptr;
+      const double since = std::strtod(value.c_str(), &parsed_end);
+      if (parsed_end != value.c_str() && *parsed_end == '\0' && std::isfinite(since)) info.holding_since = since;
+    }
+  }
+  return info;
+}
+
+// The live tickets in a GPU's folder numbered below `below`, lowest first.
+std::vector<TicketInfo> live_tickets(int folder, std::uint64_t below) {
+  std::vector<TicketInfo> live;
+  for (const auto& name : list_names(folder, kMaxFolderEntries)) {
+    const auto number = ticket_number(name);
+    if (!number || *number >= below) continue;
+    auto file = open_regular(folder, name);
+    if (!file || !locked_by_someone(file->fd.get())) continue;
+    live.push_back(parse_ticket(*number, read_head(file->fd.get(), kTicketTextLimit), file->facts.owner));
+  }
+  std::sort(live.begin(), live.end(), [](const TicketInfo& a, const TicketInfo& b) { return a.number < b.number; });
+  return live;
+}
+
+// Under the order lock: removes our own dead tickets (a run of ours that was killed) and returns
+// the highest number left in the folder, live or not, ours or not.
+std::uint64_t highest_ticket_clearing_dead(int folder) {
+  std::uint64_t highest = 0;
+  for (const auto& name : list_names(folder, kMaxFolderEntries)) {
+    const auto number = ticket_number(name);
+    if (!number) continue;
+    auto file = open_regular(folder, name);
+    const bool dead_and_ours = file && file->facts.owner == ::geteuid() && !locked_by_someone(file->fd.get());
+    if (dead_and_ours && remove_if_ours(folder, name, file->facts)) continue;
+    highest = std::max(highest, *number);
+  }
+  return highest;
+}
+
+// The order lock is held for microseconds by a cudalab process; after a few seconds the waiting
+// line says that someone is holding it.
+constexpr double kOrderLockPatience_s = 2.0;
+
+void wait_for_order_lock(int fd, Patience& patience, const std::string& gpu_uuid, const QueueOptions& o) {
+  std::optional<WaitingLine> line;
+  while (!try_lock(fd)) {
+    patience.check();
+    if (patience.waited() >= kOrderLockPatience_s) {
+      QueueView view = make_queue_view(gpu_uuid, patience.waited(), {}, o.turn_times, 0, 0);
+      view.order_lock_busy = true;
+      if (!o.on_wait && !line) line.emplace();
+      o.on_wait ? o.on_wait(view) : line->show(view);
+    }
+    if (patience.out_of_time()) {
+      throw QueueTimeoutError(fmt::format("no place in the queue of {} within {} (--queue-timeout): its order.lock "
+                                          "is held by another process",
+                                          printable_value(gpu_uuid.substr(0, 12)), format_wait(o.timeout_s.value_or(0))));
+    }
+    patience.pause(kOrderLockPoll_s);
+  }
+}
+
+}  // namespace
+
+QueueClock& system_queue_clock() {
+  static SystemQueueClock clock;
+  return clock;
+}
+
+QueueTicket QueueTicket::enter(const std::string& gpu_uuid, const QueueOptions& options) {
+  Patience patience(options);
+  QueueTicket ticket;
+  ticket.gpu_uuid_ = gpu_uuid;
+  ticket.lesson_ = options.lesson;
+  ticket.folder_ = open_gpu_folder(options.folder, gpu_uuid);
+  const OpenedFile order = open_or_create(ticket.folder_.get(), "order.lock", printable_value(gpu_uuid) + "/order.lock");
+  wait_for_order_lock(order.fd.get(), patience, gpu_uuid, options);
+  const std::uint64_t highest = highest_ticket_clearing_dead(ticket.folder_.get());
+  if (highest > std::numeric_limits<std::uint64_t>::max() - 64) {
+    throw QueueUnavailableError("the GPU queue of " + printable_value(gpu_uuid) + " holds a ticket numbered too high");
+  }
+  // Someone else may have placed a ticket name without the order lock: take the next free one.
+  for (std::uint64_t number = highest + 1; number <= highest + 64 && !ticket.file_.fd; ++number) {
+    if (auto file = create_locked(ticket.folder_.get(), ticket_name(number), ticket_text(ticket.lesson_, std::nullopt))) {
+      ticket.file_ = std::move(*file);
+      ticket.number_ = number;
+      ticket.name_ = ticket_name(number);
+    }
+  }
+  unlock(order.fd.get());
+  if (!ticket.file_.fd) throw QueueUnavailableError("no free ticket number in the GPU queue of " + printable_value(gpu_uuid));
+  return ticket;
+}
+
+std::vector<TicketInfo> QueueTicket::ahead() const {
+  struct stat st {};
+  const bool still_ours = ::fstatat(folder_.get(), name_.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                          st.st_ino == file_.facts.inode && st.st_dev == file_.facts.device;
+  if (!still_ours) {
+    throw QueueUnavailableError(fmt::format("this run's ticket {} in the GPU queue of {} was removed or replaced by "
+                                            "someone else: its place is lost; run again",
+                                            name_, printable_value(gpu_uuid_)));
+  }
+  return live_tickets(folder_.get(), number_);
+}
+
+void QueueTicket::mark_holding(double wall_s) {
+  try {
+    rewrite(file_.fd.get(), ticket_text(lesson_, wall_s));
+  } catch (const QueueUnavailableError&) {
+    // Only others' waiting lines read it: they fall back to when they saw us take the turn.
+  }
+}
+
+void QueueTicket::leave() noexcept {
+  if (!file_.fd) return;
+  remove_if_ours(folder_.get(), name_, file_.facts);
+  file_.fd = Fd();  // closing drops the lock
+}
+
+TurnRecord GpuTurn::record() const {
+  TurnRecord r = record_;
+  if (held()) r.held_s = clock_->steady_s() - taken_at_;
+  return r;
+}
+
+void GpuTurn::release() noexcept {
+  if (!ticket_) return;
+  record_.held_s = clock_->steady_s() - taken_at_;
+  ticket_->leave();
+  ticket_.reset();
+}
+
+GpuTurn take_gpu_turn(const std::string& gpu_uuid, const QueueOptions& o) {
+  Patience patience(o);
+  patience.check();
+  auto ticket = std::make_unique<QueueTicket>(QueueTicket::enter(gpu_uuid, o));
+  std::optional<WaitingLine> line;
+  if (!o.on_wait) line.emplace();
+  std::uint64_t holder = 0;
+  double holder_seen_since = 0;
+  int position = -1;
+  for (;;) {
+    const std::vector<TicketInfo> ahead = ticket->ahead();
+    if (position < 0) position = static_cast<int>(ahead.size());
+    if (ahead.empty()) break;
+    const double now_wall = patience.clock().wall_s();
+    if (ahead.front().number != holder) std::tie(holder, holder_seen_since) = std::make_pair(ahead.front().number, now_wall);
+    const QueueView view = make_queue_view(gpu_uuid, patience.waited(), ahead, o.turn_times, now_wall, holder_seen_since);
+    o.on_wait ? o.on_wait(view) : line->show(view);
+    patience.check();
+    if (patience.out_of_time()) throw QueueTimeoutError(queue_timeout_line(view, o.timeout_s.value_or(0)));
+    patience.pause(o.poll_s);
+  }
+  GpuTurn turn;
+  turn.clock_ = &patience.clock();
+  turn.taken_at_ = turn.clock_->steady_s();
+  turn.record_.wait_s = patience.waited();
+  turn.record_.position = position;
+  ticket->mark_holding(turn.clock_->wall_s());
+  turn.ticket_ = std::move(ticket);
+  if (line) line->done(gpu_uuid, turn.record_.wait_s);
+  return turn;
+}
+
+TurnRecord GpuTurns::record() const {
+  TurnRecord total;
+  for (const auto& turn : turns_) {
+    const TurnRecord r = turn.record();
+    total.wait_s += r.wait_s;
+    total.held_s = std::max(total.held_s, r.held_s);
+    total.position = std::max(total.position, r.position);
+  }
+  return total;
+}
+
+void GpuTurns::release() noexcept {
+  for (auto it = turns_.rbegin(); it != turns_.rend(); ++it) it->release();
+}
+
+GpuTurns take_gpu_turns(std::vector<std::string> gpu_uuids, const QueueOptions& options) {
+  std::sort(gpu_uuids.begin(), gpu_uuids.end());
+  gpu_uuids.erase(std::unique(gpu_uuids.begin(), gpu_uuids.end()), gpu_uuids.end());
+  QueueClock& clock = options.clock != nullptr ? *options.clock : system_queue_clock();
+  const double start = clock.steady_s();
+  GpuTurns turns;
+  for (const auto& uuid : gpu_uuids) {
+    QueueOptions each = options;
+    if (options.timeout_s) each.timeout_s = std::max(0.0, *options.timeout_s - (clock.steady_s() - start));
+    turns.turns_.push_back(take_gpu_turn(uuid, each));
+  }
+  return turns;
+}
+
+int queue_length(const std::string& gpu_uuid, const std::string& folder) {
+  try {
+    const Fd gpu_folder = open_gpu_folder(folder, gpu_uuid);
+    return static_cast<int>(live_tickets(gpu_folder.get(), std::numeric_limits<std::uint64_t>::max()).size());
+  } catch (const QueueUnavailableError&) {
+    return 0;
+  }
+}
+
+std::size_t shortest_queue(const std::vector<std::string>& gpu_uuids, const std::string& folder) {
+  std::size_t best = 0;
+  int best_length = std::numeric_limits<int>::max();
+  for (std::size_t i = 0; i < gpu_uuids.size(); ++i) {
+    const int length = queue_length(gpu_uuids[i], folder);
+    if (length < best_length) std::tie(best, best_length) = std::make_pair(i, length);
+  }
+  return best;
+}
+
+std::string gpu_uuid_text(const unsigned char (&b)[16]) {
+  return fmt::format("GPU-{:02x}{:02x}{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}{:02x}{:02x}{:02x}{:02x}",
+                     b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+}
+
+}  // namespace cudalab

@@ -11,15 +11,20 @@
 #include "cli/help_format.hpp"
 #include "cli/preset_merge.hpp"
 #include "common/core/errors.hpp"
+#include "common/core/gpu_presence.hpp"
+#include "common/core/gpu_queue.hpp"
 #include "common/core/interrupt.hpp"
 #include "common/core/progress.hpp"
 #include "common/core/text_format.hpp"
 #include "common/core/version.hpp"
 #include "common/gpu/device.hpp"
+#include "common/gpu/gpu_turns.hpp"
 #include "common/gpu/launch_latch.hpp"
 #include "common/gpu/preflight.hpp"
 #include "common/report/integrity.hpp"
 #include "common/report/predict.hpp"
+#include "common/report/reference_runs.hpp"
+#include "common/report/report_json.hpp"
 #include "common/report/translate.hpp"
 
 namespace cudalab {
@@ -29,8 +34,8 @@ namespace {
 RunContext make_context(const LessonSetup& setup, const Invocation& inv) {
   RunContext ctx;
   const CommonFlags& f = inv.flags;
-  ctx.device_given = !f.device.empty() && f.device != "auto";
-  ctx.device = ctx.device_given ? std::stoi(f.device) : 0;
+  ctx.device_given = !f.device.empty();
+  ctx.device = f.device == "auto" ? least_busy_device() : ctx.device_given ? std::stoi(f.device) : 0;
   ctx.reps = setup.lesson->default_repetitions();
   if (f.repeat) {
     ctx.reps.repeat = *f.repeat;
@@ -61,6 +66,56 @@ GpuActivity wait_for_idle_gpu(const DeviceInfo& info, int wait_idle_s, Lang lang
     activity = query_gpu_activity(info.pci_bus_id);
   }
   return activity;
+}
+
+// How long each lesson usually holds the GPU, from the turns its reference run recorded: the
+// queue's estimate of a wait and its rule for a stuck turn read them.
+TurnTimes recorded_turn_times() {
+  TurnTimes times;
+  for (const auto& entry : course()) {
+    const auto text = reference_run(entry.id());
+    if (!text) continue;
+    try {
+      for (const auto& run : parse_saved_runs(std::string(*text), entry.id())) {
+        if (run.report.turn) times.by_lesson[entry.id()] = run.report.turn->held_s;
+      }
+    } catch (const UsageError&) {
+      // a reference run this build cannot read gives no estimate; the queue still works
+    }
+  }
+  return times;
+}
+
+// The GPUs a lesson measures on: its device, or the first N for a lesson with a --gpus N flag
+// (the multi-GPU lesson), whose turns are taken in one order so that no two runs deadlock.
+std::vector<std::string> gpus_measured(const LessonSetup& setup, const RunContext& ctx) {
+  const auto& flags = setup.lesson->flags();
+  const bool multi_gpu = std::any_of(flags.begin(), flags.end(), [](const FlagSpec& f) { return f.name == "gpus"; });
+  if (!multi_gpu) return {queue_name_of_device(ctx.device)};
+  std::vector<std::string> all = queue_names_of_devices();
+  // --gpus N was checked when it was parsed; unset (its default text) means every visible GPU.
+  const std::string count = setup.lesson->flag_value("gpus");
+  const bool given = !count.empty() && std::all_of(count.begin(), count.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (given && count.size() < 4) all.resize(std::min<std::size_t>(all.size(), std::stoul(count)));
+  return all;
+}
+
+// Before any CUDA context: the turn on every GPU the lesson measures on (none with --no-queue).
+GpuTurns take_turns(const LessonSetup& setup, const Invocation& inv, const RunContext& ctx,
+                    const std::vector<std::string>& gpus) {
+  if (inv.flags.no_queue) return {};
+  QueueOptions options;
+  options.lesson = setup.entry->id();
+  options.turn_times = recorded_turn_times();
+  if (inv.flags.queue_timeout_s > 0) options.timeout_s = inv.flags.queue_timeout_s;
+  (void)ctx;
+  return take_gpu_turns(gpus, options);
+}
+
+TurnSummary summary_of(const GpuTurns& turns, bool queued, double measured_s) {
+  if (!queued) return TurnSummary{false, 0.0, measured_s, 0};
+  const TurnRecord r = turns.record();
+  return TurnSummary{true, r.wait_s, r.held_s, r.position};
 }
 
 void stamp_identity(Report& report, const CourseEntry& entry) {
@@ -111,6 +166,11 @@ std::string reference_hint(const CourseEntry* entry) {
 
 Report run_stamped_lesson(const LessonSetup& setup, const Invocation& inv) {
   const RunContext ctx = make_context(setup, inv);
+  const std::vector<std::string> gpus = gpus_measured(setup, ctx);
+  // The turn is held only while the lesson measures: taken before the CUDA context exists (a
+  // waiting student is invisible to NVML), given back before anything is rendered.
+  GpuTurns turns = take_turns(setup, inv, ctx, gpus);
+  for (const auto& gpu : gpus) announce_gpu_presence(gpu);
   use_device(ctx.device);
   const DeviceInfo info = query_device(ctx.device);
   ClassroomSnapshot classroom;
@@ -121,11 +181,16 @@ Report run_stamped_lesson(const LessonSetup& setup, const Invocation& inv) {
     ~ProgressLine() { progress::end(); }
   } progress_line(fmt::format("cudalab {:02d} {}", setup.entry->number, setup.entry->slug));
   Report report;
+  const auto started = std::chrono::steady_clock::now();
   {
+    const MeasuringScope measuring;                 // others' watches count this process as working
     const GpuProcessWatch watch(info.pci_bus_id);  // another student may come and go meanwhile
     report = setup.lesson->run(ctx);
     classroom.busiest_during = watch.busiest();
   }
+  const double measured_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  turns.release();
+  report.turn = summary_of(turns, !inv.flags.no_queue, measured_s);
   throw_if_interrupted();  // a lesson that finished its last measurement after Ctrl-C
   stamp_identity(report, *setup.entry);
   classroom.after = query_gpu_activity(info.pci_bus_id);

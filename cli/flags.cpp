@@ -15,10 +15,9 @@ std::string check_device(const std::string& text) {
   return error.empty() ? error : error + " (or auto: the GPU with the shortest queue)";
 }
 
-std::string check_answers(const std::string& text) {
-  if (text.empty()) return "needs a file name";
-  return {};  // read (safely, size-limited) when the lesson asks its questions
-}
+// Checked before the run (no FIFO, device or folder can make it wait); read, size-limited, when
+// the lesson asks its questions.
+std::string check_answers(const std::string& text) { return check_input_file(text); }
 
 FlagTable<CommonFlags> make_common_flags() {
   return FlagTable<CommonFlags>()

@@ -87,7 +87,12 @@ std::string WrappingFormatter::make_usage(const CLI::App* app, std::string) cons
   std::string usage = command_path(app);
   if (!app->get_options([](const CLI::Option* o) { return o->nonpositional(); }).empty()) usage += " [OPTIONS]";
   for (const CLI::Option* p : app->get_options([](const CLI::Option* o) { return o->get_positional(); })) {
-    usage += " " + std::string(p->get_required() ? "" : "[") + p->get_name() + (p->get_required() ? "" : "]");
+    // A positional taking several values repeats its name as often as it needs them, then "...":
+    // compare's baseline and at least one run read "RUNS RUNS...".
+    std::string words = p->get_name();
+    for (int i = 1; i < p->get_items_expected_min(); ++i) words += " " + p->get_name();
+    if (p->get_items_expected_max() > std::max(1, p->get_items_expected_min())) words += "...";
+    usage += " " + (p->get_required() ? words : "[" + words + "]");
   }
   if (!app->get_subcommands({}).empty()) usage += app->get_require_subcommand_min() == 0 ? " [COMMAND]" : " COMMAND";
   return wrap_paragraphs(tr_("Usage: " + usage));
@@ -112,6 +117,9 @@ std::string WrappingFormatter::make_subcommands(const CLI::App* app, CLI::AppFor
 std::string WrappingFormatter::make_option(const CLI::Option* opt, bool is_positional) const {
   std::string left = "  " + (is_positional ? opt->get_name() : make_option_name(opt, false));
   if (!is_positional && opt->get_type_size() != 0 && !opt->get_type_name().empty()) left += " " + opt->get_type_name();
+  // A positional shows its values only when they are a choice (SHELL bash|zsh|fish), never a
+  // CLI11 type tag.
+  if (is_positional && opt->get_type_name().find('|') != std::string::npos) left += " " + opt->get_type_name();
   std::string text = tr_(opt->get_description());
   if (!opt->get_default_str().empty()) text += " " + tr_("[default: " + opt->get_default_str() + "]");
   return two_columns(left, text);

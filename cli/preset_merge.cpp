@@ -38,12 +38,17 @@ std::vector<std::string> known_names(const FlagScope& scope, const std::vector<F
   return names;
 }
 
-// The value as the flag's row takes it: a switch wants true/false, anything else a value.
+// The value as the flag's row takes it: a switch wants true/false, a path a quoted string,
+// anything else a value.
 std::string flag_text(const FlagSpec& spec, const PresetValue& v) {
   const bool is_switch = spec.kind == FlagKind::on_off;
   if (is_switch != (v.type == PresetValue::Type::boolean)) {
     throw UsageError(is_switch ? fmt::format("{} is a switch: write {} = true or {} = false", v.key, v.key, v.key)
-                               : fmt::format("{} takes a value, not {}", v.key, v.text));
+                               : fmt::format("{} takes a value, not {}", v.key, printable_value(v.text)));
+  }
+  const bool path = spec.value_name == "FILE" || spec.value_name == "DIR";
+  if (path && v.type != PresetValue::Type::string) {
+    throw UsageError(fmt::format("{} takes a path in quotes ({} = \"name\"), not {}", v.key, v.key, printable_value(v.text)));
   }
   return is_switch ? (v.text == "true" ? "on" : "off") : v.text;
 }
@@ -60,10 +65,10 @@ std::string apply_value(Invocation& inv, const FlagScope& scope, const std::stri
     return fmt::format("{} is not a flag of {}{}", printable_value(v.key), printable_value(section),
                        guess.empty() ? "" : fmt::format(" (did you mean {}?)", guess));
   }
-  if (typed(scope, v.key)) return {};  // the command line wins
   try {
     const FlagSpec& spec = own != nullptr ? *own : common_flags().find(v.key)->spec;
-    const std::string text = flag_text(spec, v);
+    const std::string text = flag_text(spec, v);  // a wrong type is an error even where the command line wins
+    if (typed(scope, v.key)) return {};           // the command line wins
     const std::string error = own != nullptr ? scope.lesson->lesson->set_flag(v.key, text)
                                              : common_flags().find(v.key)->set(inv.flags, text);
     if (!error.empty()) return "--" + v.key + ": " + error;

@@ -6,6 +6,10 @@
 #                                          three times, all three times with spreads, two students
 #                                          at once, predict mode, SVGs, odd values
 #   tools/gpu-batch.sh BUILD_DIR sanitize  every lesson under compute-sanitizer (tests/sanitize.sh)
+#   tools/gpu-batch.sh BUILD_DIR class     a class on one GPU: tools/class-sim.sh 8 03 and 8 02, with
+#                                          and without --no-queue; a student SIGKILLed while it holds
+#                                          the GPU; five lone processes of 01-09 against the built-in
+#                                          references, with each lesson's GPU time per turn
 set -u
 build=${1:?build dir}
 mode=${2:-record}
@@ -33,6 +37,77 @@ tests)
   (cd "$build" && ctest -LE gpu --output-on-failure) >"$out/logs/ctest-unit.txt" 2>&1
   grep -E "tests passed|Failed" "$out/logs/ctest-unit.txt" | tail -n 4
   pack tests
+  exit 0 ;;
+class)
+  export CUDALAB=$bin
+  for lesson in 03 02; do
+    for queue in "" --no-queue; do
+      echo "== tools/class-sim.sh 8 $lesson $queue"
+      # shellcheck disable=SC2086
+      CLASS_SIM_KEEP="$out/runs/class-$lesson$queue" tools/class-sim.sh 8 "$lesson" $queue 2>&1 |
+        tee "$out/logs/class-$lesson$queue.txt" | grep -v "runs kept"
+    done
+  done
+  echo "== SIGKILL: student A holds the GPU, B waits, A is killed"
+  "$bin" 03 --repeat 400 --json "$out/runs/kill-a.json" >"$out/logs/kill-a.txt" 2>&1 & a=$!
+  sleep 2
+  b_start=$(date +%s.%N)
+  "$bin" 03 --json "$out/runs/kill-b.json" >"$out/logs/kill-b.txt" 2>&1 & b=$!
+  sleep 1
+  kill -KILL $a; killed=$(date +%s.%N)
+  wait $a; echo "A: exit $? (137 = SIGKILL)"
+  wait $b; echo "B: exit $?"
+  grep -m1 -i "queue\|turn" "$out/logs/kill-b.txt" | sed 's/^/    B said: /'
+  python3 - "$out/runs/kill-b.json" "$b_start" "$killed" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))
+q = run.get("queue") or {}
+start, killed = float(sys.argv[2]), float(sys.argv[3])
+got = start + q.get("wait_s", 0)
+print(f"B waited {q.get('wait_s', 0):.3f} s at position {q.get('position')}; it got the GPU {got - killed:+.3f} s after A was killed")
+PY
+  echo "== five lone processes of each of 01-09, compared with the built-in reference"
+  for folder in lessons/0[1-9]-*/; do
+    s=$(basename "$folder"); n=${s%%-*}
+    for i in 1 2 3 4 5; do
+      "$bin" "$n" --json "$out/runs/lone-$n-$i.json" >"$out/logs/lone-$n-$i.txt" 2>&1
+      "$bin" compare "$n" "$out/runs/lone-$n-$i.json" >"$out/logs/lone-$n-$i.compare.txt" 2>&1
+      echo $? >"$out/logs/lone-$n-$i.compare.rc"
+    done
+  done
+  python3 - "$out" <<'PY'
+import json, os, statistics, sys
+out = sys.argv[1]
+print(f"{'lesson':7} {'headline':34} {'five lone processes':36} {'compare exits':14} {'GPU s/turn (median)':>20}")
+for n in [f"{i:02d}" for i in range(1, 10)]:
+    runs, rcs = [], []
+    for i in range(1, 6):
+        try:
+            runs.append(json.load(open(f"{out}/runs/lone-{n}-{i}.json")))
+        except (OSError, ValueError):
+            runs.append(None)
+        try:
+            rcs.append(open(f"{out}/logs/lone-{n}-{i}.compare.rc").read().strip())
+        except OSError:
+            rcs.append("?")
+    heads = {}
+    for run in filter(None, runs):
+        for key in run.get("headline_metrics") or []:
+            for sec in run.get("sections") or []:
+                for m in sec.get("metrics") or []:
+                    if m.get("key") in (key, f"{sec.get('key')}.{m.get('key')}"):
+                        heads.setdefault(key, []).append((m.get("median"), m.get("unit") or ""))
+    held = [r["queue"]["held_s"] for r in runs if r and isinstance(r.get("queue"), dict)]
+    first = True
+    for key, values in heads.items():
+        nums = [v for v, _ in values if isinstance(v, (int, float))]
+        unit = values[0][1]
+        spread = f"{min(nums):.4g}-{max(nums):.4g} {unit}" if nums else "-"
+        print(f"{n if first else '':7} {key:34} {spread:36} {' '.join(rcs) if first else '':14} "
+              f"{(f'{statistics.median(held):.2f}' if held and first else ''):>20}")
+        first = False
+PY
+  pack class
   exit 0 ;;
 esac
 

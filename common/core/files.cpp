@@ -107,12 +107,20 @@ std::string check_output_dir(std::string_view path) {
     if (::access(p.c_str(), W_OK | X_OK) != 0) return fmt::format("cannot write into {}: {}", quoted(path), std::strerror(errno));
     return {};
   }
-  // Not there yet: the folder it would be made in must exist and take writes.
-  const auto slash = p.find_last_of('/');
-  const std::string parent = slash == std::string::npos ? "." : (slash == 0 ? "/" : p.substr(0, slash));
-  if (::stat(parent.c_str(), &info) != 0 || !S_ISDIR(info.st_mode) || ::access(parent.c_str(), W_OK | X_OK) != 0) {
-    return fmt::format("cannot create {}: its folder {} is missing or not writable", quoted(path), quoted(parent));
-  }
+  // Not there yet: make it to prove it can be made (a name too long, a dangling symlink, a
+  // missing or read-only folder all fail here), then leave nothing behind.
+  if (::mkdir(p.c_str(), 0755) != 0) return fmt::format("cannot create {}: {}", quoted(path), std::strerror(errno));
+  ::rmdir(p.c_str());
+  return {};
+}
+
+std::string check_input_file(std::string_view path) {
+  if (path.empty()) return "needs a file name";
+  const std::string p(path);
+  struct stat info {};
+  if (::stat(p.c_str(), &info) != 0) return fmt::format("cannot open {}: {}", quoted(path), std::strerror(errno));
+  if (!S_ISREG(info.st_mode)) return fmt::format("{} is {}, not a file to read", quoted(path), kind_of(info.st_mode));
+  if (::access(p.c_str(), R_OK) != 0) return fmt::format("cannot read {}: {}", quoted(path), std::strerror(errno));
   return {};
 }
 

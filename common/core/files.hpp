@@ -21,4 +21,8 @@ std::string check_output_path(std::string_view path, bool allow_stdout);
 // "" when `path` is a folder the run can write files into (or can be created in a writable one).
 std::string check_output_dir(std::string_view path);
 
+// "" when `path` names a regular file that can be read; else why not, in words (a FIFO, a device,
+// a directory, missing). Only stat and access: nothing is opened, so nothing can block.
+std::string check_input_file(std::string_view path);
+
 }  // namespace cudalab

@@ -315,19 +315,44 @@ std::size_t terminal_width() {
   return 80;
 }
 
+namespace {
+
+// The length of the well-formed UTF-8 sequence at text[i] (1 to 4), or 0 when the bytes there are
+// not one (a stray continuation byte, a truncated or overlong sequence, a surrogate, > U+10FFFF).
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
+  const auto at = [&](std::size_t k) { return i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0u; };
+  const unsigned lead = at(0);
+  if (lead < 0x80) return 1;
+  const auto tail = [&](std::size_t k) { return (at(k) & 0xC0u) == 0x80u; };
+  if (lead >= 0xC2 && lead <= 0xDF) return tail(1) ? 2 : 0;
+  if (lead >= 0xE0 && lead <= 0xEF) {
+    const unsigned low = lead == 0xE0 ? 0xA0 : 0x80, high = lead == 0xED ? 0x9F : 0xBF;
+    return at(1) >= low && at(1) <= high && tail(2) ? 3 : 0;
+  }
+  if (lead >= 0xF0 && lead <= 0xF4) {
+    const unsigned low = lead == 0xF0 ? 0x90 : 0x80, high = lead == 0xF4 ? 0x8F : 0xBF;
+    return at(1) >= low && at(1) <= high && tail(2) && tail(3) ? 4 : 0;
+  }
+  return 0;
+}
+
+}  // namespace
+
 std::string printable(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
+  for (std::size_t i = 0; i < text.size();) {
     const auto byte = static_cast<unsigned char>(text[i]);
-    const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
-    if (byte < 0x20 || byte == 0x7f) {
+    const std::size_t length = utf8_sequence_length(text, i);
+    if (length == 0 || byte < 0x20 || byte == 0x7f) {  // a control character, or a byte that is no character
       out += fmt::format("\\x{:02x}", byte);
-    } else if (byte == 0xc2 && next >= 0x80 && next <= 0x9f) {  // U+0080..U+009F in UTF-8
-      out += fmt::format("\\u{:04x}", next);
       ++i;
+    } else if (byte == 0xc2 && static_cast<unsigned char>(text[i + 1]) <= 0x9f) {  // U+0080..U+009F
+      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(text[i + 1]));
+      i += 2;
     } else {
-      out.push_back(text[i]);
+      out.append(text, i, length);
+      i += length;
     }
   }
   return out;

@@ -52,6 +52,8 @@ Summary Metric::summary() const {
     summary_cache_ = SummaryCache{samples.data(), samples.size(), sum, summarize(samples)};
   }
   return summary_cache_->summary;
+}
+
 std::string Metric::noise_reason() const {
   if (samples.size() < 3) return {};
   const Summary s = summary();

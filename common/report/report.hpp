@@ -182,6 +182,15 @@ struct Guess {
   double answer = 0;     // in the metric's unit
 };
 
+// What the run's turn on the GPU cost (common/core/gpu_queue.hpp): for the class simulator, the
+// waiting-time estimate (lessons' usual seconds, from their reference runs) and `list --times`.
+struct TurnSummary {
+  bool queued = true;   // false with --no-queue: held_s is then the time it measured
+  double wait_s = 0;    // from asking for the turn to getting it
+  double held_s = 0;    // from getting it to giving it back
+  int position = 0;     // runs ahead on arrival, the holder included: 0 = the GPU was free
+};
+
 struct TryNext {
   std::string command;  // "cudalab NN --flag value"
   std::string why;      // "where did the overlap go?"
@@ -199,6 +208,7 @@ struct Report {
   std::vector<DeviceSummary> devices;  // the device(s) the run used
   std::vector<std::string> warnings;   // environment problems that distort the lesson
   std::vector<EnvironmentItem> environment;  // the classroom preflight, one line per item
+  std::optional<TurnSummary> turn;           // the GPU turn it measured in; none in older runs
   std::vector<Section> sections;
   std::vector<Check> checks;
   std::vector<TryNext> try_next;

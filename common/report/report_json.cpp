@@ -111,6 +111,10 @@ json report_to_json(const Report& r) {
   if (!r.headline_metrics.empty()) j["headline_metrics"] = r.headline_metrics;
   if (r.compare_tolerance) j["compare_tolerance"] = *r.compare_tolerance;
   if (!r.headline_checks.empty()) j["headline_checks"] = r.headline_checks;
+  if (r.turn) {
+    j["queue"] = {{"queued", r.turn->queued}, {"wait_s", r.turn->wait_s}, {"held_s", r.turn->held_s},
+                  {"position", r.turn->position}};
+  }
   // Derived from the run itself for whoever reads the file; never read back (Report::disturbance).
   const std::vector<std::string> disturbance = r.disturbance();
   j["environment_verdict"] = disturbance.empty() ? "clean" : "disturbed";
@@ -278,6 +282,10 @@ void read_later_fields(const JsonField& f, Report& r) {
   r.environment = read_optional<EnvironmentItem>(f, "environment", read_environment);
   if (const auto keys = f.find("headline_metrics")) r.headline_metrics = keys->texts();
   if (const auto keys = f.find("headline_checks")) r.headline_checks = keys->texts();
+  if (const auto q = f.find("queue")) {
+    r.turn = TurnSummary{q->at("queued").flag(), q->at("wait_s").number(), q->at("held_s").number(),
+                         static_cast<int>(q->at("position").integer(-1, 1000000))};
+  }
   // environment_verdict and disturbance are derived (Report::disturbance): not read.
   r.compare_tolerance = optional_number(f, "compare_tolerance");
   r.digest = optional_text(f, "digest");

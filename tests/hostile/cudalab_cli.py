@@ -78,21 +78,14 @@ class Flag:
 @dataclass(frozen=True)
 class Positional:
     name: str          # RUNS
-    token: str         # "RUN x 2 REQUIRED"
+    token: str         # the type, if the help shows one
     description: str
+    required: bool = False  # from the usage line: "RUNS RUNS..." is required, "[TOPIC]" is not
+    count: int = 1          # how many values it needs at least: the name's repeats in the usage line
 
     @property
     def kind(self):
-        return classify(self.token.replace("REQUIRED", "").strip() or self.name)
-
-    @property
-    def count(self):
-        m = re.search(r"x (\d+)", self.token)
-        return int(m.group(1)) if m else 1
-
-    @property
-    def required(self):
-        return "REQUIRED" in self.token
+        return classify(self.token.strip() or self.name)
 
 
 @dataclass
@@ -101,6 +94,7 @@ class Command:
     lesson: str = None             # "03" when the command is a lesson
     flags: list = field(default_factory=list)
     positionals: list = field(default_factory=list)
+    takes_lesson: bool = False     # its usage line ends in COMMAND: `live 03`
 
     @property
     def word(self):
@@ -116,6 +110,8 @@ def classify(token):
         return "file"
     if "DIR" in upper:
         return "dir"
+    if upper == "N" or upper.startswith("N|"):
+        return "int"  # a count or an index ("N|auto": --device)
     if "|" in token:
         return "choice"
     for prefix, kind in (("INT", "int"), ("SIZE", "size"), ("PERCENT", "percent"), ("FLOAT", "number"),
@@ -139,7 +135,7 @@ def parse_lessons(list_text):
 
 def parse_subcommands(help_text_):
     """Names in the "Subcommands:" section of `cudalab --help`."""
-    return [name for section, line in sections(help_text_) if section == "Subcommands"
+    return [name for section, line in sections(help_text_) if section in ("Subcommands", "Commands")
             for name in re.findall(r"^  ([a-z][\w-]*)(?:\s{2,}|$)", line)]
 
 
@@ -162,11 +158,20 @@ def split_token(rest):
     return "", rest.strip()
 
 
+def usage_words(text):
+    """The words of the "Usage: cudalab CMD [OPTIONS] RUNS RUNS..." line."""
+    for line in text.splitlines():
+        if line.startswith("Usage:"):
+            return line.split()[1:]
+    return []
+
+
 def parse_help(text):
     """(flags, positionals) of one command's --help; --help and --version are not inputs."""
     flags, positionals, last = [], [], None
+    usage = [word.rstrip(".") for word in usage_words(text)]
     for section, line in sections(text):
-        if section in ("Subcommands", "Exit codes", "Usage"):
+        if section in ("Subcommands", "Commands", "Exit codes", "Usage"):
             continue
         flag = re.match(r"^\s+(?:-\w,)?(--[a-z][\w-]*)(.*)$", line)
         positional = re.match(r"^\s{2}([A-Z][A-Z0-9_]*)( .*)$", line) if section == "Positionals" else None
@@ -176,11 +181,14 @@ def parse_help(text):
             flags.append(last)
         elif positional:
             token, description = split_token(positional.group(2))
-            last = Positional(positional.group(1), token, description)
+            name = positional.group(1)
+            last = Positional(name, token, description, name in usage, max(1, usage.count(name)))
             positionals.append(last)
         elif last is not None and line.strip():
             # A description continued on the next line (or started there, after a long type).
-            grown = type(last)(last.name, last.token, (last.description + " " + line.strip()).strip())
+            described = (last.description + " " + line.strip()).strip()
+            grown = (Flag(last.name, last.token, described) if isinstance(last, Flag)
+                     else Positional(last.name, last.token, described, last.required, last.count))
             (flags if isinstance(last, Flag) else positionals)[-1] = grown
             last = grown
     flags = [f for f in flags if f.name not in ("--help", "--version")]
@@ -199,7 +207,8 @@ def read_commands(binary):
         helps = list(pool.map(lambda name: help_text(binary, [name, "--help"]), names))
     for name, text in zip(names, helps):
         flags, positionals = parse_help(text)
-        commands.append(Command(name, lessons.get(name), flags, positionals))
+        takes_lesson = lessons.get(name) is None and any(w.strip("[]") == "COMMAND" for w in usage_words(text))
+        commands.append(Command(name, lessons.get(name), flags, positionals, takes_lesson))
     if not any(c.lesson for c in commands):
         raise SystemExit("hostile: `cudalab list` and `--help` name no lesson; nothing to test")
     return commands

@@ -74,7 +74,8 @@ class Invocations:
         """argv that runs `command` validly, with `extra` flags added."""
         if command.name == "":  # global options go before a lesson
             return [*extra, self.lesson]
-        return [command.word, *self.positionals(command), *extra]
+        lesson = [self.lesson] if command.takes_lesson else []  # `live 03`: its own flags come first
+        return [command.word, *self.positionals(command), *extra, *lesson]
 
     def allowed_if_valid(self, command):
         return frozenset({USAGE, self.baseline.get(command.name, 0)})

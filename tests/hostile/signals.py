@@ -4,9 +4,8 @@
     tests/hostile/signals.py build/cudalab
 
 The waits that can be reached without a GPU:
-- the terminal: `show NN --pause` waits for Enter, `NN --predict` for an answer, `live NN` at
-  its prompt. Each must really wait (stdin is a pseudo-terminal that nobody types into): a
-  command that does not is a failure, not a pass, so this test cannot pass vacuously.
+- the terminal: `show NN --pause` waits for Enter, `NN --predict` for an answer. Each must
+  really wait (stdin is a pseudo-terminal that nobody types into): a command that does not is a failure, not a pass, so this test cannot pass vacuously.
 - a path: every path flag and path positional given a FIFO (nobody opens its other end) or
   /dev/zero. A command that refuses it at once passes (nothing to wait for); one that waits
   must end on SIGTERM.
@@ -121,8 +120,8 @@ def terminal_waits(commands):
     show = by_name.get("show")
     if show and any(f.name == "--pause" for f in show.flags):
         cases.append(["show", lessons[0].lesson, "--pause"])
-    if "live" in by_name:
-        cases.append(["live", lessons[0].lesson])
+    # `live NN` prompts only after a first run on a GPU: without one it exits 77 at once (its
+    # prompt's signals are tested in the live unit tests, with a fake lesson).
     for lesson in lessons:
         if any(f.name == "--predict" for f in lesson.flags):
             # Lessons without questions refuse --predict at once; those with questions ask.

@@ -312,8 +312,10 @@ TEST(Compare, AnExpectCheckThatFlippedFailsOnlyWhenItIsAHeadlineCheck) {
 
   // The same flip beside another process is inconclusive, not a failure.
   disturb(flipped, 1);
-  const Comparison c = compare_runs(parse_saved_runs(reference_json(3).dump(), "a").front(),
-                                    parse_saved_runs(sealed(flipped).dump(), "b").front(), std::nullopt);
+  // The comparison points into its runs: they must outlive it.
+  const auto reference = parse_saved_runs(reference_json(3).dump(), "a");
+  const auto shared = parse_saved_runs(sealed(flipped).dump(), "b");
+  const Comparison c = compare_runs(reference.front(), shared.front(), std::nullopt);
   EXPECT_EQ(c.verdict(), CompareVerdict::inconclusive);
 }
 

@@ -193,6 +193,8 @@ TEST(Lang, SvgInChineseLeavesNoEnglishLabel) {
     }
   }
   EXPECT_GT(texts, 100u) << "the reference runs hold plots and timelines";
+}
+
 // A grader's terminal at 60, 80 and 120 columns: `compare` against a run whose every figure is
 // out of tolerance and which was disturbed (every row OUT, the verdict inconclusive, reasons to
 // wrap), and `grade` of a folder with a long file name, a truncated file and a disturbed run.

@@ -68,24 +68,6 @@ GpuActivity wait_for_idle_gpu(const DeviceInfo& info, int wait_idle_s, Lang lang
   return activity;
 }
 
-// How long each lesson usually holds the GPU, from the turns its reference run recorded: the
-// queue's estimate of a wait and its rule for a stuck turn read them.
-TurnTimes recorded_turn_times() {
-  TurnTimes times;
-  for (const auto& entry : course()) {
-    const auto text = reference_run(entry.id());
-    if (!text) continue;
-    try {
-      for (const auto& run : parse_saved_runs(std::string(*text), entry.id())) {
-        if (run.report.turn) times.by_lesson[entry.id()] = run.report.turn->held_s;
-      }
-    } catch (const UsageError&) {
-      // a reference run this build cannot read gives no estimate; the queue still works
-    }
-  }
-  return times;
-}
-
 // The GPUs a lesson measures on: its device, or the first N for a lesson with a --gpus N flag
 // (the multi-GPU lesson), whose turns are taken in one order so that no two runs deadlock.
 std::vector<std::string> gpus_measured(const LessonSetup& setup, const RunContext& ctx) {
@@ -162,6 +144,24 @@ std::string reference_hint(const CourseEntry* entry) {
   }
   return fmt::format("`cudalab show NN` ({:02d} to {:02d}) shows each lesson's run recorded on the lab GPU",
                      course().front().number, course().back().number);
+}
+
+// How long each lesson usually holds the GPU, from the turns its reference run recorded: the
+// queue's estimate of a wait and its rule for a stuck turn read them.
+TurnTimes recorded_turn_times() {
+  TurnTimes times;
+  for (const auto& entry : course()) {
+    const auto text = reference_run(entry.id());
+    if (!text) continue;
+    try {
+      for (const auto& run : parse_saved_runs(std::string(*text), entry.id())) {
+        if (run.report.turn) times.by_lesson[entry.id()] = run.report.turn->held_s;
+      }
+    } catch (const UsageError&) {
+      // a reference run this build cannot read gives no estimate; the queue still works
+    }
+  }
+  return times;
 }
 
 Report run_stamped_lesson(const LessonSetup& setup, const Invocation& inv) {

@@ -38,12 +38,29 @@ void print_course(Lang lang, std::size_t terminal) {
   }
 }
 
+// `list --times`: what a turn on the GPU costs, lesson by lesson, as each reference run held it.
+void print_turn_times(Lang lang, std::size_t terminal) {
+  const TurnTimes times = recorded_turn_times();
+  std::cout << '\n';
+  for (const auto& line : wrap_text(tr(lang, "GPU time per turn, as each lesson's reference run held it (recorded with "
+                                             "--timeline: one extra traced run):"),
+                                    terminal)) {
+    std::cout << line << '\n';
+  }
+  for (const auto& e : course()) {
+    const auto it = times.by_lesson.find(e.id());
+    const std::string held = it == times.by_lesson.end() ? tr(lang, "no turn recorded")
+                                                         : tr(lang, fmt::format("{:.2f} s", it->second));
+    std::cout << fmt::format("  {:02d}  {}  ", e.number, pad_right(e.slug, 20)) << held << '\n';
+  }
+}
+
 }  // namespace
 
 void setup_list(CLI::App& app, CommandSetup& setup) {
   CLI::App* sub = app.add_subcommand("list", "the lessons in course order");
   add_common_options(*sub, setup.inv.flags, {"lang"});
-  sub->add_flag("--times", setup.inv.list_times, "also the GPU time each lesson holds with its defaults");
+  sub->add_flag("--times", setup.inv.list_times, "also the GPU time each lesson held in its reference run");
   sub->callback([&setup, sub] {
     setup.inv.command = Command::list;
     setup.parsed = sub;
@@ -80,6 +97,7 @@ void setup_completion(CLI::App& app, CommandSetup& setup) {
 
 int run_list(const Invocation& inv) {
   print_course(inv.output.lang(), inv.output.style.width);
+  if (inv.list_times) print_turn_times(inv.output.lang(), inv.output.style.width);
   return to_int(ExitCode::success);
 }
 

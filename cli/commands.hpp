@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/invocation.hpp"
+#include "common/core/queue_line.hpp"
 #include "common/report/report.hpp"
 
 namespace cudalab {
@@ -54,5 +55,9 @@ Report run_stamped_lesson(const LessonSetup& setup, const Invocation& inv);
 
 // Without a GPU a student can still read what the lesson showed on the lab's.
 std::string reference_hint(const CourseEntry* entry);
+
+// How long each lesson usually holds the GPU, from the turn its reference run recorded: the
+// queue's wait estimate, its rule for a stuck turn, and `list --times` read them.
+TurnTimes recorded_turn_times();
 
 }  // namespace cudalab

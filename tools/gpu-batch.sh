@@ -22,6 +22,9 @@ built_in=$(sed -n 's/^# Source directory: //p' "$build/CTestTestfile.cmake" 2>/d
 if [ -n "$built_in" ] && [ ! -e "$built_in" ]; then
   mkdir -p "$(dirname "$built_in")" && ln -s "$PWD" "$built_in"
 fi
+# The copy may not keep modification times: GoogleTest's discovered lists must stay newer than
+# the test binaries, or ctest would try to discover them again (with a CMake this machine lacks).
+find -L "$build" -name '*_tests.cmake' -exec touch {} + 2>/dev/null
 bin=$build/cudalab
 export NO_COLOR=1
 {
@@ -47,7 +50,7 @@ tests)
   exit 0 ;;
 class)
   export CUDALAB=$bin
-  for lesson in 03 02; do
+  for lesson in ${CLASS_LESSONS-03 02}; do
     for queue in "" --no-queue; do
       echo "== tools/class-sim.sh 8 $lesson $queue"
       # shellcheck disable=SC2086
@@ -55,8 +58,9 @@ class)
         tee "$out/logs/class-$lesson$queue.txt" | grep -v "runs kept"
     done
   done
+  if [ -n "${SKIP_KILL:-}" ]; then :; else
   echo "== SIGKILL: student A holds the GPU, B waits, A is killed"
-  "$bin" 03 --repeat 400 --json "$out/runs/kill-a.json" >"$out/logs/kill-a.txt" 2>&1 & a=$!
+  "$bin" 03 --repeat 2000 --json "$out/runs/kill-a.json" >"$out/logs/kill-a.txt" 2>&1 & a=$!
   sleep 2
   b_start=$(date +%s.%N)
   "$bin" 03 --json "$out/runs/kill-b.json" >"$out/logs/kill-b.txt" 2>&1 & b=$!
@@ -73,9 +77,11 @@ start, killed = float(sys.argv[2]), float(sys.argv[3])
 got = start + q.get("wait_s", 0)
 print(f"B waited {q.get('wait_s', 0):.3f} s at position {q.get('position')}; it got the GPU {got - killed:+.3f} s after A was killed")
 PY
+  fi
   echo "== five lone processes of each of 01-09, compared with the built-in reference"
   for folder in lessons/0[1-9]-*/; do
     s=$(basename "$folder"); n=${s%%-*}
+    case " ${LONE:-01 02 03 04 05 06 07 08 09} " in *" $n "*) ;; *) continue ;; esac
     for i in 1 2 3 4 5; do
       "$bin" "$n" --json "$out/runs/lone-$n-$i.json" >"$out/logs/lone-$n-$i.txt" 2>&1
       "$bin" compare "$n" "$out/runs/lone-$n-$i.json" >"$out/logs/lone-$n-$i.compare.txt" 2>&1
@@ -86,7 +92,7 @@ PY
 import json, os, statistics, sys
 out = sys.argv[1]
 print(f"{'lesson':7} {'headline':34} {'five lone processes':36} {'compare exits':14} {'GPU s/turn (median)':>20}")
-for n in [f"{i:02d}" for i in range(1, 10)]:
+for n in os.environ.get("LONE", "01 02 03 04 05 06 07 08 09").split():
     runs, rcs = [], []
     for i in range(1, 6):
         try:
@@ -105,6 +111,9 @@ for n in [f"{i:02d}" for i in range(1, 10)]:
                     if m.get("key") in (key, f"{sec.get('key')}.{m.get('key')}"):
                         heads.setdefault(key, []).append((m.get("median"), m.get("unit") or ""))
     held = [r["queue"]["held_s"] for r in runs if r and isinstance(r.get("queue"), dict)]
+    for i, r in enumerate(runs, 1):
+        for reason in (r or {}).get("disturbance") or []:
+            print(f"        {n} process {i}: disturbed: {reason}")
     first = True
     for key, values in heads.items():
         nums = [v for v, _ in values if isinstance(v, (int, float))]

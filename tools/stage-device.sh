@@ -4,6 +4,8 @@
 #   tools/stage-device.sh [BUILD_DIR]
 set -euo pipefail
 build=${1:-build-dev}
+# GoogleTest lists its tests when ctest first reads the build folder: make that happen here.
+(cd "$build" && ctest -N >/dev/null)
 rm -rf .device && mkdir -p .device
 (cd "$build" && find . -name CMakeFiles -prune -o -type f \( -name 'CTestTestfile.cmake' \
    -o -name '*_include.cmake' -o -name '*_tests.cmake' -o -name cudalab -o -name cudalab_unit_tests \) -print) |

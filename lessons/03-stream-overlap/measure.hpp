@@ -44,6 +44,8 @@ struct Measurements {
   // One chunk's stages, each alone on one stream, on the largest chunk.
   std::vector<double> h2d_pinned, kernel, d2h_pinned, h2d_pageable, d2h_pageable;
   std::map<Variant, VariantRun> runs;
+  // Sequential and depth-first timed in turns, pair by pair: each pair's ratio, the speed-up.
+  std::vector<double> depth_first_speedups;
   std::vector<Timeline> timelines;
   // From the traced runs (when tracing): busy time of the sequential lane, and of each
   // depth-first stream's lane.

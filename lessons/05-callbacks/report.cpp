@@ -14,6 +14,7 @@ namespace {
 
 // How far another correct run's pipeline speed-up may differ before `cudalab compare` fails it.
 constexpr double kPipelineCompareTolerance = 0.25;
+constexpr double kEfficiencySpreadTolerance = 0.20;  // see pipeline_section
 
 void latency_section(ReportBuilder& b, const Measurements& m) {
   const std::vector<double> latency = column(m.latency, &LatencySample::latency_us);
@@ -97,7 +98,13 @@ void pipeline_section(ReportBuilder& b, const Params& p, const Measurements& m, 
                   .with_compare_tolerance(kPipelineCompareTolerance))
       .metric(measured("pipeline.efficiency", "worker pipeline against a perfect one", "%",
                        pipeline_efficiency(p, m.pipeline))
-                  .with_note("batches x max(host, GPU) / measured"));
+                  .with_note("batches x max(host, GPU) / measured")
+                  // One sample is one run of a host thread woken by a callback per batch: its
+                  // wake-ups jitter each sample by several percent (85.6% to 101.9% in the 15
+                  // samples of the lab H100's reference run, median 92%). The median of 15 is
+                  // what holds across processes; the samples may spread 20% before the figure
+                  // counts as noisy.
+                  .with_spread_tolerance(kEfficiencySpreadTolerance));
 }
 
 // Each claim lecture 003 (section 4.2) makes about callbacks, beside what this run measured.

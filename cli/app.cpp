@@ -12,6 +12,7 @@
 #include "cli/completion.hpp"
 #include "cli/live.hpp"
 #include "common/core/errors.hpp"
+#include "common/core/gpu_queue.hpp"
 #include "common/core/interrupt.hpp"
 #include "common/core/text_format.hpp"
 #include "common/report/translate.hpp"
@@ -74,6 +75,9 @@ int run_cli(int argc, const char* const* argv) {
   } catch (const InterruptedError&) {
     say(lang(), "{}", "cudalab: interrupted; everything was released");
     return interrupt_exit_code();  // 130 after Ctrl-C, 143 after SIGTERM
+  } catch (const QueueTimeoutError& e) {  // not a CUDA error: the GPU stayed busy for too long
+    say(lang(), "cudalab: {}", e.what());
+    return to_int(ExitCode::runtime);
   } catch (const RuntimeError& e) {
     say(lang(), "cudalab: CUDA error: {}", e.what());
     return to_int(ExitCode::runtime);

@@ -47,9 +47,15 @@ int run_show(const Invocation& inv) {
   int exit_code = to_int(ExitCode::success);
   for (auto& run : runs) {
     emit_report(run.report, one, /*recorded=*/true);
-    if (run.integrity.state == Integrity::modified) {
+    if (run.integrity.state != Integrity::intact) {  // modified, or unsealed: said plainly, with its devices
+      std::string devices;
+      for (const auto& d : run.report.devices) devices += (devices.empty() ? "" : " + ") + d.name;
       std::cerr << "cudalab: show: " << printable_value(run.source) << ": "
-                << tr(inv.output.lang(), run.integrity.describe()) << '\n';
+                << tr(inv.output.lang(), run.integrity.state == Integrity::unsealed
+                                             ? std::string("unsealed: recorded before runs carried a digest")
+                                             : run.integrity.describe())
+                << (devices.empty() ? "" : tr(inv.output.lang(), fmt::format(" (recorded on {})", printable_value(devices, 200))))
+                << '\n';
     }
     // Just as the live run did: a failed verify check (or a run edited after it was made) fails.
     if (!run.report.verify_passed() || run.integrity.state == Integrity::modified) {

@@ -2,13 +2,15 @@
 """A GPU test that reads what the run wrote, not only its exit code.
 
     tests/gpu_check.py CUDALAB ARGS...       run `CUDALAB ARGS...`, then check its outputs
-    tests/gpu_check.py CUDALAB --portable NN the live run's --portable output is byte for byte
-                                             the one `show NN --portable` renders from the
-                                             lesson's reference run (the same lesson, params and
-                                             verify results on every correct GPU)
+    tests/gpu_check.py CUDALAB --portable NN [FLAGS...]
+                                             the live run's --portable output, with the flags
+                                             its reference run was recorded with, is byte for
+                                             byte the one `show NN --portable` renders (the same
+                                             lesson, params and verify results on every GPU)
 
 What is checked, by the flags given:
-- always: exit 0, and in text form at least one "✓ verify" line and no "✗ verify";
+- always: exit 0, and in text form at least one "✓ verify" line and no "✗ verify" (under
+  --stable: "verify KEY pass" lines, none FAIL);
 - --format json: stdout is one run, every verify check passed, every metric has samples or a value;
 - --trace FILE: FILE is Chrome trace JSON with at least one complete ("X") event with a duration;
 - --dot FILE: FILE is a Graphviz digraph with at least one edge;
@@ -82,19 +84,24 @@ def check_dot(path):
 
 
 def check_text(args, out):
+    if "--stable" in args:  # "verify KEY pass" lines, one "environment ..." line
+        if not re.search(r"^verify \S+ pass$", out, re.M):
+            fail("--stable printed no passed verify check")
+        if re.search(r"^verify \S+ FAIL$", out, re.M):
+            fail("a verify check failed:\n" + "\n".join(l for l in out.splitlines() if l.startswith("verify ")))
+        if not re.search(r"^environment (clean|disturbed)$", out, re.M):
+            fail("--stable printed no environment line")
+        return
     if "✓ verify" not in out:
         fail("no passed verify check in the output")
     if "✗ verify" in out:
         fail("a verify check failed:\n" + "\n".join(l for l in out.splitlines() if "✗ verify" in l))
-    if "--stable" in args:
-        if not re.search(r"^environment (clean|disturbed)$", out, re.M):
-            fail("--stable printed no environment line")
     if "--timeline" in args and ("│" not in out or "legend" not in out):
         fail("--timeline drew no lane with its legend")
 
 
-def portable(cudalab, lesson):
-    live = run([cudalab, lesson, "--portable"])
+def portable(cudalab, lesson, flags):
+    live = run([cudalab, lesson, *flags, "--portable"])
     if live.returncode != 0:
         fail(f"{lesson} --portable exited {live.returncode}: {live.stderr.decode(errors='replace')}")
     shown = run([cudalab, "show", lesson, "--portable"])
@@ -105,8 +112,8 @@ def portable(cudalab, lesson):
 
 def main():
     cudalab, args = sys.argv[1], sys.argv[2:]
-    if len(args) == 2 and args[0] == "--portable":
-        portable(cudalab, args[1])
+    if args and args[0] == "--portable":  # --portable NN [the flags its reference run was recorded with]
+        portable(cudalab, args[1], args[2:])
         return
     done = run([cudalab, *args])
     out = done.stdout.decode(errors="replace")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every function under lessons/ must fit beside the lecture's code on one slide: at most
+# Every function under DIR (default lessons/) must fit beside the lecture's code on one slide: at most
 # LIMIT lines (default 80), from its signature line to its closing brace, as Universal Ctags
 # sees them. Prints the longest few and each one over the limit; exits 1 if any is.
 #   tools/function-lengths.sh [LIMIT] [DIR]

@@ -431,6 +431,21 @@ void TraceSession::discard_recorded() {
   collector().ops.clear();
 }
 
+// Sorts `raw` by start. The picture starts with the first device operation (or host callback).
+// The host often waits before it (CUPTI's start-up inside the session costs a millisecond or
+// more); those waits are clipped to that moment so the time axis shows the work, not the recorder
+// starting.
+static void clip_to_first_work(std::vector<RawOp>& raw) {
+  const auto by_start = [](const RawOp& a, const RawOp& b) { return a.start < b.start; };
+  std::sort(raw.begin(), raw.end(), by_start);
+  const auto first_work = std::find_if(raw.begin(), raw.end(), [](const RawOp& op) { return op.kind != ActivityKind::sync; });
+  if (first_work == raw.end()) return;
+  const std::uint64_t work_start = first_work->start;
+  raw.erase(std::remove_if(raw.begin(), raw.end(), [&](const RawOp& op) { return op.end <= work_start; }), raw.end());
+  for (auto& op : raw) op.start = std::max(op.start, work_start);
+  std::sort(raw.begin(), raw.end(), by_start);
+}
+
 std::optional<Timeline> TraceSession::finish(const std::string& title, const std::string& notes_key) {
   if (!active_) return std::nullopt;
   const std::uint64_t finish_called = now_ns();
@@ -464,17 +479,7 @@ std::optional<Timeline> TraceSession::finish(const std::string& title, const std
     // Host callbacks got their lane key from stream_id() already; host waits have their own lane.
     if (op.kind != ActivityKind::sync && op.kind != ActivityKind::host_callback) op.stream = lane_key(op.device, op.stream);
   }
-  std::sort(raw.begin(), raw.end(), [](const RawOp& a, const RawOp& b) { return a.start < b.start; });
-  // The picture starts with the first device operation (or host callback). The host often waits
-  // before it (CUPTI's start-up inside the session costs a millisecond or more); those waits are
-  // clipped to that moment so the time axis shows the work, not the recorder starting.
-  const auto first_work = std::find_if(raw.begin(), raw.end(), [](const RawOp& op) { return op.kind != ActivityKind::sync; });
-  if (first_work != raw.end()) {
-    const std::uint64_t work_start = first_work->start;
-    raw.erase(std::remove_if(raw.begin(), raw.end(), [&](const RawOp& op) { return op.end <= work_start; }), raw.end());
-    for (auto& op : raw) op.start = std::max(op.start, work_start);
-    std::sort(raw.begin(), raw.end(), [](const RawOp& a, const RawOp& b) { return a.start < b.start; });
-  }
+  clip_to_first_work(raw);
 
   Timeline t;
   t.key = key_from_title(title);

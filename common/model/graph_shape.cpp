@@ -15,6 +15,38 @@ using BitRow = std::vector<std::uint64_t>;
 
 void set_bit(BitRow& row, std::size_t i) { row[i / 64] |= std::uint64_t{1} << (i % 64); }
 
+// Maximum bipartite matching (left u -> right v when u reaches v), by augmenting paths (Kuhn).
+// Nodes are tried in topological order so that chains are matched greedily first. By Dilworth's
+// theorem the graph's width is its node count minus this matching.
+std::size_t max_reachability_matching(const std::vector<std::size_t>& order, const std::vector<BitRow>& reaches) {
+  const std::size_t node_count = order.size();
+  const std::size_t words = reaches.empty() ? 0 : reaches.front().size();
+  std::vector<std::size_t> matched_left_of(node_count, node_count);  // right v -> left u
+  std::vector<char> visited(node_count);
+  std::function<bool(std::size_t)> augment = [&](std::size_t u) {
+    for (std::size_t k = 0; k < words; ++k) {
+      std::uint64_t bits = reaches[u][k];
+      while (bits != 0) {
+        const std::size_t v = k * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
+        bits &= bits - 1;
+        if (visited[v]) continue;
+        visited[v] = 1;
+        if (matched_left_of[v] == node_count || augment(matched_left_of[v])) {
+          matched_left_of[v] = u;
+          return true;
+        }
+      }
+    }
+    return false;
+  };
+  std::size_t matching = 0;
+  for (std::size_t u : order) {
+    std::fill(visited.begin(), visited.end(), 0);
+    if (augment(u)) ++matching;
+  }
+  return matching;
+}
+
 }  // namespace
 
 DagShape analyze_dag(std::size_t node_count, const std::vector<std::pair<std::size_t, std::size_t>>& edge_list) {
@@ -73,32 +105,7 @@ DagShape analyze_dag(std::size_t node_count, const std::vector<std::pair<std::si
     }
   }
 
-  // Maximum bipartite matching (left u -> right v when u reaches v), augmenting paths (Kuhn).
-  // Nodes are tried in topological order so that chains are matched greedily first.
-  std::vector<std::size_t> matched_left_of(node_count, node_count);  // right v -> left u
-  std::vector<char> visited(node_count);
-  std::function<bool(std::size_t)> augment = [&](std::size_t u) {
-    for (std::size_t k = 0; k < words; ++k) {
-      std::uint64_t bits = reaches[u][k];
-      while (bits != 0) {
-        const std::size_t v = k * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
-        bits &= bits - 1;
-        if (visited[v]) continue;
-        visited[v] = 1;
-        if (matched_left_of[v] == node_count || augment(matched_left_of[v])) {
-          matched_left_of[v] = u;
-          return true;
-        }
-      }
-    }
-    return false;
-  };
-  std::size_t matching = 0;
-  for (std::size_t u : order) {
-    std::fill(visited.begin(), visited.end(), 0);
-    if (augment(u)) ++matching;
-  }
-  shape.width = node_count - matching;
+  shape.width = node_count - max_reachability_matching(order, reaches);
   return shape;
 }
 

@@ -130,7 +130,8 @@ int run_compare(const Invocation& inv) {
   for (const auto& file : others) {
     for (const auto& run : file) comparisons.push_back(compare_runs(baseline.front(), run, tolerance));
   }
-  std::cout << render_comparisons(comparisons, parse_table_format(inv.table_format), inv.output.style.width);
+  std::cout << render_comparisons(comparisons, parse_table_format(inv.table_format), inv.output.style.width,
+                                  inv.output.lang());
   const bool all_hold = std::all_of(comparisons.begin(), comparisons.end(), [](const Comparison& c) { return c.passed(); });
   return to_int(all_hold ? ExitCode::success : ExitCode::verify_failed);
 }
@@ -161,7 +162,7 @@ int run_grade(const Invocation& inv) {
     }
   }
   if (rows.empty()) throw UsageError("grade: '" + printable_value(dir) + "' holds no .json files");
-  std::cout << render_grades(rows, parse_table_format(inv.table_format), inv.output.style.width);
+  std::cout << render_grades(rows, parse_table_format(inv.table_format), inv.output.style.width, inv.output.lang());
   const bool all_pass = std::all_of(rows.begin(), rows.end(), grade_passes);
   return to_int(all_pass ? ExitCode::success : ExitCode::verify_failed);
 }

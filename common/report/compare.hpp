@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/core/lang.hpp"
 #include "common/report/report_json.hpp"
 
 namespace cudalab {
@@ -78,7 +79,9 @@ struct Comparison {
 // Throws UsageError when the runs are of different lessons.
 Comparison compare_runs(const SavedRun& a, const SavedRun& b, std::optional<double> tolerance_override);
 
-std::string render_comparisons(const std::vector<Comparison>& comparisons, TableFormat format, std::size_t width);
+// Text in `lang` (md and csv stay English: they are for programs and course pages).
+std::string render_comparisons(const std::vector<Comparison>& comparisons, TableFormat format, std::size_t width,
+                               Lang lang = Lang::en);
 
 // One row of `cudalab grade`: a submitted run, or a file that is not one.
 struct GradeRow {
@@ -91,7 +94,8 @@ struct GradeRow {
 // whether the run is intact and whether it was disturbed (with why). Then one line: how many runs
 // pass (readable, intact or unsealed, clean, every verify check passed). Text keeps whole file
 // names: a row whose name does not fit beside its verdicts puts them on the next line.
-std::string render_grades(const std::vector<GradeRow>& rows, TableFormat format, std::size_t width);
+std::string render_grades(const std::vector<GradeRow>& rows, TableFormat format, std::size_t width,
+                          Lang lang = Lang::en);
 bool grade_passes(const GradeRow& row);
 // Why a row does not pass, one phrase each (empty: it passes).
 std::vector<std::string> grade_problems(const GradeRow& row);

@@ -1,5 +1,7 @@
 #include "common/report/json_field.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "common/core/errors.hpp"
@@ -89,6 +91,14 @@ json parse_untrusted_json(const std::string& text, const std::string& name) {
     return document;
   } catch (const TooDeep&) {
     throw UsageError(fmt::format("{} nests deeper than {} levels: not a cudalab run", name, kMaxJsonDepth));
+  } catch (const json::parse_error& e) {
+    // Where it breaks, in our words (the library's own text names its internals).
+    const std::size_t at = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+    const std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + at, '\n'));
+    const std::size_t line_start = text.rfind('\n', at == 0 ? 0 : at - 1);
+    const std::size_t column = at - (line_start == std::string::npos || at == 0 ? 0 : line_start + 1) + 1;
+    throw UsageError(fmt::format("{} is not valid JSON (truncated or not a run?): it breaks at line {}, column {}",
+                                 name, line, column));
   } catch (const json::exception& e) {
     throw UsageError(name + " is not valid JSON (truncated or not a run?): " + without_library_id(e.what()));
   }

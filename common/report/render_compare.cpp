@@ -9,6 +9,7 @@
 
 #include "common/report/compare.hpp"
 #include "common/core/text_format.hpp"
+#include "common/report/translate.hpp"
 
 namespace cudalab {
 
@@ -117,18 +118,18 @@ std::string verdict_sentence(const Comparison& c) {
   return text;
 }
 
-void metric_rows_text(std::ostringstream& out, const Comparison& c, std::size_t width) {
+void metric_rows_text(std::ostringstream& out, const Comparison& c, std::size_t width, Lang lang) {
   // After the name: "  " A(10) " " B(10) " " B/A(7) " " ±(5) "  " verdict(7: "missing").
   constexpr std::size_t kNumbers = 2 + 10 + 1 + 10 + 1 + 7 + 1 + 5 + 2 + 7;
   const std::size_t name_width = std::clamp<std::size_t>(width > 2 + kNumbers ? width - 2 - kNumbers : 0, 8, 48);
-  const std::string title = name_width >= 13 ? "metric (unit)" : "metric";
+  const std::string title = tr(lang, name_width >= 13 ? "metric (unit)" : "metric");
   out << fmt::format("\n  {}  {:>10} {:>10} {:>7} {:>5}\n", pad_right(title, name_width), "A", "B", "B/A", "±");
   for (const auto& m : c.metrics) {
     const auto ratio = m.ratio();
     const std::string name = fmt::format("{} ({})", m.key, m.unit);
     const std::string numbers = fmt::format("  {:>10} {:>10} {:>7} {:>5}  {}", value_text(m.a), value_text(m.b),
                                             ratio ? fmt::format("{:.2f}×", *ratio) : "—",
-                                            fmt::format("{:.0f}%", 100.0 * m.tolerance), metric_verdict(m));
+                                            fmt::format("{:.0f}%", 100.0 * m.tolerance), tr(lang, metric_verdict(m)));
     const char* mark = m.headline ? "* " : "  ";
     if (display_width(name) <= name_width) {
       out << mark << pad_right(name, name_width) << numbers << '\n';
@@ -140,36 +141,40 @@ void metric_rows_text(std::ostringstream& out, const Comparison& c, std::size_t 
     out << std::string(2 + name_width, ' ') << numbers << '\n';
   }
   put_wrapped(out,
-              "* headline metric: out of tolerance it fails the comparison, or leaves it inconclusive when a run was "
-              "disturbed",
+              tr(lang, "* headline metric: out of tolerance it fails the comparison, or leaves it inconclusive when a "
+                       "run was disturbed"),
               width, 2, 4);
 }
 
-void comparison_text(std::ostringstream& out, const Comparison& c, std::size_t width) {
-  put_wrapped(out, fmt::format("compare · lesson {:02d} {}", c.a->report.lesson_number, c.a->report.lesson_slug), width,
-              0, 2);
+// Text for a terminal, in the student's language: every fixed phrase goes through the zh
+// catalogue (course-notes/zh/labels/cli.txt); keys, units, numbers and file names stay as they are.
+void comparison_text(std::ostringstream& out, const Comparison& c, std::size_t width, Lang lang) {
+  put_wrapped(out, tr(lang, fmt::format("compare · lesson {:02d} {}", c.a->report.lesson_number, c.a->report.lesson_slug)),
+              width, 0, 2);
   for (const auto* run : {c.a, c.b}) {
     const auto& disturbance = run == c.a ? c.disturbance_a : c.disturbance_b;
-    const auto source = wrap_text(run->source, std::max<std::size_t>(width, 25) - 5);
+    const auto source = wrap_text(tr(lang, run->source), std::max<std::size_t>(width, 25) - 5);
     for (std::size_t i = 0; i < source.size(); ++i) {
       out << (i == 0 ? (run == c.a ? "  A  " : "  B  ") : "     ") << source[i] << '\n';
     }
-    put_packed(out, run_items(*run, disturbance), width, 5, " · ");
-    if (!disturbance.empty()) put_wrapped(out, environment_text(disturbance), width, 5, 7);
+    std::vector<std::string> items = run_items(*run, disturbance);
+    for (auto& item : items) item = tr(lang, item);
+    put_packed(out, items, width, 5, " · ");
+    if (!disturbance.empty()) put_wrapped(out, tr(lang, environment_text(disturbance)), width, 5, 7);
   }
   for (const auto& p : c.params) {
-    put_wrapped(out, fmt::format("param {}: {} → {}", p.name, p.a.empty() ? "—" : p.a, p.b.empty() ? "—" : p.b), width,
-                2, 4);
+    put_wrapped(out, tr(lang, fmt::format("param {}: {} → {}", p.name, p.a.empty() ? "—" : p.a, p.b.empty() ? "—" : p.b)),
+                width, 2, 4);
   }
-  metric_rows_text(out, c, width);
+  metric_rows_text(out, c, width, lang);
   for (const auto& x : c.checks) {
     if (x.a == x.b) continue;
     put_wrapped(out,
-                fmt::format("{} {}: A {}, B {}{}", kind_name(x.kind), x.key, verdict_of(x.a), verdict_of(x.b),
-                            x.headline ? " (headline check)" : ""),
+                tr(lang, fmt::format("{} {}: A {}, B {}{}", kind_name(x.kind), x.key, verdict_of(x.a),
+                                     verdict_of(x.b), x.headline ? " (headline check)" : "")),
                 width, 2, 4);
   }
-  put_wrapped(out, verdict_sentence(c), width, 2, 4);
+  put_wrapped(out, tr(lang, verdict_sentence(c)), width, 2, 4);
 }
 
 void comparison_md(std::ostringstream& out, const Comparison& c) {
@@ -244,19 +249,20 @@ std::string device_of(const Report& r) { return r.devices.empty() ? "no device" 
 
 // The verdict cells of a grade row, after the file: lesson, verify, expect, integrity, environment
 // (an unreadable file has one: "unreadable").
-std::vector<std::string> grade_cells(const GradeRow& row) {
-  if (row.run == nullptr) return {"unreadable"};
+std::vector<std::string> grade_cells(const GradeRow& row, Lang lang) {
+  if (row.run == nullptr) return {tr(lang, "unreadable")};
   const Report& r = row.run->report;
-  return {lesson_of(r), "verify " + tally(r, CheckKind::verify), "expect " + tally(r, CheckKind::expect),
-          integrity_name(row.run->integrity.state), r.disturbed() ? "disturbed" : "clean"};
+  return {lesson_of(r), tr(lang, "verify") + " " + tally(r, CheckKind::verify),
+          tr(lang, "expect") + " " + tally(r, CheckKind::expect), tr(lang, integrity_name(row.run->integrity.state)),
+          tr(lang, r.disturbed() ? "disturbed" : "clean")};
 }
 
 // Column widths of the text table: the file, then each verdict cell.
-std::vector<std::size_t> grade_columns(const std::vector<GradeRow>& rows) {
+std::vector<std::size_t> grade_columns(const std::vector<GradeRow>& rows, Lang lang) {
   std::vector<std::size_t> widths(6, 0);
   for (const auto& row : rows) {
     widths[0] = std::max(widths[0], display_width(row.file));
-    const auto cells = grade_cells(row);
+    const auto cells = grade_cells(row, lang);
     for (std::size_t i = 0; i < cells.size(); ++i) widths[i + 1] = std::max(widths[i + 1], display_width(cells[i]));
   }
   return widths;
@@ -279,8 +285,8 @@ std::size_t columns_width(const std::vector<std::size_t>& widths, std::size_t fi
 // of its own and the verdicts under it (in columns while they fit, then packed); then the device
 // and headline figures, then why it fails.
 void grade_text_row(std::ostringstream& out, const GradeRow& row, const std::vector<std::size_t>& widths,
-                    std::size_t width) {
-  const auto cells = grade_cells(row);
+                    std::size_t width, Lang lang) {
+  const auto cells = grade_cells(row, lang);
   if (2 + columns_width(widths, 0) <= width) {
     out << "  " << pad_right(row.file, widths[0]) << "  " << aligned(cells, widths, 1) << '\n';
   } else {
@@ -292,13 +298,13 @@ void grade_text_row(std::ostringstream& out, const GradeRow& row, const std::vec
     }
   }
   if (row.run == nullptr) {
-    put_wrapped(out, row.problem, width, 6, 8);
+    put_wrapped(out, tr(lang, row.problem), width, 6, 8);
     return;
   }
   std::vector<std::string> figures = headline_items(row.run->report);
   figures.insert(figures.begin(), device_of(row.run->report));
   put_packed(out, figures, width, 6, " · ");
-  for (const auto& problem : grade_problems(row)) put_wrapped(out, problem, width, 6, 8);
+  for (const auto& problem : grade_problems(row)) put_wrapped(out, tr(lang, problem), width, 6, 8);
 }
 
 // The markdown and CSV cells of a row.
@@ -316,13 +322,14 @@ std::vector<std::string> grade_fields(const GradeRow& row) {
 
 }  // namespace
 
-std::string render_comparisons(const std::vector<Comparison>& comparisons, TableFormat format, std::size_t width) {
+std::string render_comparisons(const std::vector<Comparison>& comparisons, TableFormat format, std::size_t width,
+                               Lang lang) {
   std::ostringstream out;
   if (format == TableFormat::csv) out << "baseline,run,kind,key,unit,headline,baseline_value,run_value,ratio,tolerance,verdict\n";
   for (std::size_t i = 0; i < comparisons.size(); ++i) {
     if (format == TableFormat::text) {
       if (i > 0) out << '\n';
-      comparison_text(out, comparisons[i], width);
+      comparison_text(out, comparisons[i], width, lang);
     } else if (format == TableFormat::md) {
       comparison_md(out, comparisons[i]);
     } else {
@@ -332,9 +339,9 @@ std::string render_comparisons(const std::vector<Comparison>& comparisons, Table
   return out.str();
 }
 
-std::string render_grades(const std::vector<GradeRow>& rows, TableFormat format, std::size_t width) {
+std::string render_grades(const std::vector<GradeRow>& rows, TableFormat format, std::size_t width, Lang lang) {
   std::ostringstream out;
-  const auto widths = grade_columns(rows);
+  const auto widths = grade_columns(rows, lang);
   if (format == TableFormat::csv) {
     out << "file,lesson,device,headline,verify,expect,integrity,environment,problems,passes\n";
   } else if (format == TableFormat::md) {
@@ -343,7 +350,7 @@ std::string render_grades(const std::vector<GradeRow>& rows, TableFormat format,
   }
   for (const auto& row : rows) {
     if (format == TableFormat::text) {
-      grade_text_row(out, row, widths, width);
+      grade_text_row(out, row, widths, width, lang);
       continue;
     }
     std::vector<std::string> fields = grade_fields(row);
@@ -361,9 +368,9 @@ std::string render_grades(const std::vector<GradeRow>& rows, TableFormat format,
     const auto passing = static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), grade_passes));
     out << '\n';
     put_wrapped(out,
-                fmt::format("{} of {} run{} pass: readable, not modified, clean (no other process on the GPU while it "
-                            "measured, no noisy headline metric) and every verify check passed",
-                            passing, rows.size(), rows.size() == 1 ? "" : "s"),
+                tr(lang, fmt::format("{} of {} run{} pass: readable, not modified, clean (no other process on the GPU "
+                                     "while it measured, no noisy headline metric) and every verify check passed",
+                                     passing, rows.size(), rows.size() == 1 ? "" : "s")),
                 width, 0, 2);
   }
   return out.str();

@@ -245,4 +245,26 @@ TEST(Width, CompareAndGradeFitAt60_80And120Columns) {
       }
     }
   }
+  // The same class under --lang zh: every line still fits, and no English word is left in the
+  // UI text (keys, units, numbers, file names and device names stay as they are).
+  for (const char* columns : {"60", "80", "120"}) {
+    setenv("COLUMNS", columns, 1);
+    const std::size_t width = std::stoul(columns);
+    const std::vector<std::pair<std::string, Outcome>> outputs = {
+        {"compare --lang zh", run({"compare", "03", shared_path, "--lang", "zh"})},
+        {"compare of two references --lang zh", run({"compare", "03", "03", "--lang", "zh"})},
+        {"grade --lang zh", run({"grade", dir.string(), "--lang", "zh"})}};
+    for (const auto& [what, o] : outputs) {
+      for (const auto& line : lines_of(o.out)) {
+        EXPECT_LE(display_width(line), width) << what << " at " << columns << ":\n" << line;
+        if (line.find(long_name.substr(0, 20)) != std::string::npos) continue;  // the student's own file name
+        const auto words = english_words(line);
+        EXPECT_TRUE(words.empty()) << what << ": '" << words.front() << "' in: " << line;
+      }
+    }
+    EXPECT_NE(outputs[0].second.out.find("无法判定"), std::string::npos) << outputs[0].second.out;
+    EXPECT_NE(outputs[1].second.out.find("B 与 A 相符"), std::string::npos) << outputs[1].second.out;
+    EXPECT_NE(outputs[2].second.out.find("份运行通过"), std::string::npos) << outputs[2].second.out;
+  }
+  unsetenv("COLUMNS");
 }

@@ -7,6 +7,7 @@
 #include "cli/suggest.hpp"
 #include "common/core/errors.hpp"
 #include "common/core/text_format.hpp"
+#include "common/report/translate.hpp"
 
 namespace cudalab {
 
@@ -153,10 +154,12 @@ std::string resolved_value(const Invocation& inv, const LessonSetup* lesson, con
   return "none";
 }
 
-void print_rows(std::string& out, const std::vector<std::pair<std::string, std::string>>& rows, const Origins& origins) {
+// Names and values as a preset writes them; the comment after '#' in the student's language.
+void print_rows(std::string& out, const std::vector<std::pair<std::string, std::string>>& rows, const Origins& origins,
+                Lang lang) {
   for (const auto& [name, value] : rows) {
     out += fmt::format("{} = {}  # {}\n", pad_right(name, 16), pad_right(printable_value(value), 10),
-                       origin_of(origins, name));
+                       tr(lang, origin_of(origins, name)));
   }
 }
 
@@ -170,40 +173,42 @@ void print_common(std::string& out, const Invocation& inv, const std::vector<std
     if (row->spec.kind == FlagKind::on_off) value = value == "on" ? "true" : "false";  // as a preset writes it
     rows.emplace_back(name, value);
   }
-  print_rows(out, rows, inv.flag_origins);
+  print_rows(out, rows, inv.flag_origins, inv.output.lang());
 }
 
-void print_lesson(std::string& out, const LessonSetup& setup) {
+void print_lesson(std::string& out, const LessonSetup& setup, Lang lang) {
   std::vector<std::pair<std::string, std::string>> rows;
   for (const auto& spec : setup.lesson->flags()) {
     std::string value = setup.lesson->flag_value(spec.name);
     if (spec.kind == FlagKind::on_off) value = value == "on" ? "true" : "false";  // as a preset writes it
     rows.emplace_back(spec.name, value.empty() ? "none" : value);
   }
-  print_rows(out, rows, setup.origins);
+  print_rows(out, rows, setup.origins, lang);
 }
 
 }  // namespace
 
 std::string effective_config(const Invocation& inv) {
   std::string out;
+  const Lang lang = inv.output.lang();
   switch (inv.command) {
     case Command::all:
-      out += "# effective flags of all: value, then where it came from\n";
+      out += tr(lang, "# effective flags of all: value, then where it came from") + "\n";
       print_common(out, inv, all_flag_names(), nullptr);
       for (const auto& setup : inv.lessons) {
         out += fmt::format("\n# lesson {:02d} {}{}\n", setup.entry->number, setup.entry->slug,
                            setup.preset_error.empty() ? "" : " — refused: " + setup.preset_error);
-        print_lesson(out, setup);
+        print_lesson(out, setup, lang);
       }
       break;
     case Command::show:
-      out += "# effective flags of show: value, then where it came from\n";
+      out += tr(lang, "# effective flags of show: value, then where it came from") + "\n";
       print_common(out, inv, show_flag_names(), nullptr);
       break;
     default:
-      out += fmt::format("# effective flags of {}: value, then where it came from\n", inv.lesson().entry->slug);
-      print_lesson(out, inv.lesson());
+      out += tr(lang, fmt::format("# effective flags of {}: value, then where it came from", inv.lesson().entry->slug)) +
+             "\n";
+      print_lesson(out, inv.lesson(), lang);
       print_common(out, inv, lesson_flag_names(), &inv.lesson());
       break;
   }

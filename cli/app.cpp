@@ -43,7 +43,7 @@ int dispatch(CommandLine& command_line, Invocation& inv) {
 
 // "cudalab: error: …" in `lang`, on one line, every character printable. The frame and the
 // message are translated apart: a pattern of the message must not swallow the frame.
-void say(Lang lang, const std::string& frame, const std::string& message) {
+void print_error_line(Lang lang, const std::string& frame, const std::string& message) {
   const std::string translated = tr(lang, frame);
   const std::size_t at = translated.find("{}");
   std::cerr << translated.substr(0, at) << tr(lang, printable(message)) << translated.substr(at + 2) << '\n';
@@ -64,25 +64,25 @@ int run_cli(int argc, const char* const* argv) {
   } catch (const CLI::CallForVersion& e) {
     return command_line.app().exit(e);
   } catch (const CLI::ParseError& e) {
-    say(lang(), "cudalab: error: {}", e.what());
+    print_error_line(lang(), "cudalab: error: {}", e.what());
     return to_int(ExitCode::usage);
   } catch (const UsageError& e) {
-    say(lang(), "cudalab: error: {}", e.what());
+    print_error_line(lang(), "cudalab: error: {}", e.what());
     return to_int(ExitCode::usage);
   } catch (const WaivedError& e) {
-    say(lang(), "cudalab: waived: {}", e.what());
+    print_error_line(lang(), "cudalab: waived: {}", e.what());
     return to_int(ExitCode::waived);
   } catch (const InterruptedError&) {
-    say(lang(), "{}", "cudalab: interrupted; everything was released");
+    print_error_line(lang(), "{}", "cudalab: interrupted; everything was released");
     return interrupt_exit_code();  // 130 after Ctrl-C, 143 after SIGTERM
   } catch (const QueueTimeoutError& e) {  // not a CUDA error: the GPU stayed busy for too long
-    say(lang(), "cudalab: {}", e.what());
+    print_error_line(lang(), "cudalab: {}", e.what());
     return to_int(ExitCode::runtime);
   } catch (const RuntimeError& e) {
-    say(lang(), "cudalab: CUDA error: {}", e.what());
+    print_error_line(lang(), "cudalab: CUDA error: {}", e.what());
     return to_int(ExitCode::runtime);
   } catch (const std::exception& e) {
-    say(lang(), "cudalab: internal error: {}", e.what());
+    print_error_line(lang(), "cudalab: internal error: {}", e.what());
     return to_int(ExitCode::runtime);
   }
 }

@@ -50,12 +50,16 @@ int run_show(const Invocation& inv) {
     if (run.integrity.state != Integrity::intact) {  // modified, or unsealed: said plainly, with its devices
       std::string devices;
       for (const auto& d : run.report.devices) devices += (devices.empty() ? "" : " + ") + d.name;
-      std::cerr << "cudalab: show: " << printable_value(run.source) << ": "
-                << tr(inv.output.lang(), run.integrity.state == Integrity::unsealed
-                                             ? std::string("unsealed: recorded before runs carried a digest")
-                                             : run.integrity.describe())
-                << (devices.empty() ? "" : tr(inv.output.lang(), fmt::format(" (recorded on {})", printable_value(devices, 200))))
-                << '\n';
+      const std::string line =
+          "cudalab: show: " + printable_value(run.source) + ": " +
+          tr(inv.output.lang(), run.integrity.state == Integrity::unsealed
+                                    ? std::string("unsealed: recorded before runs carried a digest")
+                                    : run.integrity.describe()) +
+          (devices.empty() ? "" : tr(inv.output.lang(), fmt::format(" (recorded on {})", printable_value(devices, 200))));
+      const auto lines = display_width(line) <= inv.output.style.width
+                             ? std::vector<std::string>{line}
+                             : wrap_text(line, std::max<std::size_t>(inv.output.style.width, 30) - 2);
+      for (std::size_t i = 0; i < lines.size(); ++i) std::cerr << (i == 0 ? "" : "  ") << lines[i] << '\n';
     }
     // Just as the live run did: a failed verify check (or a run edited after it was made) fails.
     if (!run.report.verify_passed() || run.integrity.state == Integrity::modified) {

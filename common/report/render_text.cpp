@@ -77,19 +77,29 @@ class TextRenderer {
     return std::max<std::size_t>(30, std::min(style_.width, kMaxProseWidth) - indent);
   }
 
+  // One header line as it is, or folded to the terminal with a two-space hanging indent.
+  template <class Paint>
+  void header_line(const std::string& text, Paint paint) {
+    if (display_width(text) <= style_.width) {
+      out_ << paint(text) << '\n';
+      return;
+    }
+    const auto lines = wrap_text(text, std::max<std::size_t>(style_.width, 30) - 2);
+    for (std::size_t i = 0; i < lines.size(); ++i) out_ << (i == 0 ? "" : "  ") << paint(lines[i]) << '\n';
+  }
+
   void header() {
-    out_ << paint_.bold(fmt::format("cudalab {:02d} · {} — {}", report_.lesson_number,
-                                    report_.lesson_slug, report_.lesson_title))
-         << '\n';
+    header_line(fmt::format("cudalab {:02d} · {} — {}", report_.lesson_number, report_.lesson_slug,
+                            report_.lesson_title),
+                [&](const std::string& l) { return paint_.bold(l); });
     if (style_.recorded) {
-      out_ << paint_.yellow(tr(fmt::format("recorded run · {} · cudalab {}", report_.recorded_at,
-                                           report_.tool_version)))
-           << '\n';
+      header_line(tr(fmt::format("recorded run · {} · cudalab {}", report_.recorded_at, report_.tool_version)),
+                  [&](const std::string& l) { return paint_.yellow(l); });
     }
     for (const auto& d : report_.devices) {
-      out_ << tr(fmt::format("device {}  {} · sm_{}{} · {} SMs · {} copy engine{}", d.index, d.name, d.cc_major,
-                             d.cc_minor, d.sm_count, d.copy_engines, d.copy_engines == 1 ? "" : "s"))
-           << '\n';
+      header_line(tr(fmt::format("device {}  {} · sm_{}{} · {} SMs · {} copy engine{}", d.index, d.name, d.cc_major,
+                                 d.cc_minor, d.sm_count, d.copy_engines, d.copy_engines == 1 ? "" : "s")),
+                  [](const std::string& l) { return l; });
     }
     if (!report_.params.empty()) {
       std::string params;

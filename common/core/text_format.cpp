@@ -131,14 +131,23 @@ bool may_break_between(const Piece& before, const Piece& after) {
   return is_wide(before.last) || is_wide(after.first);
 }
 
-std::string paint(const Piece& piece) {
-  return piece.sgr->empty() ? piece.text : "\x1b[" + *piece.sgr + "m" + piece.text + "\x1b[0m";
+// Appends the piece, in its colour when it has one (no temporary string: a megabyte of prose is
+// hundreds of thousands of pieces).
+void append_painted(std::string& line, const Piece& piece) {
+  if (piece.sgr->empty()) {
+    line += piece.text;
+    return;
+  }
+  line.append("\x1b[").append(*piece.sgr).append("m").append(piece.text).append("\x1b[0m");
 }
 
 }  // namespace
 
 std::vector<std::string> wrap_runs(const std::vector<TextRun>& runs, std::size_t width) {
   std::vector<Piece> pieces;
+  std::size_t bytes = 0;
+  for (const auto& run : runs) bytes += run.text.size();
+  pieces.reserve(bytes / 4 + runs.size());  // about one piece per word
   bool space = false;
   for (const auto& run : runs) {
     const std::size_t leading = run.text.find_first_not_of(' ');
@@ -171,7 +180,7 @@ std::vector<std::string> wrap_runs(const std::vector<TextRun>& runs, std::size_t
       line += ' ';
       ++line_width;
     }
-    for (std::size_t k = i; k < j; ++k) line += paint(pieces[k]);
+    for (std::size_t k = i; k < j; ++k) append_painted(line, pieces[k]);
     line_width += unit_width;
     i = j;
   }

@@ -4,7 +4,6 @@
 #include <fstream>
 #include <istream>
 #include <ostream>
-#include <regex>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -52,16 +51,52 @@ std::optional<double> answer_of(const Question& q, const std::string& text) {
 
 }  // namespace
 
+// "- key (unit): question text [choice, choice, ...]", read left to right by hand: a line of a
+// notes file is matched in one pass, with no regex to recurse on a long line.
 std::optional<Question> parse_question(const std::string& line) {
-  static const std::regex pattern(R"(^\s*-\s+([a-z0-9_.\-]+)\s+\(([^)]*)\):\s+(.*?)(?:\s+\[([^\]]*)\])?\s*$)");
-  std::smatch m;
-  if (!std::regex_match(line, m, pattern)) return std::nullopt;
-  Question q{m[1].str(), m[2].str(), m[3].str(), {}};
-  std::istringstream list(m[4].str());
-  std::string item;
-  while (std::getline(list, item, ',')) {
-    if (const auto v = parse_number(item)) q.choices.push_back(*v);
+  const auto is_space = [](char c) { return c == ' ' || c == '\t'; };
+  const auto key_char = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+  };
+  std::size_t i = 0;
+  while (i < line.size() && is_space(line[i])) ++i;
+  if (i >= line.size() || line[i] != '-') return std::nullopt;
+  const std::size_t after_dash = ++i;
+  while (i < line.size() && is_space(line[i])) ++i;
+  if (i == after_dash) return std::nullopt;  // "- " needs its space
+  const std::size_t key_start = i;
+  while (i < line.size() && key_char(line[i])) ++i;
+  if (i == key_start) return std::nullopt;
+  Question q;
+  q.metric = line.substr(key_start, i - key_start);
+  const std::size_t after_key = i;
+  while (i < line.size() && is_space(line[i])) ++i;
+  if (i == after_key || i >= line.size() || line[i] != '(') return std::nullopt;
+  const std::size_t unit_end = line.find(')', i + 1);
+  if (unit_end == std::string::npos) return std::nullopt;
+  q.unit = line.substr(i + 1, unit_end - i - 1);
+  i = unit_end + 1;
+  if (i >= line.size() || line[i] != ':') return std::nullopt;
+  const std::size_t after_colon = ++i;
+  while (i < line.size() && is_space(line[i])) ++i;
+  if (i == after_colon) return std::nullopt;
+  std::size_t end = line.size();
+  while (end > i && is_space(line[end - 1])) --end;
+  // An optional "[choices]" at the end, after a space, with no ']' inside.
+  if (end > i && line[end - 1] == ']') {
+    const std::size_t open = line.rfind('[', end - 1);
+    if (open != std::string::npos && open > i && is_space(line[open - 1]) &&
+        line.find(']', open) == end - 1) {
+      std::istringstream list(line.substr(open + 1, end - open - 2));
+      std::string item;
+      while (std::getline(list, item, ',')) {
+        if (const auto v = parse_number(item)) q.choices.push_back(*v);
+      }
+      end = open;
+      while (end > i && is_space(line[end - 1])) --end;
+    }
   }
+  q.text = line.substr(i, end - i);
   return q;
 }
 

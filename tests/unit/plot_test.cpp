@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "common/report/predict.hpp"
+#include "cli/course.hpp"
 #include "common/report/render.hpp"
 #include "common/report/builder.hpp"
 #include "common/report/render_plot.hpp"
@@ -159,6 +160,39 @@ TEST(Predict, QuestionsParseWithUnitAndChoices) {
   EXPECT_EQ(q->text, "How much faster will 4 streams be than one?");
   EXPECT_EQ(q->choices, (std::vector<double>{1, 2, 3.5, 4}));
   EXPECT_FALSE(parse_question("Some prose about the lesson."));
+}
+
+// The grammar the notes use, edge by edge: no choices, a bracket inside the question, trailing
+// spaces, and the lines that are not questions.
+TEST(Predict, QuestionLinesAreReadByTheirGrammar) {
+  const auto plain = parse_question("  - lecture.pinning_share (%): What share comes from pinning?   ");
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->metric, "lecture.pinning_share");
+  EXPECT_EQ(plain->text, "What share comes from pinning?");
+  EXPECT_TRUE(plain->choices.empty());
+  const auto inner = parse_question("- x (ms): Is [this] kept? [1, 2]");
+  ASSERT_TRUE(inner);
+  EXPECT_EQ(inner->text, "Is [this] kept?");
+  EXPECT_EQ(inner->choices, (std::vector<double>{1, 2}));
+  EXPECT_FALSE(parse_question("- x (ms):no space after the colon"));
+  EXPECT_FALSE(parse_question("-x (ms): no space after the dash"));
+  EXPECT_FALSE(parse_question("- X (ms): an upper-case key"));
+  EXPECT_FALSE(parse_question("- x ms: no unit in parentheses"));
+  // A megabyte on one line is refused or read in one pass, never a crash.
+  EXPECT_EQ(parse_question("- x (" + std::string(1 << 20, 'u') + "): q")->unit.size(), std::size_t(1) << 20);
+  EXPECT_EQ(parse_question("- x (ms): " + std::string(1 << 20, 'q'))->text.size(), std::size_t(1) << 20);
+}
+
+TEST(Predict, EveryLessonWithAPredictSectionAsksInBothLanguages) {
+  std::size_t asked = 0;
+  for (const auto& entry : course()) {
+    asked += questions_for(Lang::en, entry.id()).size();
+    const auto en = questions_for(Lang::en, entry.id());
+    const auto zh = questions_for(Lang::zh, entry.id());
+    EXPECT_EQ(en.size(), zh.size()) << entry.id();
+    for (std::size_t i = 0; i < en.size() && i < zh.size(); ++i) EXPECT_EQ(en[i].metric, zh[i].metric) << entry.id();
+  }
+  EXPECT_GE(asked, 4u) << "the notes' predict sections hold questions";
 }
 
 TEST(Predict, AnswersFileGivesTheRightFeedback) {

@@ -68,17 +68,13 @@ GpuActivity wait_for_idle_gpu(const DeviceInfo& info, int wait_idle_s, Lang lang
   return activity;
 }
 
-// The GPUs a lesson measures on: its device, or the first N for a lesson with a --gpus N flag
-// (the multi-GPU lesson), whose turns are taken in one order so that no two runs deadlock.
+// The GPUs a lesson measures on: its device, or the first N (every visible one when the lesson
+// says nullopt), whose turns are taken in one order so that no two runs deadlock.
 std::vector<std::string> gpus_measured(const LessonSetup& setup, const RunContext& ctx) {
-  const auto& flags = setup.lesson->flags();
-  const bool multi_gpu = std::any_of(flags.begin(), flags.end(), [](const FlagSpec& f) { return f.name == "gpus"; });
-  if (!multi_gpu) return {queue_name_of_device(ctx.device)};
+  const std::optional<int> wanted = setup.lesson->gpus_measured();
+  if (wanted == 1) return {queue_name_of_device(ctx.device)};
   std::vector<std::string> all = queue_names_of_devices();
-  // --gpus N was checked when it was parsed; unset (its default text) means every visible GPU.
-  const std::string count = setup.lesson->flag_value("gpus");
-  const bool given = !count.empty() && std::all_of(count.begin(), count.end(), [](char c) { return c >= '0' && c <= '9'; });
-  if (given && count.size() < 4) all.resize(std::min<std::size_t>(all.size(), std::stoul(count)));
+  if (wanted) all.resize(std::min<std::size_t>(all.size(), static_cast<std::size_t>(std::max(*wanted, 0))));
   return all;
 }
 

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,7 +40,17 @@ class Lesson {
   virtual std::unique_ptr<Lesson> clone() const = 0;
   // Runs the experiment on ctx.device. Throws WaivedError / RuntimeError / UsageError.
   virtual Report run(const RunContext& ctx) = 0;
+  // How many GPUs the run measures on, for the queue: 1 (ctx.device), N (the first N), or
+  // nullopt (every visible GPU).
+  virtual std::optional<int> gpus_measured() const { return 1; }
 };
+
+// A lesson's GPU count, from its params: one unless its params say otherwise with an overload
+// of gpus_of in the lesson's namespace (found by argument-dependent lookup).
+template <class P>
+std::optional<int> gpus_of(const P&) {
+  return 1;
+}
 
 // The thin adapter that runs a lesson's four parts in order: measure on the GPU, predict from
 // what was measured, build the report. A lesson's factory is one line that names its parts:
@@ -64,6 +75,7 @@ class FourPartLesson final : public Lesson {
   std::vector<Param> params() const override { return flags_().params(params_); }
   Repetitions default_repetitions() const override { return reps_; }
   std::unique_ptr<Lesson> clone() const override { return std::make_unique<FourPartLesson>(*this); }
+  std::optional<int> gpus_measured() const override { return gpus_of(params_); }
   Report run(const RunContext& ctx) override {
     const M measurements = measure_(params_, ctx);
     const Pr prediction = predict_(params_, measurements);

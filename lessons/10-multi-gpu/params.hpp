@@ -19,6 +19,9 @@ struct Params {
   int layer_us = 100;                          // compute time of one layer's kernel
 };
 
+// The GPUs this lesson measures on, for the queue: --gpus N, or every visible one when unset.
+inline std::optional<int> gpus_of(const Params& p) { return p.gpus; }
+
 inline const FlagTable<Params>& flags() {
   static const FlagTable<Params> table =
       FlagTable<Params>()

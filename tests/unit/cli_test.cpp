@@ -147,3 +147,19 @@ TEST(Cli, ShowRendersASavedRunWithoutAGpu) {
   EXPECT_EQ(o.code, to_int(ExitCode::usage));
   EXPECT_TRUE(one_line(o.err)) << o.err;
 }
+
+// The queue takes a turn on every GPU a lesson measures on: one for every lesson but the
+// multi-GPU one, which says --gpus N, or every visible GPU when --gpus is unset.
+TEST(Cli, EachLessonSaysHowManyGpusItMeasuresOn) {
+  for (const auto& entry : cudalab::course()) {
+    if (!entry.make) continue;
+    auto lesson = entry.make();
+    if (entry.slug != "multi-gpu") {
+      EXPECT_EQ(lesson->gpus_measured(), std::optional<int>(1)) << entry.slug;
+      continue;
+    }
+    EXPECT_EQ(lesson->gpus_measured(), std::nullopt);
+    ASSERT_EQ(lesson->set_flag("gpus", "3"), "");
+    EXPECT_EQ(lesson->gpus_measured(), std::optional<int>(3));
+  }
+}

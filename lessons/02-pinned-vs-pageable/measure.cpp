@@ -76,6 +76,15 @@ Repetitions reps_for(std::uint64_t n, Repetitions reps) {
   return reps;
 }
 
+// Times one copy of `n` bytes between `host` and the device. A pinned or registered copy starts
+// behind a latch, so the host's launch call stays out of its bandwidth; a pageable one cannot
+// (its cudaMemcpyAsync waits for the copy), and that wait is part of what pageable memory costs.
+std::vector<double> time_copy(const HostMemory& host, DeviceBuffer<unsigned char>& device, std::uint64_t n,
+                              Direction d, const Repetitions& reps, const Stream& stream) {
+  const Launch launch = host.kind == MemoryKind::pageable ? Launch::as_enqueued : Launch::behind_latch;
+  return time_on_stream(stream, reps, [&](cudaStream_t s) { copy_async(d, host.data(), device.data(), n, s); }, launch);
+}
+
 // One size of the sweep for one kind of memory: H2D of a pattern over a poisoned device buffer,
 // read back and checked; D2H of the device's copy over poisoned host memory, checked.
 void sweep_one_size(Measurements& m, const HostMemory& host, std::size_t si, const RunContext& ctx,
@@ -83,18 +92,11 @@ void sweep_one_size(Measurements& m, const HostMemory& host, std::size_t si, con
   const std::uint64_t n = m.sizes[si];
   const auto seed = static_cast<std::uint32_t>(si + 1);
   const Repetitions reps = reps_for(n, ctx.reps);
-  // A pinned or registered copy starts behind a latch, so the host's launch call stays out of its
-  // bandwidth; a pageable one cannot (its cudaMemcpyAsync waits for the copy), and that wait is
-  // part of what pageable memory costs.
-  const Launch launch = host.kind == MemoryKind::pageable ? Launch::as_enqueued : Launch::behind_latch;
-  auto time_copy = [&](Direction d) {
-    return time_on_stream(stream, reps, [&](cudaStream_t s) { copy_async(d, host.data(), device.data(), n, s); }, launch);
-  };
   auto uses = [&](Direction d) { return std::find(m.directions.begin(), m.directions.end(), d) != m.directions.end(); };
   fill_pattern(host.data(), n, seed);
   CUDALAB_CUDA_CHECK(cudaMemset(device.data(), 0xFF, n));
   if (uses(Direction::h2d)) {
-    m.copy_ms[{host.kind, Direction::h2d}].push_back(time_copy(Direction::h2d));
+    m.copy_ms[{host.kind, Direction::h2d}].push_back(time_copy(host, device, n, Direction::h2d, reps, stream));
     CUDALAB_CUDA_CHECK(cudaMemcpy(readback.data(), device.data(), n, cudaMemcpyDeviceToHost));
     m.bytes[{host.kind, Direction::h2d}].add(count_pattern_matches(readback.data(), n, seed), n);
   } else {
@@ -102,7 +104,7 @@ void sweep_one_size(Measurements& m, const HostMemory& host, std::size_t si, con
   }
   if (uses(Direction::d2h)) {
     poison_against_pattern(host.data(), n, seed);
-    m.copy_ms[{host.kind, Direction::d2h}].push_back(time_copy(Direction::d2h));
+    m.copy_ms[{host.kind, Direction::d2h}].push_back(time_copy(host, device, n, Direction::d2h, reps, stream));
     m.bytes[{host.kind, Direction::d2h}].add(count_pattern_matches(host.data(), n, seed), n);
   }
 }
@@ -210,9 +212,7 @@ void add_headline_burst(Measurements& m, const RunContext& ctx, DeviceBuffer<uns
   const bool h2d = std::find(m.directions.begin(), m.directions.end(), Direction::h2d) != m.directions.end();
   if (!m.uses(MemoryKind::pinned) || !h2d || probe == m.sizes.end()) return;
   const HostMemory host(MemoryKind::pinned, m.probe);
-  const auto burst = time_on_stream(
-      stream, reps_for(m.probe, ctx.reps),
-      [&](cudaStream_t s) { copy_async(Direction::h2d, host.data(), device.data(), m.probe, s); }, Launch::behind_latch);
+  const auto burst = time_copy(host, device, m.probe, Direction::h2d, reps_for(m.probe, ctx.reps), stream);
   auto& samples = m.copy_ms[{MemoryKind::pinned, Direction::h2d}].at(static_cast<std::size_t>(probe - m.sizes.begin()));
   samples.insert(samples.end(), burst.begin(), burst.end());
 }

@@ -75,7 +75,7 @@ struct Comparison {
 // B against A. Each metric's tolerance is `tolerance_override` when given; otherwise the lesson's
 // (Report::compare_tolerance_of, from A), widened to the spread either run measured for it (a
 // median known only to within its own run's noise cannot be held tighter than that), but never
-// past kMaxToleranceWidening times the lesson's.
+// past kMaxToleranceWidening times the lesson's, and not at all when either run was disturbed.
 // Throws UsageError when the runs are of different lessons.
 Comparison compare_runs(const SavedRun& a, const SavedRun& b, std::optional<double> tolerance_override);
 

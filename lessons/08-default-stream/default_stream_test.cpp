@@ -34,6 +34,8 @@ Measurements good() {
   m.stream0_nonblocking = made_up(410);
   m.threads_legacy = made_up(810);
   m.threads_per_thread = made_up(420);
+  m.per_thread_beside_stream0 = made_up(805);
+  m.per_thread_beside_blocking = made_up(415);
   m.alloc_sync = made_up(900);
   m.alloc_async = made_up(430);
   return m;
@@ -96,7 +98,7 @@ TEST(DefaultStreamReport, EveryCheckPassesOnAGoodRun) {
   const auto r = build_report(p, m, predict(p, m));
   EXPECT_TRUE(r.verify_passed());
   for (const auto& c : r.checks) EXPECT_TRUE(c.passed) << c.key;
-  EXPECT_EQ(r.checks.size(), 4u + 6u);
+  EXPECT_EQ(r.checks.size(), 5u + 8u);
 }
 
 TEST(DefaultStreamReport, LostChecksFailWhenTheBrokenWayStillOverlaps) {
@@ -142,7 +144,7 @@ TEST(DefaultStreamReport, PerThreadIsJudgedOnItsFastestRunAndItsQueuedRunsCounte
   EXPECT_TRUE(check_of(r, "threads_overlap_kept").passed);
   for (const auto& s : r.sections) {
     for (const auto& metric : s.metrics) {
-      if (metric.key == "threads.kept_runs_lost") {
+      if (metric.key == "threads.runs_in_a_row") {
         EXPECT_EQ(metric.samples.at(0), 4.0);
       }
     }
@@ -151,4 +153,47 @@ TEST(DefaultStreamReport, PerThreadIsJudgedOnItsFastestRunAndItsQueuedRunsCounte
   EXPECT_FALSE(passed(m, "threads_overlap_kept"));
   m.stream0_nonblocking.total_us = {900, 900, 410};  // the others stay judged on the median
   EXPECT_FALSE(passed(m, "stream0_overlap_kept"));
+}
+
+TEST(DefaultStreamModel, ARunThatLostLessThanHalfAKernelRanSideBySide) {
+  const Bounds b = bounds(100, 4, 8);  // 400 side by side, 800 in a row
+  // Measured on the lab H100 (200 us kernels): 813-821 side by side, then 1015, 1217, 1418 and
+  // 1620 us: one to four kernel lengths lost. Here with 100 us kernels.
+  const std::vector<double> totals = {405, 449, 451, 500, 600, 800, 398};
+  EXPECT_EQ(runs_side_by_side(totals, b, 100), (std::vector<double>{405, 449, 398}));
+  EXPECT_TRUE(runs_side_by_side({}, b, 100).empty());
+}
+
+TEST(DefaultStreamReport, PerThreadFigureComesFromTheRunsSideBySide) {
+  const Params p;
+  Measurements m = good();
+  m.threads_per_thread.total_us = {410, 800, 412, 600, 411, 409, 408};
+  const auto r = build_report(p, m, predict(p, m));
+  const cudalab::Metric* kept = r.find_metric("threads.kept");
+  const cudalab::Metric* all = r.find_metric("threads.per_thread_all");
+  const cudalab::Metric* in_a_row = r.find_metric("threads.runs_in_a_row");
+  ASSERT_NE(kept, nullptr);
+  ASSERT_NE(all, nullptr);
+  ASSERT_NE(in_a_row, nullptr);
+  EXPECT_EQ(kept->samples, (std::vector<double>{410, 412, 411, 409, 408}));
+  EXPECT_EQ(all->samples.size(), 7u);
+  EXPECT_EQ(in_a_row->samples.at(0), 2.0);
+  EXPECT_FALSE(kept->noisy());  // the slow mode is counted, not mixed into the figure
+  EXPECT_TRUE(all->noisy());
+  EXPECT_FALSE(r.disturbed());
+}
+
+TEST(DefaultStreamReport, PerThreadStreamWaitsForStreamZeroButNotForABlockingStream) {
+  Measurements m = good();
+  EXPECT_TRUE(passed(m, "perthread_overlap_lost"));
+  EXPECT_TRUE(passed(m, "perthread_overlap_kept"));
+  m.per_thread_beside_stream0 = made_up(420);  // a driver where it does not wait for stream 0
+  EXPECT_FALSE(passed(m, "perthread_overlap_lost"));
+  m.per_thread_beside_blocking = made_up(790);  // one where it waits for blocking streams too
+  EXPECT_FALSE(passed(m, "perthread_overlap_kept"));
+  Measurements wrong = good();
+  wrong.per_thread_beside_blocking.results = Tally{};
+  wrong.per_thread_beside_blocking.results.add(511, 512);
+  const Params p;
+  EXPECT_FALSE(build_report(p, wrong, predict(p, wrong)).verify_passed());
 }

@@ -96,19 +96,29 @@ double run_alone(Rig& r, Tally& tally) {
   return finish(r, ends, 1, tally);
 }
 
-// Round after round: a kernel on stream A, one on stream 0, one on stream B. With `flags` =
-// cudaStreamDefault each stream-0 kernel waits for A and makes B wait: a staircase.
-double run_stream0(Rig& r, const Stream& a, const Stream& b, Tally& tally) {
+// Round after round, one kernel on each lane in turn (at most kMaxLanes lanes).
+double run_rounds(Rig& r, const std::vector<cudaStream_t>& lanes, Tally& tally) {
   open_gate(r);
-  const cudaStream_t lanes[kMaxLanes] = {a, cudaStreamLegacy, b};
   for (cudaStream_t lane : lanes) wait_for_gate(r, lane);
   std::uint32_t slot = 0;
   for (int k = 0; k < r.p.kernels; ++k) {
     for (cudaStream_t lane : lanes) launch_spin_then_write(lane, r.out.data(), nullptr, slot++, r.spin_ns);
   }
-  std::vector<Event> ends(kMaxLanes);
-  for (int i = 0; i < kMaxLanes; ++i) ends[static_cast<std::size_t>(i)].record(lanes[i]);
+  std::vector<Event> ends(lanes.size());
+  for (std::size_t i = 0; i < lanes.size(); ++i) ends[i].record(lanes[i]);
   return finish(r, ends, static_cast<int>(slot), tally);
+}
+
+// A kernel on stream A, one on stream 0, one on stream B. With blocking A and B each stream-0
+// kernel waits for A and makes B wait: a staircase.
+double run_stream0(Rig& r, const Stream& a, const Stream& b, Tally& tally) {
+  return run_rounds(r, {a, cudaStreamLegacy, b}, tally);
+}
+
+// This host thread's per-thread default stream in turns with `other`: stream 0 (the CUDA
+// documentation says the two synchronize) or a blocking stream (they do not).
+double run_per_thread_beside(Rig& r, cudaStream_t other, Tally& tally) {
+  return run_rounds(r, {cudaStreamPerThread, other}, tally);
 }
 
 // Two host threads, each launching its kernels on `lane` (cudaStreamLegacy or
@@ -236,8 +246,15 @@ Measurements measure(const Params& p, const RunContext& ctx) {
   measure_case(m.stream0_blocking, [&](Tally& t) { return run_stream0(r, blocking_a, blocking_b, t); });
   measure_case(m.stream0_nonblocking, [&](Tally& t) { return run_stream0(r, nonblocking_a, nonblocking_b, t); });
   measure_case(m.threads_legacy, [&](Tally& t) { return run_threads(r, cudaStreamLegacy, ctx.device, nullptr, t); });
-  measure_case(m.threads_per_thread,
-               [&](Tally& t) { return run_threads(r, cudaStreamPerThread, ctx.device, nullptr, t); });
+  // Twice the runs: this case has a slow mode (report.cpp, runs_side_by_side), and its figure
+  // comes from the runs without it.
+  Repetitions twice = ctx.reps;
+  twice.repeat *= 2;
+  m.threads_per_thread.total_us = repeat(twice, [&] {
+    return run_threads(r, cudaStreamPerThread, ctx.device, nullptr, m.threads_per_thread.results);
+  });
+  measure_case(m.per_thread_beside_stream0, [&](Tally& t) { return run_per_thread_beside(r, cudaStreamLegacy, t); });
+  measure_case(m.per_thread_beside_blocking, [&](Tally& t) { return run_per_thread_beside(r, blocking_b, t); });
   measure_case(m.alloc_sync, [&](Tally& t) { return run_alloc(r, nonblocking_a, nonblocking_b, false, t); });
   measure_case(m.alloc_async, [&](Tally& t) { return run_alloc(r, nonblocking_a, nonblocking_b, true, t); });
 

@@ -24,6 +24,10 @@ struct Measurements {
   // Two host threads, each launching `kernels` kernels on its default stream.
   Case threads_legacy;      // cudaStreamLegacy: both threads share stream 0
   Case threads_per_thread;  // cudaStreamPerThread: each thread its own stream
+  // One host thread, `kernels` rounds of its per-thread default stream in turns with stream 0,
+  // then with a blocking stream.
+  Case per_thread_beside_stream0;
+  Case per_thread_beside_blocking;
   // Two non-blocking streams, 2 x `kernels` kernels, each with a temporary buffer of its own.
   Case alloc_sync;   // cudaMalloc / cudaFree around each kernel
   Case alloc_async;  // cudaMallocAsync / cudaFreeAsync on the kernel's stream

@@ -2,6 +2,8 @@
 // the one input is the time of one kernel alone, measured in the same run.
 #pragma once
 
+#include <vector>
+
 #include "measure.hpp"
 #include "params.hpp"
 
@@ -29,9 +31,17 @@ int stream0_staircase_lengths(int rounds);
 // outside [0, 1] (launch gaps, host waits). 0 when the two coincide.
 double lost_share(double measured_us, const Bounds& b);
 
+// The runs of `totals_us` that ran side by side: the overlap is lost in whole kernel lengths (a
+// kernel that waited for another waited all of it), so a run that lost less than half of one
+// (`alone_us`) lost none. The rest ran partly or wholly in a row.
+std::vector<double> runs_side_by_side(const std::vector<double>& totals_us, const Bounds& b, double alone_us);
+
 struct Prediction {
   Bounds stream0;  // 3 lanes: A, stream 0, B
   Bounds threads;  // 2 host threads
+  // 2 lanes: the per-thread default stream in turns with stream 0 (in a row: the two
+  // synchronize) or with a blocking stream (side by side).
+  Bounds per_thread;
   Bounds alloc;    // 2 streams
   // Blocking streams around stream 0: the staircase; non-blocking streams overlap.
   double stream0_blocking_us = 0;

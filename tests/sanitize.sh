@@ -6,6 +6,7 @@
 # Lesson 10 does: NCCL probes the CUDA API and recovers from the errors it gets, and its kernels
 # poll flags in buffers nobody initialised, by design.
 #   tests/sanitize.sh [path/to/cudalab] [tool ...]
+# LESSONS="03 08" limits the run to those lessons (by number).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 cudalab=${1:-$here/../build/cudalab}
@@ -28,6 +29,7 @@ for folder in "$here"/../lessons/[0-9][0-9]-*/; do
   [ -f "$folder/smoke-args.txt" ] || continue
   name=$(basename "$folder")  # NN-slug: the lesson runs by its number
   number=${name%%-*}
+  case " ${LESSONS:-$number} " in *" $number "*) ;; *) continue ;; esac
   args=$(head -n 1 "$folder/smoke-args.txt")
   for tool in "${tools[@]}"; do
     extra=()

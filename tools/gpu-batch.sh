@@ -10,6 +10,7 @@
 #                                          and without --no-queue; a student SIGKILLed while it holds
 #                                          the GPU; five lone processes of 01-09 against the built-in
 #                                          references, with each lesson's GPU time per turn
+# LESSONS="08" limits record and sanitize to those lessons (by number); LONE does so for class.
 set -u
 build=${1:?build dir}
 mode=${2:-record}
@@ -129,6 +130,7 @@ esac
 
 for folder in lessons/[0-9][0-9]-*/; do
   s=$(basename "$folder"); n=${s%%-*}
+  case " ${LESSONS:-$n} " in *" $n "*) ;; *) continue ;; esac
   args=$(cat "$folder/reference-args.txt" 2>/dev/null)
   echo "== $s $args"
   # shellcheck disable=SC2086

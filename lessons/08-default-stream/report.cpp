@@ -16,9 +16,11 @@ double median_us(const Case& c) { return median_of(c.total_us); }
 
 // One case's two ways, side by side: the broken one, then the fix.
 SectionBuilder case_section(ReportBuilder& b, const std::string& key, const std::string& title, const Bounds& bounds,
-                  const std::pair<std::string, const Case*>& lost, const std::pair<std::string, const Case*>& kept) {
+                  const std::pair<std::string, const Case*>& lost, const std::pair<std::string, const Case*>& kept,
+                  double lost_spread_tolerance = kDefaultSpreadTolerance) {
   return b.section(key, title)
       .metric(measured(key + ".lost", lost.first, "us", lost.second->total_us)
+                  .with_spread_tolerance(lost_spread_tolerance)
                   .with_prediction(bounds.lost_us)
                   .with_note(fmt::format("{:.2f} of the way from overlapped to lost",
                                          lost_share(median_us(*lost.second), bounds))))
@@ -142,7 +144,7 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
   per_thread_section(b, m, predicted);
   case_section(b, "alloc", "a temporary buffer per step, steps on two non-blocking streams in turn",
                predicted.alloc, {"cudaMalloc / cudaFree", &m.alloc_sync},
-               {"cudaMallocAsync / cudaFreeAsync", &m.alloc_async});
+               {"cudaMallocAsync / cudaFreeAsync", &m.alloc_async}, kHostBoundSpreadTolerance);
   lecture_section(b);
 
   verify_results(b, m);

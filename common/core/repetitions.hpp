@@ -8,6 +8,7 @@
 
 #include "common/core/interrupt.hpp"
 #include "common/core/progress.hpp"
+#include "common/core/stats.hpp"
 
 namespace cudalab {
 
@@ -54,6 +55,44 @@ auto repeat(const Repetitions& reps, RunOnce&& run_once) -> std::vector<decltype
     progress::tick();
   }
   return samples;
+}
+
+// Two pieces of work timed in turns, pair by pair (gpu/timing.hpp, time_pairs_on_stream). A drift
+// of the machine slows both sides of a pair alike; a passing slowdown does not. On the lab H100 one
+// came with no other process on the GPU: for about 150 ms both sides took twice as long, then
+// recovered over some ten pairs, and the ratios of those pairs spread 24%. So the pairs come in
+// blocks, and a block whose ratios are not steady (stats.hpp, steady: the report's own noise rule)
+// is set aside and measured again, at most kMaxPairBlocks blocks in all. The run keeps the last
+// block and says how many it set aside; when that one is noisy too, the report says so.
+inline constexpr int kMaxPairBlocks = 3;
+struct PairedSamples {
+  std::vector<double> a_ms, b_ms;
+  int blocks_set_aside = 0;
+  std::vector<double> set_aside_ratios;  // the ratios of the blocks set aside, in order
+  std::vector<double> ratios() const;    // a_ms[i] / b_ms[i]
+};
+
+// `take_pair(warm_up)` times A then B once (warming up first when asked, which is only for the
+// first pair) and returns {a_ms, b_ms}. Each block has as many pairs as needs_more_samples asks.
+template <class TakePair>
+PairedSamples pairs_in_steady_blocks(const Repetitions& reps, double tolerance, TakePair&& take_pair) {
+  PairedSamples pairs;
+  bool warmed_up = false;
+  for (int block = 1;; ++block) {
+    pairs.a_ms.clear();
+    pairs.b_ms.clear();
+    do {
+      throw_if_interrupted();
+      const auto [a, b] = take_pair(!warmed_up);
+      warmed_up = true;
+      pairs.a_ms.push_back(a);
+      pairs.b_ms.push_back(b);
+    } while (needs_more_samples(pairs.a_ms, reps));
+    const std::vector<double> block_ratios = pairs.ratios();
+    if (block == kMaxPairBlocks || steady(block_ratios, tolerance)) return pairs;
+    ++pairs.blocks_set_aside;
+    pairs.set_aside_ratios.insert(pairs.set_aside_ratios.end(), block_ratios.begin(), block_ratios.end());
+  }
 }
 
 // One field of every sample: column(samples, &BehindSample::latency_us).

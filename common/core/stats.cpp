@@ -56,6 +56,12 @@ std::size_t wide_outliers(const std::vector<double>& samples, const Summary& s, 
   return wide;
 }
 
+bool steady(const std::vector<double>& samples, double tolerance) {
+  if (samples.size() < 3) return true;
+  const Summary s = summarize(samples);
+  return s.inlier_spread <= tolerance && !too_many_outliers(wide_outliers(samples, s, tolerance), samples.size());
+}
+
 double median_ci_relative_halfwidth(const std::vector<double>& samples) {
   const std::size_t n = samples.size();
   if (n < 5) return std::numeric_limits<double>::infinity();

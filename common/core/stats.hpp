@@ -40,6 +40,11 @@ std::size_t wide_outliers(const std::vector<double>& samples, const Summary& s, 
 inline constexpr std::size_t kOutlierShareLimit = 5;
 inline bool too_many_outliers(std::size_t wide, std::size_t count) { return wide * kOutlierShareLimit > count; }
 
+// The noise rule the report prints (report.hpp, Metric::noise_reason), on bare samples: true
+// for fewer than three, or when the bulk spreads within `tolerance` and no more than one in
+// kOutlierShareLimit samples are wide outliers.
+bool steady(const std::vector<double>& samples, double tolerance);
+
 // The median alone, for lessons that compare medians of several measurements.
 double median_of(const std::vector<double>& samples);
 

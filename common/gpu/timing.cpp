@@ -43,32 +43,22 @@ std::vector<double> time_on_stream(cudaStream_t stream, const Repetitions& reps,
   return samples;
 }
 
-std::vector<double> PairedSamples::ratios() const {
-  std::vector<double> out;
-  for (std::size_t i = 0; i < a_ms.size() && i < b_ms.size(); ++i) {
-    if (b_ms[i] > 0) out.push_back(a_ms[i] / b_ms[i]);
-  }
-  return out;
-}
-
 PairedSamples time_pairs_on_stream(cudaStream_t stream, const Repetitions& reps,
                                    const std::function<void(cudaStream_t)>& enqueue_a,
                                    const std::function<void(cudaStream_t)>& enqueue_b) {
-  // One pair at a time through time_on_stream: the first pair carries the warm-up, the rest
-  // none; each side is one timed run. The pair count follows the ratios' own spread.
+  // Each side of a pair is one timed run through time_on_stream; the first pair carries the
+  // warm-up. The pair count follows the ratios' own spread.
   Repetitions warm = reps, one = reps;
   one.warmup = 0;
   one.repeat = 1;
   one.adaptive = false;
   warm.repeat = 1;
   warm.adaptive = false;
-  PairedSamples pairs;
-  do {
-    const Repetitions& r = pairs.a_ms.empty() ? warm : one;
-    pairs.a_ms.push_back(time_on_stream(stream, r, enqueue_a).front());
-    pairs.b_ms.push_back(time_on_stream(stream, r, enqueue_b).front());
-  } while (needs_more_samples(pairs.a_ms, reps));
-  return pairs;
+  return pairs_in_steady_blocks(reps, kDefaultSpreadTolerance, [&](bool warm_up) {
+    const Repetitions& r = warm_up ? warm : one;
+    const double a = time_on_stream(stream, r, enqueue_a).front();
+    return std::pair<double, double>{a, time_on_stream(stream, r, enqueue_b).front()};
+  });
 }
 
 }  // namespace cudalab

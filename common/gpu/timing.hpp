@@ -31,10 +31,7 @@ std::vector<double> time_on_stream(cudaStream_t stream, const Repetitions& reps,
 // of B ran a few milliseconds apart. Their ratio, sample by sample, is what a slow drift of the
 // machine (clocks, a neighbour on the PCIe bus of a shared server) cannot move: it slows both
 // sides of a pair alike, where timing all of A and then all of B would let it land on one side.
-struct PairedSamples {
-  std::vector<double> a_ms, b_ms;
-  std::vector<double> ratios() const;  // a_ms[i] / b_ms[i]
-};
+// The pairs come in steady blocks (repetitions.hpp, pairs_in_steady_blocks).
 PairedSamples time_pairs_on_stream(cudaStream_t stream, const Repetitions& reps,
                                    const std::function<void(cudaStream_t)>& enqueue_a,
                                    const std::function<void(cudaStream_t)>& enqueue_b);

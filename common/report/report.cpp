@@ -55,7 +55,7 @@ Summary Metric::summary() const {
 }
 
 std::string Metric::noise_reason() const {
-  if (samples.size() < 3) return {};
+  if (steady(samples, tolerance())) return {};
   const Summary s = summary();
   if (s.inlier_spread > tolerance()) {
     return fmt::format("its samples spread {:.0f}%, more than the {:.0f}% it may", 100.0 * s.inlier_spread,

@@ -302,6 +302,8 @@ Measurements measure(const Params& p, const RunContext& ctx) {
       origin, ctx.reps, [&](cudaStream_t s) { enqueue(rig, Variant::sequential, s); },
       [&](cudaStream_t s) { enqueue(rig, Variant::depth_first, s); });
   m.depth_first_speedups = pairs.ratios();
+  m.pair_blocks_set_aside = pairs.blocks_set_aside;
+  m.set_aside_speedups = pairs.set_aside_ratios;
   m.runs[Variant::sequential] = VariantRun{pairs.a_ms, run_verified(rig, Variant::sequential, table, origin)};
   m.runs[Variant::depth_first] = VariantRun{pairs.b_ms, run_verified(rig, Variant::depth_first, table, origin)};
   for (Variant v : {Variant::breadth_first, Variant::pageable, Variant::transfer_compute, Variant::missing_wait}) {

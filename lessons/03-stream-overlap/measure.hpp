@@ -46,6 +46,10 @@ struct Measurements {
   std::map<Variant, VariantRun> runs;
   // Sequential and depth-first timed in turns, pair by pair: each pair's ratio, the speed-up.
   std::vector<double> depth_first_speedups;
+  // Blocks of pairs measured through a passing slowdown and measured again (timing.hpp), and
+  // their ratios.
+  int pair_blocks_set_aside = 0;
+  std::vector<double> set_aside_speedups;
   std::vector<Timeline> timelines;
   // From the traced runs (when tracing): busy time of the sequential lane, and of each
   // depth-first stream's lane.

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "common/core/repetitions.hpp"
 #include "common/core/stats.hpp"
 
 using namespace cudalab;
@@ -46,4 +47,56 @@ TEST(Stats, LineFitRecoversLatencyAndBandwidth) {
   EXPECT_NEAR(fit.r2, 1, 1e-12);
   EXPECT_THROW(fit_line({1}, {1}), std::invalid_argument);
   EXPECT_THROW(fit_line({2, 2}, {1, 3}), std::invalid_argument);
+}
+
+// The report's noise rule on bare samples: a steady bulk, a bulk spread too wide, and a second
+// mode of more than one sample in five.
+TEST(Stats, SteadyIsTheReportsNoiseRule) {
+  EXPECT_TRUE(steady({}, 0.10));
+  EXPECT_TRUE(steady({1.0, 5.0}, 0.10));  // too few to tell
+  EXPECT_TRUE(steady({2.22, 2.24, 2.21, 2.23, 2.22, 2.20}, 0.10));
+  EXPECT_FALSE(steady({2.0, 2.3, 2.1, 1.9, 2.25}, 0.10));
+  // Lone process 4 of 03 on the lab H100: ten pairs through a passing slowdown among twenty.
+  const std::vector<double> episode = {2.22, 2.24, 2.22, 2.2,  2.21, 2.21, 2.21, 2.21, 2.22, 2.21,
+                                       1.33, 1.78, 1.74, 1.97, 1.89, 1.86, 1.48, 1.76, 1.89, 1.91,
+                                       1.86, 1.86, 1.97, 2.01, 2.07, 2.25, 2.22, 2.23, 2.22, 2.21};
+  EXPECT_FALSE(steady(episode, 0.10));
+}
+
+namespace {
+// A fake pair source: ratios 2.2, except `slow` pairs from pair `from` on, whose ratios jump
+// between 1.77 and 2.3.
+struct FakePairs {
+  int from = 0, slow = 0, taken = 0, warmups = 0;
+  std::pair<double, double> operator()(bool warm_up) {
+    warmups += warm_up ? 1 : 0;
+    const bool slowed = taken >= from && taken < from + slow;
+    ++taken;
+    if (!slowed) return {3.82, 3.82 / 2.2};
+    return taken % 2 == 0 ? std::pair<double, double>{6.9, 3.9} : std::pair<double, double>{6.9, 3.0};
+  }
+};
+}  // namespace
+
+TEST(Repetitions, APairBlockThroughAPassingSlowdownIsSetAsideAndMeasuredAgain) {
+  const Repetitions fixed{1, 10, false};
+  FakePairs quiet;
+  const PairedSamples calm = pairs_in_steady_blocks(fixed, 0.10, quiet);
+  EXPECT_EQ(calm.blocks_set_aside, 0);
+  EXPECT_EQ(calm.ratios().size(), 10u);
+  EXPECT_EQ(quiet.warmups, 1);
+
+  FakePairs episode{3, 4};  // pairs 3..6 of the first block slowed
+  const PairedSamples again = pairs_in_steady_blocks(fixed, 0.10, episode);
+  EXPECT_EQ(again.blocks_set_aside, 1);
+  EXPECT_EQ(again.set_aside_ratios.size(), 10u);
+  EXPECT_EQ(again.ratios().size(), 10u);
+  for (double r : again.ratios()) EXPECT_NEAR(r, 2.2, 1e-9);
+  EXPECT_EQ(episode.taken, 20);
+  EXPECT_EQ(episode.warmups, 1) << "only the very first pair warms up";
+
+  FakePairs storm{0, 1000};  // never quiet: three blocks, the last one kept as it is
+  const PairedSamples kept = pairs_in_steady_blocks(fixed, 0.10, storm);
+  EXPECT_EQ(kept.blocks_set_aside, kMaxPairBlocks - 1);
+  EXPECT_EQ(storm.taken, 10 * kMaxPairBlocks);
 }

@@ -57,14 +57,32 @@ auto repeat(const Repetitions& reps, RunOnce&& run_once) -> std::vector<decltype
   return samples;
 }
 
-// Two pieces of work timed in turns, pair by pair (gpu/timing.hpp, time_pairs_on_stream). A drift
-// of the machine slows both sides of a pair alike; a passing slowdown does not. On the lab H100 one
-// came with no other process on the GPU: for about 150 ms both sides took twice as long, then
-// recovered over some ten pairs, and the ratios of those pairs spread 24%. So the pairs come in
-// blocks, and a block whose ratios are not steady (stats.hpp, steady: the report's own noise rule)
-// is set aside and measured again, at most kMaxPairBlocks blocks in all. The run keeps the last
-// block and says how many it set aside; when that one is noisy too, the report says so.
-inline constexpr int kMaxPairBlocks = 3;
+// A block of samples taken together (a burst of copies, a run of pairs) can fall into a passing
+// slowdown of a shared machine: on the lab H100, with no other process on the GPU, pinned H2D
+// copies fell from 55 to 24 GB/s for some ten samples, and both sides of 03's pairs took twice as
+// long for about 150 ms. `take_block()` returns one block's samples; a block that is not steady
+// (stats.hpp, steady: the report's own noise rule) is set aside and taken again, at most
+// kMaxBlocks blocks in all. The last block is kept; when it is noisy too, the report says so.
+inline constexpr int kMaxBlocks = 3;
+struct SteadyBlock {
+  std::vector<double> kept;
+  std::vector<double> set_aside;  // the samples of the blocks set aside, in order
+  int blocks_set_aside = 0;
+};
+template <class TakeBlock>
+SteadyBlock steady_block(double tolerance, TakeBlock&& take_block) {
+  SteadyBlock out;
+  for (int block = 1;; ++block) {
+    out.kept = take_block();
+    if (block == kMaxBlocks || steady(out.kept, tolerance)) return out;
+    ++out.blocks_set_aside;
+    out.set_aside.insert(out.set_aside.end(), out.kept.begin(), out.kept.end());
+  }
+}
+
+// Two pieces of work timed in turns, pair by pair (gpu/timing.hpp, time_pairs_on_stream), in
+// steady blocks of their ratios: a drift of the machine slows both sides of a pair alike, a
+// passing slowdown does not.
 struct PairedSamples {
   std::vector<double> a_ms, b_ms;
   int blocks_set_aside = 0;
@@ -78,7 +96,7 @@ template <class TakePair>
 PairedSamples pairs_in_steady_blocks(const Repetitions& reps, double tolerance, TakePair&& take_pair) {
   PairedSamples pairs;
   bool warmed_up = false;
-  for (int block = 1;; ++block) {
+  const SteadyBlock blocks = steady_block(tolerance, [&] {
     pairs.a_ms.clear();
     pairs.b_ms.clear();
     do {
@@ -88,11 +106,11 @@ PairedSamples pairs_in_steady_blocks(const Repetitions& reps, double tolerance, 
       pairs.a_ms.push_back(a);
       pairs.b_ms.push_back(b);
     } while (needs_more_samples(pairs.a_ms, reps));
-    const std::vector<double> block_ratios = pairs.ratios();
-    if (block == kMaxPairBlocks || steady(block_ratios, tolerance)) return pairs;
-    ++pairs.blocks_set_aside;
-    pairs.set_aside_ratios.insert(pairs.set_aside_ratios.end(), block_ratios.begin(), block_ratios.end());
-  }
+    return pairs.ratios();
+  });
+  pairs.blocks_set_aside = blocks.blocks_set_aside;
+  pairs.set_aside_ratios = blocks.set_aside;
+  return pairs;
 }
 
 // One field of every sample: column(samples, &BehindSample::latency_us).

@@ -42,6 +42,10 @@ struct Measurements {
   std::optional<PcieLink> pcie;
   std::map<Case, std::vector<std::vector<double>>> copy_ms;  // [case][size index] -> samples
   std::map<Case, Tally> bytes;                               // verified bytes per case, all sizes
+  // The headline's blocks (pinned H2D at the probe size: its sweep entry and two bursts) taken
+  // again after a passing slowdown (repetitions.hpp, steady_block): how many, and their samples.
+  int headline_blocks_set_aside = 0;
+  std::vector<double> headline_set_aside_ms;
   std::vector<double> bidirectional_ms;                      // both directions at once (pinned)
   Tally bidirectional_bytes;
   std::map<Case, std::vector<double>> async_call_us;  // host time inside cudaMemcpyAsync at the probe

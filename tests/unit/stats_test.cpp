@@ -97,6 +97,27 @@ TEST(Repetitions, APairBlockThroughAPassingSlowdownIsSetAsideAndMeasuredAgain) {
 
   FakePairs storm{0, 1000};  // never quiet: three blocks, the last one kept as it is
   const PairedSamples kept = pairs_in_steady_blocks(fixed, 0.10, storm);
-  EXPECT_EQ(kept.blocks_set_aside, kMaxPairBlocks - 1);
-  EXPECT_EQ(storm.taken, 10 * kMaxPairBlocks);
+  EXPECT_EQ(kept.blocks_set_aside, kMaxBlocks - 1);
+  EXPECT_EQ(storm.taken, 10 * kMaxBlocks);
+}
+
+TEST(Repetitions, ASteadyBlockIsKeptAndANoisyOneTakenAgain) {
+  int calls = 0;
+  const SteadyBlock first = steady_block(0.10, [&] {
+    ++calls;
+    return std::vector<double>{55.2, 55.3, 55.1, 55.2};
+  });
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(first.blocks_set_aside, 0);
+  EXPECT_TRUE(first.set_aside.empty());
+  // Lone process 2 of 02 on the lab H100: a burst through a slowdown, then a quiet one.
+  calls = 0;
+  const SteadyBlock second = steady_block(0.10, [&] {
+    return ++calls == 1 ? std::vector<double>{55.2, 54.9, 38.8, 39.8, 41.8, 45.2, 55.1}
+                        : std::vector<double>{55.1, 55.2, 55.0, 55.2, 55.3};
+  });
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(second.blocks_set_aside, 1);
+  EXPECT_EQ(second.set_aside.size(), 7u);
+  EXPECT_EQ(second.kept.size(), 5u);
 }

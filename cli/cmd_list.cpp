@@ -103,10 +103,17 @@ int run_list(const Invocation& inv) {
 
 int run_course(const Invocation& inv) {
   print_course(inv.output.lang(), inv.output.style.width);
-  std::cout << '\n'
-            << tr(inv.output.lang(), fmt::format("start with  cudalab {:02d}        # or: cudalab {} --help",
-                                                 course().front().number, course().front().slug))
-            << '\n';
+  const std::string start = tr(inv.output.lang(), fmt::format("start with  cudalab {:02d}        # or: cudalab {} --help",
+                                                              course().front().number, course().front().slug));
+  // Too wide for the terminal: the command on its line, the comment beneath it.
+  const std::size_t comment = start.find("  #");
+  std::cout << '\n';
+  if (display_width(start) <= inv.output.style.width || comment == std::string::npos) {
+    std::cout << start << '\n';
+  } else {
+    std::cout << start.substr(0, start.find_last_not_of(' ', comment) + 1) << '\n'
+              << "  " << start.substr(start.find('#', comment)) << '\n';
+  }
   return to_int(ExitCode::success);
 }
 

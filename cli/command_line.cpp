@@ -100,7 +100,8 @@ CommandLine::CommandLine()
 }
 
 Lang CommandLine::error_lang() const {
-  return check_lang(inv_.flags.lang).empty() ? parse_lang(inv_.flags.lang) : lang_from_environment();
+  if (check_lang(inv_.flags.lang).empty()) return parse_lang(inv_.flags.lang);
+  return typed_lang_.empty() ? lang_from_environment() : parse_lang(typed_lang_);
 }
 
 std::string CommandLine::extras_message() const {
@@ -122,6 +123,12 @@ std::string CommandLine::extras_message() const {
 }
 
 Invocation& CommandLine::parse(int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word == "--") break;  // what follows is a value, not a flag
+    const std::string value = word == "--lang" && i + 1 < argc ? argv[i + 1] : word.rfind("--lang=", 0) == 0 ? word.substr(7) : "";
+    if (!value.empty() && check_lang(value).empty()) typed_lang_ = value;
+  }
   try {
     app_.parse(argc, argv);
   } catch (const CLI::ExtrasError&) {

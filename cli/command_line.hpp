@@ -22,8 +22,10 @@ class CommandLine {
   // Throws CLI::ParseError (help and version included) and UsageError.
   Invocation& parse(int argc, const char* const* argv);
 
-  // The language of an error that strikes before the plan is made: --lang as CLI11 saw it
-  // (triggered on parse), else the environment's.
+  // The language of an error, or of help, that strikes before the plan is made: --lang as
+  // CLI11 saw it (triggered on parse), else a valid --lang anywhere on the command line (help
+  // stops CLI11 before it reads one typed after --help, or after a command that does not take
+  // it), else the environment's.
   Lang error_lang() const;
 
   CLI::App& app() { return app_; }
@@ -38,6 +40,7 @@ class CommandLine {
   std::deque<LessonSetup> lesson_pool_;
   CLI::App* parsed_ = nullptr;
   std::string config_path_;
+  std::string typed_lang_;  // the last valid --lang VALUE or --lang=VALUE of argv, "" when none
 };
 
 }  // namespace cudalab

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "cli/course.hpp"
 #include "common/core/errors.hpp"
 #include "common/core/text_format.hpp"
 #include "common/report/translate.hpp"
@@ -73,6 +74,13 @@ WrappingFormatter::WrappingFormatter(std::function<Lang()> lang) : lang_(std::mo
 
 std::string WrappingFormatter::tr_(const std::string& text) const { return tr(lang_(), text); }
 
+// A lesson's command speaks its title, whose Chinese is in the lesson's own catalogue
+// ("01 · the GPU as a factory of engines — …"); any other command, the shared one alone.
+std::string WrappingFormatter::tr_of_(const CLI::App* app, const std::string& text) const {
+  const CourseEntry* lesson = find_course_entry(app->get_name());
+  return tr(lang_(), text, lesson == nullptr ? std::string() : lesson->id());
+}
+
 std::string WrappingFormatter::make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const {
   const std::string text = CLI::Formatter::make_help(app, std::move(name), mode);
   std::string out;  // one blank line between parts, never two
@@ -126,12 +134,12 @@ std::string WrappingFormatter::make_option(const CLI::Option* opt, bool is_posit
 }
 
 std::string WrappingFormatter::make_subcommand(const CLI::App* sub) const {
-  return two_columns("  " + sub->get_display_name(), tr_(sub->get_description()));
+  return two_columns("  " + sub->get_display_name(), tr_of_(sub, sub->get_description()));
 }
 
 std::string WrappingFormatter::make_description(const CLI::App* app) const {
   const std::string d = app->get_description();
-  return d.empty() ? std::string() : wrap_paragraphs(tr_(d)) + '\n';
+  return d.empty() ? std::string() : wrap_paragraphs(tr_of_(app, d)) + '\n';
 }
 
 std::string WrappingFormatter::make_footer(const CLI::App* app) const {

@@ -28,6 +28,7 @@ class WrappingFormatter : public CLI::Formatter {
 
  private:
   std::string tr_(const std::string& text) const;
+  std::string tr_of_(const CLI::App* app, const std::string& text) const;
   std::function<Lang()> lang_;
 };
 

@@ -154,12 +154,46 @@ std::string resolved_value(const Invocation& inv, const LessonSetup* lesson, con
   return "none";
 }
 
+// A value as it is typed ("both", "64MiB") stays as it is; the words that explain one ("0
+// (device-query: every device)", "the lesson's") are in the student's language.
+std::string spoken_value(Lang lang, const std::string& value) {
+  const std::size_t open = value.find(" (");
+  if (open != std::string::npos && value.back() == ')') {
+    return value.substr(0, open + 2) + tr(lang, value.substr(open + 2, value.size() - open - 3)) + ")";
+  }
+  return value.find(' ') == std::string::npos ? value : tr(lang, value);
+}
+
+// A "# ..." line as it is, or folded to the terminal as several "# " lines, so that what the
+// listing prints stays comments wherever it folds.
+void comment_line(std::string& out, const std::string& comment, std::size_t width) {
+  if (display_width(comment) <= width) {
+    out += comment + '\n';
+    return;
+  }
+  const std::size_t body = comment.rfind("# ", 0) == 0 ? 2 : 0;
+  for (const auto& line : wrap_text(comment.substr(body), width > 12 ? width - 2 : 10)) out += "# " + line + '\n';
+}
+
 // Names and values as a preset writes them; the comment after '#' in the student's language.
+// A row too wide for the terminal puts its comment on "#" lines of their own beneath it.
 void print_rows(std::string& out, const std::vector<std::pair<std::string, std::string>>& rows, const Origins& origins,
-                Lang lang) {
+                Lang lang, std::size_t width) {
   for (const auto& [name, value] : rows) {
-    out += fmt::format("{} = {}  # {}\n", pad_right(name, 16), pad_right(printable_value(value), 10),
-                       tr(lang, origin_of(origins, name)));
+    const std::string shown = spoken_value(lang, printable_value(value));
+    const std::string setting = fmt::format("{} = {}", pad_right(name, 16), pad_right(shown, 10));
+    const std::string origin = tr(lang, origin_of(origins, name));
+    if (display_width(setting) + 4 + display_width(origin) <= width) {
+      out += setting + "  # " + origin + '\n';
+      continue;
+    }
+    const std::string bare = setting.substr(0, setting.find_last_not_of(' ') + 1);
+    if (display_width(bare) <= width) {
+      out += bare + '\n';
+    } else {
+      for (const auto& line : wrap_text(bare, width)) out += line + '\n';
+    }
+    for (const auto& line : wrap_text(origin, width > 12 ? width - 6 : 6)) out += "    # " + line + '\n';
   }
 }
 
@@ -173,17 +207,17 @@ void print_common(std::string& out, const Invocation& inv, const std::vector<std
     if (row->spec.kind == FlagKind::on_off) value = value == "on" ? "true" : "false";  // as a preset writes it
     rows.emplace_back(name, value);
   }
-  print_rows(out, rows, inv.flag_origins, inv.output.lang());
+  print_rows(out, rows, inv.flag_origins, inv.output.lang(), inv.output.style.width);
 }
 
-void print_lesson(std::string& out, const LessonSetup& setup, Lang lang) {
+void print_lesson(std::string& out, const LessonSetup& setup, Lang lang, std::size_t width) {
   std::vector<std::pair<std::string, std::string>> rows;
   for (const auto& spec : setup.lesson->flags()) {
     std::string value = setup.lesson->flag_value(spec.name);
     if (spec.kind == FlagKind::on_off) value = value == "on" ? "true" : "false";  // as a preset writes it
     rows.emplace_back(spec.name, value.empty() ? "none" : value);
   }
-  print_rows(out, rows, setup.origins, lang);
+  print_rows(out, rows, setup.origins, lang, width);
 }
 
 }  // namespace
@@ -191,24 +225,29 @@ void print_lesson(std::string& out, const LessonSetup& setup, Lang lang) {
 std::string effective_config(const Invocation& inv) {
   std::string out;
   const Lang lang = inv.output.lang();
+  const std::size_t width = inv.output.style.width;
   switch (inv.command) {
     case Command::all:
-      out += tr(lang, "# effective flags of all: value, then where it came from") + "\n";
+      comment_line(out, tr(lang, "# effective flags of all: value, then where it came from"), width);
       print_common(out, inv, all_flag_names(), nullptr);
       for (const auto& setup : inv.lessons) {
-        out += fmt::format("\n# lesson {:02d} {}{}\n", setup.entry->number, setup.entry->slug,
-                           setup.preset_error.empty() ? "" : " — refused: " + setup.preset_error);
-        print_lesson(out, setup, lang);
+        out += '\n';
+        const std::string heading = fmt::format("# lesson {:02d} {}", setup.entry->number, setup.entry->slug);
+        comment_line(out,
+                     tr(lang, setup.preset_error.empty() ? heading : heading + " — refused: " + setup.preset_error),
+                     width);
+        print_lesson(out, setup, lang, width);
       }
       break;
     case Command::show:
-      out += tr(lang, "# effective flags of show: value, then where it came from") + "\n";
+      comment_line(out, tr(lang, "# effective flags of show: value, then where it came from"), width);
       print_common(out, inv, show_flag_names(), nullptr);
       break;
     default:
-      out += tr(lang, fmt::format("# effective flags of {}: value, then where it came from", inv.lesson().entry->slug)) +
-             "\n";
-      print_lesson(out, inv.lesson(), lang);
+      comment_line(out,
+                   tr(lang, fmt::format("# effective flags of {}: value, then where it came from", inv.lesson().entry->slug)),
+                   width);
+      print_lesson(out, inv.lesson(), lang, width);
       print_common(out, inv, lesson_flag_names(), &inv.lesson());
       break;
   }

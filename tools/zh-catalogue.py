@@ -27,9 +27,9 @@ def load(name):
         if not line.strip() or line.startswith('#'):
             continue
         if line.startswith('en: '):
-            en = line[4:]
+            en = line[4:].strip(' \t')  # without its indent, as the binary reads it (translate.cpp)
         elif line.startswith('zh: ') and en is not None:
-            entries.append((en, line[4:]))
+            entries.append((en, line[4:].strip(' \t')))
             en = None
         else:
             sys.exit(f'{path}:{n}: expected "en: ..." then "zh: ..."')

@@ -58,19 +58,27 @@ char32_t last_code_point(std::string_view text) {
 
 }  // namespace
 
+namespace {
+
+// Steps over an ANSI CSI sequence (ESC [ ... letter) at text[i], which takes no column.
+bool skip_escape(std::string_view text, std::size_t& i) {
+  if (text[i] != '\x1b') return false;
+  ++i;
+  if (i < text.size() && text[i] == '[') {
+    ++i;
+    while (i < text.size() && !(text[i] >= '@' && text[i] <= '~')) ++i;
+    ++i;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::size_t display_width(std::string_view text) {
   std::size_t width = 0;
   std::size_t i = 0;
   while (i < text.size()) {
-    if (text[i] == '\x1b') {  // skip an ANSI CSI sequence: ESC [ ... letter
-      ++i;
-      if (i < text.size() && text[i] == '[') {
-        ++i;
-        while (i < text.size() && !(text[i] >= '@' && text[i] <= '~')) ++i;
-        ++i;
-      }
-      continue;
-    }
+    if (skip_escape(text, i)) continue;
     const char32_t cp = next_code_point(text, i);
     width += is_wide(cp) ? 2 : 1;
   }
@@ -141,6 +149,30 @@ void append_painted(std::string& line, const Piece& piece) {
   line.append("\x1b[").append(*piece.sgr).append("m").append(piece.text).append("\x1b[0m");
 }
 
+// A line wider than `width` (a word longer than the whole line: a long identifier, a URL) cut
+// into pieces that fit, in one pass, so the text never runs past the terminal's edge. A character
+// wider than the line on its own stays whole; a colour's escape sequence is never cut.
+void cut_to_width(const std::string& line, std::size_t width, std::vector<std::string>& out) {
+  if (width == 0 || display_width(line) <= width) {
+    out.push_back(line);
+    return;
+  }
+  std::size_t start = 0, used = 0, i = 0;
+  while (i < line.size()) {
+    if (skip_escape(line, i)) continue;
+    std::size_t next = i;
+    const std::size_t w = is_wide(next_code_point(line, next)) ? 2 : 1;
+    if (used + w > width && i > start) {
+      out.push_back(line.substr(start, i - start));
+      start = i;
+      used = 0;
+    }
+    used += w;
+    i = next;
+  }
+  out.push_back(line.substr(start));
+}
+
 }  // namespace
 
 std::vector<std::string> wrap_runs(const std::vector<TextRun>& runs, std::size_t width) {
@@ -185,40 +217,18 @@ std::vector<std::string> wrap_runs(const std::vector<TextRun>& runs, std::size_t
     i = j;
   }
   if (!line.empty() || lines.empty()) lines.push_back(std::move(line));
-  return lines;
+  std::vector<std::string> fitted;
+  fitted.reserve(lines.size());
+  for (auto& l : lines) cut_to_width(l, width, fitted);
+  return fitted;
 }
 
 namespace {
 
-// A line wider than `width` (a word longer than the whole line: a long identifier) cut into
-// pieces that fit, in one pass, so the text never runs past the terminal's edge. A character
-// wider than the line on its own stays whole.
-void cut_to_width(const std::string& line, std::size_t width, std::vector<std::string>& out) {
-  if (width == 0 || display_width(line) <= width) {
-    out.push_back(line);
-    return;
-  }
-  std::size_t start = 0, used = 0, i = 0;
-  while (i < line.size()) {
-    std::size_t next = i;
-    const std::size_t w = is_wide(next_code_point(line, next)) ? 2 : 1;
-    if (used + w > width && i > start) {
-      out.push_back(line.substr(start, i - start));
-      start = i;
-      used = 0;
-    }
-    used += w;
-    i = next;
-  }
-  out.push_back(line.substr(start));
-}
-
 }  // namespace
 
 std::vector<std::string> wrap_text(std::string_view text, std::size_t width) {
-  std::vector<std::string> lines;
-  for (auto& line : wrap_runs({TextRun{std::string(text), "", false}}, width)) cut_to_width(line, width, lines);
-  return lines;
+  return wrap_runs({TextRun{std::string(text), "", false}}, width);
 }
 
 namespace {

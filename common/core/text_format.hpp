@@ -26,7 +26,8 @@ struct TextRun {
   bool keep_together = false;
 };
 
-// wrap_text over styled runs: runs that touch without a space stay on one line.
+// wrap_text over styled runs: runs that touch without a space stay on one line. A word wider
+// than a whole line (a URL, a long identifier) is cut, as wrap_text cuts it.
 std::vector<std::string> wrap_runs(const std::vector<TextRun>& runs, std::size_t width);
 
 // Joins a source line onto a paragraph: with a space between words, without one where either side

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "common/report/render.hpp"
+#include "common/report/art.hpp"
 #include "common/report/render_timeline.hpp"
 #include "common/report/markdown.hpp"
 #include "common/report/predict.hpp"
@@ -176,7 +177,8 @@ class TextRenderer {
     if (!s.notes_key.empty()) notes_block(s.notes_key, kIndent);
     if (!s.art.empty()) {
       out_ << '\n';
-      for (const auto& line : s.art) out_ << std::string(kIndent, ' ') << line << '\n';
+      const std::size_t room = style_.width > kIndent ? style_.width - kIndent : style_.width;
+      for (const auto& line : fit_art(s.art, room)) out_ << std::string(kIndent, ' ') << line << '\n';
     }
     facts(s.facts);
     metrics(style_.tables ? s.metrics : unplotted(s));
@@ -276,22 +278,25 @@ class TextRenderer {
     const bool any_range = std::any_of(metrics.begin(), metrics.end(),
                                        [](const Metric& m) { return m.samples.size() > 1; });
     const std::size_t numbers_w = 9 + 1 + unit_w + (any_range ? 26 : 0);
-    const std::size_t label_room = kIndent + 2 + numbers_w + kMinLabelWidth <= style_.width
-                                       ? style_.width - kIndent - 2 - numbers_w
-                                       : kMinLabelWidth;
-    label_w = std::min(label_w, label_room);
+    // Too narrow for a label column beside the figures: the table is stacked, each label on lines
+    // of its own and its figures on an indented line beneath (an empty label column of 2).
+    const bool stacked = kIndent + 2 + numbers_w + kMinLabelWidth > style_.width;
+    label_w = stacked ? 2 : std::min(label_w, style_.width - kIndent - 2 - numbers_w);
     std::string heading = std::string(kIndent + label_w + 2, ' ') + paint_.dim(pad_left(tr("median"), 9));
     if (any_range) {
       heading += std::string(unit_w + 1, ' ') +
                  paint_.dim(pad_left(tr("min"), 9) + pad_left(tr("max"), 9) + pad_left(tr("spread"), 8));
     }
     out_ << '\n' << heading << '\n';
-    for (const auto& m : metrics) metric_row(m, label_w, unit_w, any_range);
+    for (const auto& m : metrics) {
+      if (stacked) folded(m.label, kIndent, "");
+      metric_row(m, stacked ? std::string() : m.label, label_w, unit_w, any_range);
+    }
   }
 
-  void metric_row(const Metric& m, std::size_t label_w, std::size_t unit_w, bool any_range) {
-    const auto labels = wrap_text(m.label, label_w);
-    std::string row = std::string(kIndent, ' ') + pad_right(labels[0], label_w + 2);
+  void metric_row(const Metric& m, const std::string& label, std::size_t label_w, std::size_t unit_w, bool any_range) {
+    const auto labels = wrap_text(label, label_w);
+    std::string row = std::string(kIndent, ' ') + pad_right(labels.empty() ? "" : labels[0], label_w + 2);
     std::vector<TextRun> notes;
     if (m.samples.empty()) {
       row += pad_left("—", 9);
@@ -485,8 +490,34 @@ class TextRenderer {
         out_ << "  " << paint_.cyan(pad_right(t.command, cmd_w)) << "  " << paint_.dim("# " + t.why) << '\n';
         continue;
       }
-      out_ << "  " << paint_.cyan(t.command) << '\n';
+      command_lines(t.command);
       for (const auto& line : wrap_text(t.why, prose_width(6))) out_ << "      " << paint_.dim(line) << '\n';
+    }
+  }
+
+  // A command as one line, or, wider than the terminal, folded before a flag (never between a
+  // flag and its value) with a shell's " \\" at each fold, so that it still pastes as one command.
+  void command_lines(const std::string& command) {
+    std::vector<std::string> groups;  // "--size 16MiB" is one group
+    std::istringstream words(command);
+    for (std::string word; words >> word;) {
+      if (!groups.empty() && word[0] != '-' && groups.back().rfind("--", 0) == 0) {
+        groups.back() += " " + word;
+      } else {
+        groups.push_back(word);
+      }
+    }
+    const bool folds = display_width(command) + 2 > style_.width;
+    const std::size_t room = style_.width > 26 ? style_.width - 6 : 20;  // "    " before, " \\" after
+    std::vector<std::string> parts{""};
+    for (const auto& group : groups) {
+      if (folds && !parts.back().empty() && display_width(parts.back()) + 1 + display_width(group) > room) {
+        parts.emplace_back();
+      }
+      parts.back() += (parts.back().empty() ? "" : " ") + group;
+    }
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      out_ << (i == 0 ? "  " : "    ") << paint_.cyan(parts[i] + (i + 1 < parts.size() ? " \\" : "")) << '\n';
     }
   }
 

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "common/core/text_format.hpp"
+#include "common/report/art.hpp"
 
 namespace cudalab {
 
@@ -19,6 +20,12 @@ constexpr std::string_view kWhitespace = " \t";
 // linear time and bounded stack, whatever the patterns.
 constexpr std::size_t kMaxTranslatedBytes = 4096;
 constexpr int kMaxCaptureDepth = 6;
+
+std::string trimmed(const std::string& text) {
+  const std::size_t first = text.find_first_not_of(kWhitespace);
+  if (first == std::string::npos) return {};
+  return text.substr(first, text.find_last_not_of(kWhitespace) - first + 1);
+}
 
 std::vector<std::string> split_placeholders(const std::string& text) {
   std::vector<std::string> pieces{""};
@@ -87,12 +94,14 @@ Catalogue Catalogue::parse(std::string_view text, std::string_view name) {
     ++line_number;
     if (line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '#') continue;
     if (line.rfind("en: ", 0) == 0 && !english) {
-      english = line.substr(4);
+      english = trimmed(line.substr(4));
     } else if (line.rfind("zh: ", 0) == 0 && english) {
+      // Both sides without their indent: translate() looks up the text without it and puts the
+      // text's own indent back ("  0    success" in --help's exit codes).
       if (english->find("{}") == std::string::npos) {
-        c.exact_.emplace(*english, line.substr(4));
+        c.exact_.emplace(*english, trimmed(line.substr(4)));
       } else {
-        c.patterns_.push_back({split_placeholders(*english), line.substr(4)});
+        c.patterns_.push_back({split_placeholders(*english), trimmed(line.substr(4))});
       }
       english.reset();
     } else {
@@ -163,75 +172,20 @@ std::string tr(Lang lang, std::string_view text, std::string_view notes_file) {
 
 namespace {
 
-bool starts_with(const std::string& text, std::string_view prefix) { return text.rfind(prefix, 0) == 0; }
-
-// The columns of a drawn row: stretches of text separated by two or more spaces.
-std::vector<std::string> columns_of(const std::string& row) {
-  std::vector<std::string> cells;
-  std::size_t i = row.find_first_not_of(' ');
-  while (i != std::string::npos) {
-    std::size_t end = row.find("  ", i);
-    cells.push_back(row.substr(i, end == std::string::npos ? std::string::npos : end - i));
-    i = end == std::string::npos ? end : row.find_first_not_of(' ', end);
-  }
-  return cells;
-}
-
-// A box drawn as "┌─┐" / "│ row │" / "└─┘" around rows of columns, translated column by column
-// and drawn again: a translation changes the widths the box was drawn for.
-std::vector<std::string> translated_box(const std::vector<std::string>& rows,
-                                        const std::function<void(std::string&)>& t) {
-  std::vector<std::vector<std::string>> cells;
-  std::size_t most = 0;
-  for (const auto& row : rows) {
-    cells.push_back(columns_of(row));
-    for (auto& cell : cells.back()) t(cell);
-    most = std::max(most, cells.back().size());
-  }
-  std::vector<std::size_t> widths(most, 0);
-  for (const auto& row : cells) {
-    if (row.size() != most) continue;  // rows of another shape are not aligned with the rest
-    for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], display_width(row[c]));
-  }
-  std::vector<std::string> inner;
-  std::size_t inner_w = 0;
-  for (const auto& row : cells) {
-    std::string line;
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      const bool aligned = row.size() == most && c + 1 < row.size();
-      line += (c == 0 ? "" : "  ") + (aligned ? pad_right(row[c], widths[c]) : row[c]);
-    }
-    inner_w = std::max(inner_w, display_width(line));
-    inner.push_back(std::move(line));
-  }
-  std::vector<std::string> box{"┌" + repeat_text("─", inner_w + 2) + "┐"};
-  for (const auto& line : inner) box.push_back("│ " + pad_right(line, inner_w) + " │");
-  box.push_back("└" + repeat_text("─", inner_w + 2) + "┘");
-  return box;
-}
-
-// A section's drawing: plain lines translated whole, boxes column by column.
+// A section's drawing: plain lines translated whole, boxes cell by cell and drawn again, since a
+// translation changes the widths the box was drawn for.
 void translate_art(std::vector<std::string>& art, const std::function<void(std::string&)>& t) {
   std::vector<std::string> out;
-  for (std::size_t i = 0; i < art.size(); ++i) {
-    if (!starts_with(art[i], "┌")) {
-      out.push_back(art[i]);
-      t(out.back());
+  for (auto& piece : parse_art(art)) {
+    if (!piece.boxed) {
+      t(piece.line);
+      out.push_back(std::move(piece.line));
       continue;
     }
-    std::vector<std::string> rows;
-    std::size_t j = i + 1;
-    for (; j < art.size() && !starts_with(art[j], "└"); ++j) {
-      std::string row = art[j];
-      if (starts_with(row, "│ ")) row.erase(0, std::string_view("│ ").size());
-      const std::string_view edge = " │";
-      if (row.size() >= edge.size() && row.compare(row.size() - edge.size(), edge.size(), edge) == 0) {
-        row.erase(row.size() - edge.size());
-      }
-      rows.push_back(row);
+    for (auto& row : piece.rows) {
+      for (auto& cell : row) t(cell);
     }
-    for (auto& line : translated_box(rows, t)) out.push_back(std::move(line));
-    i = j;  // the bottom edge, drawn again above
+    for (auto& line : draw_box(piece.rows)) out.push_back(std::move(line));
   }
   art = std::move(out);
 }

@@ -1,12 +1,15 @@
-// A live lecture on an 80-column terminal, in English or Chinese: `list`, `--help` and `show` of
-// every reference run fit, and under --lang zh no plain English word is left outside code,
-// flag names, units and the notes' own code spans.
+// A newcomer's terminal, 60, 80 or 120 columns wide, in English or Chinese: every command of the
+// README fits it, and under --lang zh no plain English word is left outside code, flag names,
+// units and the notes' own code spans: in `list`, `show`, `compare`, `grade`, the help, the
+// --print-config listing, the error lines and the SVGs.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -18,7 +21,7 @@
 #include "common/report/report_json.hpp"
 #include "common/core/text_format.hpp"
 #include "common/report/integrity.hpp"
-#include "common/report/report_json.hpp"
+#include "common/report/translate.hpp"
 #include "test_support.hpp"
 
 using namespace cudalab;
@@ -27,6 +30,7 @@ namespace {
 
 using testing_support::reference_run_name;
 using Outcome = testing_support::CliOutcome;
+const std::string kLongName = "a-student-who-names-files-very-carefully-lesson-03-second-attempt-final.json";
 Outcome run(std::vector<std::string> args) { return testing_support::run_cudalab(std::move(args)); }
 
 std::vector<std::string> lines_of(const std::string& text) {
@@ -112,25 +116,167 @@ std::set<std::string> note_lines(const std::string& file) {
 
 }  // namespace
 
-// An 80-column terminal in a lecture room: no line of `list`, `--help`, each lesson's `--help`,
-// or `show` of any reference run (with and without --table) is wider, in English or Chinese.
-TEST(Width, ListHelpAndEveryReferenceRunFitIn80Columns) {
-  setenv("COLUMNS", "80", 1);
-  for (const std::string lang : {"en", "zh"}) {
-    auto outputs = screens(lang);
-    outputs.emplace_back("--help", run({"--help"}));
-    for (const auto& e : course()) {
-      outputs.emplace_back(std::string(e.slug) + " --help", run({e.slug, "--help"}));
-      if (!reference_run(reference_run_name(e.number))) continue;
-      const std::string nn = std::to_string(e.number);
-      outputs.emplace_back("compare " + nn, run({"compare", nn, nn}));  // the reference against itself
+namespace {
+
+namespace fs = std::filesystem;
+
+// A class folder for `compare` and `grade`: lesson 03's reference run with every figure 2.5×
+// out of tolerance and three other processes on the GPU (every row OUT, the verdict
+// inconclusive, reasons to wrap), sealed as the run that measured it would be, under a long file
+// name; and a truncated run. Returns the long-named run's path.
+std::string write_class_folder(const fs::path& dir) {
+  nlohmann::json shared = nlohmann::json::parse(*reference_run(reference_run_name(3)));
+  for (auto& section : shared["sections"]) {
+    for (auto& metric : section["metrics"]) {
+      for (auto& sample : metric["samples"]) sample = sample.get<double>() * 2.5;
     }
-    for (const auto& [what, o] : outputs) {
-      for (const auto& line : lines_of(o.out)) {
-        EXPECT_LE(display_width(line), 80u) << lang << " " << what << ":\n" << line;
+  }
+  for (auto& item : shared["environment"]) {
+    if (item["key"] == "other_processes") item["ok"] = false, item["summary"] = "3 other processes used the GPU while the lesson measured: its figures are shared";
+  }
+  Report doctored = report_from_json(shared);
+  seal(doctored);  // as the run that measured these figures would have: intact
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path long_named = dir / kLongName;
+  std::ofstream(long_named) << report_to_json(doctored).dump();
+  std::ofstream(dir / "truncated.json") << report_to_json(doctored).dump().substr(0, 2000);
+  return long_named.string();
+}
+
+// One command of the README as a student, instructor or grader types it, and the exit code it
+// must end with here, without a GPU (77: waived).
+struct Typed {
+  std::vector<std::string> args;
+  int code;
+};
+
+// `help` for every topic and `--help` for every command: each lesson, and each other command.
+void add_help(std::vector<Typed>& typed) {
+  typed.push_back({{"--help"}, 0});
+  typed.push_back({{"help"}, 0});
+  for (const std::string command : {"list", "all", "show", "live", "compare", "grade", "help", "completion"}) {
+    typed.push_back({{command, "--help"}, 0});
+    typed.push_back({{"help", command}, 0});
+  }
+  for (const auto& e : course()) {
+    typed.push_back({{e.slug, "--help"}, 0});
+    typed.push_back({{"help", std::to_string(e.number)}, 0});
+    typed.push_back({{"live", e.slug, "--help"}, 0});
+  }
+}
+
+// `show` of every reference run in every form the README names (by number, by name, from the
+// file; --table, --stable, --portable), `compare` of each reference against itself, a run out of
+// tolerance against its reference, `grade` of the reference runs and of a class folder.
+void add_recorded(std::vector<Typed>& typed, const std::string& class_dir, const std::string& doctored) {
+  const std::string runs = std::string(CUDALAB_SOURCE_DIR) + "/course-notes/runs";
+  for (const auto& e : course()) {
+    if (!reference_run(reference_run_name(e.number))) continue;
+    const std::string nn = std::to_string(e.number);
+    typed.push_back({{"show", nn}, 0});
+    typed.push_back({{"show", e.slug, "--table"}, 0});
+    typed.push_back({{"show", runs + "/" + reference_run_name(e.number) + ".json"}, 0});
+    typed.push_back({{"show", nn, "--stable"}, 0});
+    typed.push_back({{"show", nn, "--portable"}, 0});
+    typed.push_back({{"compare", nn, nn}, 0});
+  }
+  typed.push_back({{"compare", "03", doctored}, 1});
+  typed.push_back({{"compare", "03", "03", doctored, "--tolerance", "10%"}, 1});
+  typed.push_back({{"grade", runs}, 0});
+  typed.push_back({{"grade", class_dir}, 1});
+}
+
+// What needs a GPU, typed on a machine without one: every lesson, `all`, live mode, and
+// --print-config (which runs nothing, so it answers here too); errors a newcomer makes.
+void add_without_gpu(std::vector<Typed>& typed, const std::string& preset) {
+  typed.push_back({{}, 0});
+  typed.push_back({{"list"}, 0});
+  typed.push_back({{"list", "--times"}, 0});
+  typed.push_back({{"--version"}, 0});
+  for (const auto& e : course()) {
+    typed.push_back({{std::to_string(e.number)}, 77});
+    typed.push_back({{e.slug, "--print-config"}, 0});
+  }
+  typed.push_back({{"all"}, 77});
+  typed.push_back({{"all", "--print-config"}, 0});
+  typed.push_back({{"all", "--stable"}, 77});
+  typed.push_back({{"live", "03"}, 77});
+  typed.push_back({{"03", "--live"}, 77});
+  typed.push_back({{"live", "03", "--print-config"}, 0});
+  typed.push_back({{"--config", preset, "03", "--print-config"}, 0});
+  typed.push_back({{"03", "--config", preset, "--streams", "8", "--print-config"}, 0});
+  typed.push_back({{"03", "--streams", "0"}, 2});
+  typed.push_back({{"03", "--size", "64XB"}, 2});
+  typed.push_back({{"04", "--bogus"}, 2});
+  typed.push_back({{"lesson-that-is-not"}, 2});
+  typed.push_back({{"compare"}, 2});
+  typed.push_back({{"show", "no-such-run.json"}, 2});
+  typed.push_back({{"grade", "/no/such/folder"}, 2});
+}
+
+// Every command of the README; the test adds --lang to each that takes it. Output captured off
+// a terminal has no colour, so --color is left at auto.
+std::vector<Typed> every_command(const fs::path& scratch) {
+  const std::string doctored = write_class_folder(scratch / "class");
+  const std::string preset = (scratch / "class.toml").string();
+  std::ofstream(preset) << "[stream-overlap]\nstreams = 8\nsize = \"64MiB\"\nstrict = true\n\n[all]\nlang = \"zh\"\n";
+  std::vector<Typed> typed;
+  add_help(typed);
+  add_recorded(typed, (scratch / "class").string(), doctored);
+  add_without_gpu(typed, preset);
+  return typed;
+}
+
+std::string joined(const std::vector<std::string>& args) {
+  std::string text = "cudalab";
+  for (const auto& a : args) text += " " + a;
+  return text;
+}
+
+}  // namespace
+
+// A newcomer's terminal at 60, 80 and 120 columns, in English and Chinese: every command of the
+// README, run here without a GPU, ends with its documented exit code, prints no line of stdout
+// wider than the terminal (CJK characters count two columns), and keeps stderr to one line.
+// The grader forms (--stable, --portable) are not folded: graders diff them, so they are the
+// same bytes at every width (checked here), whatever the terminal. Completion scripts are read
+// by the shell, not by a person, and markdown, CSV and JSON forms are files, not screens: they
+// are not run here.
+TEST(Width, EveryCommandFitsAt60_80And120ColumnsInEnglishAndChinese) {
+  testing_support::hide_gpus();
+  const auto typed = every_command(fs::path(testing::TempDir()) / "cudalab_every_command");
+  const auto grader_form = [](const std::vector<std::string>& args) {
+    return std::find_if(args.begin(), args.end(), [](const std::string& a) { return a == "--stable" || a == "--portable"; }) !=
+           args.end();
+  };
+  std::map<std::string, std::string> grader_forms;  // command -> its output at the first width
+  std::size_t lines = 0;
+  for (const char* columns : {"60", "80", "120"}) {
+    setenv("COLUMNS", columns, 1);
+    const std::size_t width = std::stoul(columns);
+    for (const std::string lang : {"en", "zh"}) {
+      for (const auto& t : typed) {
+        std::vector<std::string> args = t.args;
+        if (!args.empty() && args[0] != "--version" && args[0] != "completion") args.insert(args.end(), {"--lang", lang});
+        const Outcome o = run(args);
+        const std::string what = joined(args) + " at " + columns + " columns";
+        EXPECT_EQ(o.code, t.code) << what << "\n" << o.err << o.out;
+        EXPECT_TRUE(o.err.empty() || testing_support::one_line(o.err)) << what << ":\n" << o.err;
+        if (grader_form(args)) {
+          const auto [first, fresh] = grader_forms.emplace(joined(args), o.out);
+          EXPECT_TRUE(fresh || first->second == o.out) << what << " differs from the same at another width";
+          continue;
+        }
+        for (const auto& line : lines_of(o.out)) {
+          ++lines;
+          EXPECT_LE(display_width(line), width) << what << ":\n" << line;
+        }
       }
     }
   }
+  unsetenv("COLUMNS");
+  EXPECT_GT(lines, 50000u) << "every screen was printed";
 }
 
 // Under --lang zh, `list` and `show` of every reference run print no English word outside
@@ -146,6 +292,100 @@ TEST(Lang, ShowInChineseLeavesNoEnglishLabel) {
       if (notes.count(trimmed(line)) > 0) continue;
       const auto words = english_words(line);
       EXPECT_TRUE(words.empty()) << what << ": '" << words.front() << "' in:\n" << line;
+    }
+  }
+}
+
+// The English words of a help or --print-config screen that are not what a user types: the
+// usage line, the first column (flags, commands, positionals and their type names), a setting's
+// name and value ("streams = 4"), a default that is a value ("[默认：text]"), code spans and
+// example commands, the flag names and the values of the choice flags the screen lists ("auto"
+// of auto|always|never), and the words the user typed, echoed in an error.
+std::vector<std::string> untyped_english_words(const std::string& screen, const std::vector<std::string>& args) {
+  static const std::regex first_column(R"(^  (-\S+|[a-z][a-z0-9-]*|[A-Z]+)( \S+)?(\s{2,}|$))");
+  static const std::regex setting(R"(^[a-z][a-z0-9-]* += \S+)");
+  static const std::regex typed_default(R"(\[默认：[^ \]]*\])");
+  static const std::regex code_span("`[^`]*`");
+  // An example command in a description: "compare 03 mine.json", "cudalab completion bash".
+  static const std::regex example(R"((cudalab )?\b(show|compare|grade|completion|list|help|live|all)( [A-Za-z0-9_./-]+)+)");
+  static const std::regex choices(R"([a-z]+(\|[a-z]+)+|--[a-z][a-z0-9-]*)");
+  // The kinds of check as the grader forms print them ("verify KEY pass"), named so in the help;
+  // "shell", which Chinese writes as it is.
+  std::set<std::string> typed = {"verify", "expect", "shell"};
+  for (auto it = std::sregex_iterator(screen.begin(), screen.end(), choices); it != std::sregex_iterator(); ++it) {
+    std::string words = it->str();
+    if (words.rfind("--", 0) == 0) words.erase(0, 2);
+    for (std::size_t at = 0; at != std::string::npos;) {
+      const std::size_t bar = words.find('|', at);
+      typed.insert(words.substr(at, bar == std::string::npos ? bar : bar - at));
+      at = bar == std::string::npos ? bar : bar + 1;
+    }
+  }
+  typed.insert(args.begin(), args.end());  // what the user typed, echoed back
+  std::vector<std::string> found;
+  for (std::string line : lines_of(screen)) {
+    if (line.rfind("用法：", 0) == 0) continue;
+    line = std::regex_replace(line, first_column, "");
+    line = std::regex_replace(line, setting, "");
+    line = std::regex_replace(line, typed_default, "");
+    line = std::regex_replace(line, code_span, "CODE");
+    line = std::regex_replace(line, example, "CODE");
+    for (const auto& word : english_words(line)) {
+      if (typed.count(word) == 0) found.push_back(word + " in: " + line);
+    }
+  }
+  return found;
+}
+
+// Under --lang zh, what surrounds the lessons speaks Chinese too: the help of every command and
+// lesson (its title included), --print-config, and CLI11's and our own error lines on stderr.
+// Flag names, their values and type names (SIZE, auto|always|never) stay as they are typed.
+TEST(Lang, HelpConfigAndErrorsInChineseLeaveNoEnglishLabel) {
+  testing_support::hide_gpus();
+  setenv("COLUMNS", "80", 1);
+  std::vector<std::vector<std::string>> typed = {{"--help"}, {"help"}, {"all", "--print-config"},
+                                                 {"live", "03", "--print-config"}};
+  for (const std::string command : {"list", "all", "show", "live", "compare", "grade", "help"}) {
+    typed.push_back({command, "--help"});
+  }
+  typed.push_back({"help", "completion"});  // completion takes no --lang: its script has no words
+  for (const auto& e : course()) {
+    typed.push_back({e.slug, "--help"});
+    typed.push_back({"help", std::to_string(e.number)});
+    typed.push_back({e.slug, "--print-config"});
+  }
+  const std::vector<std::vector<std::string>> mistakes = {
+      {"compare"}, {"03", "--streams", "0"}, {"04", "--bogus"}, {"lesson-that-is-not"}, {"show", "no-such-run.json"},
+      {"03", "--size", "64XB"}, {"03"}};
+  for (auto args : typed) {
+    args.insert(args.end(), {"--lang", "zh"});
+    const Outcome o = run(args);
+    EXPECT_EQ(o.code, 0) << o.err;
+    EXPECT_NE(o.out.find_first_of("\xe4\xe5\xe6\xe7\xe8\xe9"), std::string::npos) << joined(args) << ": no Chinese";
+    for (const auto& word : untyped_english_words(o.out, args)) ADD_FAILURE() << joined(args) << ": " << word;
+  }
+  for (auto args : mistakes) {
+    args.insert(args.end(), {"--lang", "zh"});
+    const Outcome o = run(args);
+    EXPECT_NE(o.code, 0) << joined(args);
+    EXPECT_TRUE(testing_support::one_line(o.err)) << joined(args) << ":\n" << o.err;
+    for (const auto& word : untyped_english_words(o.err, args)) ADD_FAILURE() << joined(args) << ": " << word;
+  }
+  unsetenv("COLUMNS");
+}
+
+// The first line of a lesson's help under --lang zh names it by its Chinese title, the one
+// `show NN --lang zh` prints in its header.
+TEST(Lang, LessonHelpNamesTheLessonInChinese) {
+  for (const auto& e : course()) {
+    const std::string title = tr(Lang::zh, e.title, e.id());
+    ASSERT_NE(title, e.title) << e.id() << " has no Chinese title in its catalogue";
+    for (const auto& args : std::vector<std::vector<std::string>>{{e.slug, "--help", "--lang", "zh"},
+                                                                  {"help", std::to_string(e.number), "--lang", "zh"}}) {
+      const Outcome o = run(args);
+      ASSERT_EQ(o.code, 0) << o.err;
+      EXPECT_NE(lines_of(o.out).at(0).find(title), std::string::npos) << joined(args) << ":\n" << o.out;
+      EXPECT_EQ(o.out.find(e.title), std::string::npos) << joined(args) << ":\n" << o.out;
     }
   }
 }
@@ -196,30 +436,12 @@ TEST(Lang, SvgInChineseLeavesNoEnglishLabel) {
 }
 
 // A grader's terminal at 60, 80 and 120 columns: `compare` against a run whose every figure is
-// out of tolerance and which was disturbed (every row OUT, the verdict inconclusive, reasons to
-// wrap), and `grade` of a folder with a long file name, a truncated file and a disturbed run.
+// out of tolerance and which was disturbed, and `grade` of its folder (write_class_folder).
 // Nothing is cut: the long name and the reasons appear whole, wrapped.
 TEST(Width, CompareAndGradeFitAt60_80And120Columns) {
-  namespace fs = std::filesystem;
-  nlohmann::json shared = nlohmann::json::parse(*reference_run(reference_run_name(3)));
-  for (auto& section : shared["sections"]) {
-    for (auto& metric : section["metrics"]) {
-      for (auto& sample : metric["samples"]) sample = sample.get<double>() * 2.5;
-    }
-  }
-  for (auto& item : shared["environment"]) {
-    if (item["key"] == "other_processes") item["ok"] = false, item["summary"] = "3 other processes used the GPU while the lesson measured: its figures are shared";
-  }
-  Report doctored = report_from_json(shared);
-  seal(doctored);  // as the run that measured these figures would have: intact
-  shared = report_to_json(doctored);
   const fs::path dir = fs::path(testing::TempDir()) / "cudalab_width_class";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  const std::string long_name = "a-student-who-names-files-very-carefully-lesson-03-second-attempt-final.json";
-  std::ofstream(dir / long_name) << shared.dump();
-  std::ofstream(dir / "truncated.json") << shared.dump().substr(0, 2000);
-  const std::string shared_path = (dir / long_name).string();
+  const std::string shared_path = write_class_folder(dir);
+  const std::string& long_name = kLongName;
   for (const char* columns : {"60", "80", "120"}) {
     setenv("COLUMNS", columns, 1);
     const std::size_t width = std::stoul(columns);

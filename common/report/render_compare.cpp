@@ -26,9 +26,11 @@ std::string metric_verdict(const MetricComparison& m) {
   return m.within() ? "ok" : "OUT";
 }
 
-std::string joined(const std::vector<std::string>& items, const char* separator) {
+// Each item translated on its own, then joined: the zh catalogue knows each reason as a phrase,
+// and a list of them is no phrase it knows (en leaves every item as it is).
+std::string joined(const std::vector<std::string>& items, const char* separator, Lang lang = Lang::en) {
   std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
+  for (const auto& item : items) out += (out.empty() ? "" : separator) + tr(lang, item);
   return out;
 }
 
@@ -37,8 +39,8 @@ const char* environment_word(const std::vector<std::string>& disturbance) {
 }
 
 // "clean", or "disturbed: 3 other processes used the GPU while the lesson measured; ..."
-std::string environment_text(const std::vector<std::string>& disturbance) {
-  return disturbance.empty() ? "clean" : "disturbed: " + joined(disturbance, "; ");
+std::string environment_text(const std::vector<std::string>& disturbance, Lang lang = Lang::en) {
+  return disturbance.empty() ? "clean" : "disturbed: " + joined(disturbance, "; ", lang);
 }
 
 // Device, date, integrity and environment of a run, for a line joined with " · ".
@@ -91,14 +93,16 @@ void put_packed(std::ostringstream& out, const std::vector<std::string>& items, 
 }
 
 // Who was disturbed, and why: "B was disturbed (3 other processes used the GPU ...)".
-std::string disturbed_phrase(const Comparison& c) {
+std::string disturbed_phrase(const Comparison& c, Lang lang) {
   std::vector<std::string> parts;
-  if (!c.disturbance_a.empty()) parts.push_back("A was disturbed (" + joined(c.disturbance_a, "; ") + ")");
-  if (!c.disturbance_b.empty()) parts.push_back("B was disturbed (" + joined(c.disturbance_b, "; ") + ")");
+  if (!c.disturbance_a.empty()) parts.push_back("A was disturbed (" + joined(c.disturbance_a, "; ", lang) + ")");
+  if (!c.disturbance_b.empty()) parts.push_back("B was disturbed (" + joined(c.disturbance_b, "; ", lang) + ")");
   return joined(parts, " and ");
 }
 
-std::string verdict_sentence(const Comparison& c) {
+// The verdict in one sentence; in zh its lists are translated item by item, and the caller
+// translates the sentence around them.
+std::string verdict_sentence(const Comparison& c, Lang lang = Lang::en) {
   switch (c.verdict()) {
     case CompareVerdict::holds: {
       std::size_t headlines = 0;
@@ -109,12 +113,15 @@ std::string verdict_sentence(const Comparison& c) {
                          c.disturbed() ? fmt::format(", though {} disturbed", who) : "");
     }
     case CompareVerdict::inconclusive:
-      return "inconclusive: too noisy to judge: " + joined(c.undecided(), "; ") + ", and " + disturbed_phrase(c);
+      return "inconclusive: too noisy to judge: " + joined(c.undecided(), "; ", lang) + ", and " +
+             disturbed_phrase(c, lang);
     case CompareVerdict::fails: break;
   }
-  std::string text = "B does not hold against A: " + joined(c.failures(), "; ");
+  std::string text = "B does not hold against A: " + joined(c.failures(), "; ", lang);
   const auto undecided = c.undecided();
-  if (!undecided.empty()) text += "; too noisy to judge: " + joined(undecided, "; ") + ", as " + disturbed_phrase(c);
+  if (!undecided.empty()) {
+    text += "; too noisy to judge: " + joined(undecided, "; ", lang) + ", as " + disturbed_phrase(c, lang);
+  }
   return text;
 }
 
@@ -160,7 +167,7 @@ void comparison_text(std::ostringstream& out, const Comparison& c, std::size_t w
     std::vector<std::string> items = run_items(*run, disturbance);
     for (auto& item : items) item = tr(lang, item);
     put_packed(out, items, width, 5, " · ");
-    if (!disturbance.empty()) put_wrapped(out, tr(lang, environment_text(disturbance)), width, 5, 7);
+    if (!disturbance.empty()) put_wrapped(out, tr(lang, environment_text(disturbance, lang)), width, 5, 7);
   }
   for (const auto& p : c.params) {
     put_wrapped(out, tr(lang, fmt::format("param {}: {} → {}", p.name, p.a.empty() ? "—" : p.a, p.b.empty() ? "—" : p.b)),
@@ -174,7 +181,7 @@ void comparison_text(std::ostringstream& out, const Comparison& c, std::size_t w
                                      verdict_of(x.b), x.headline ? " (headline check)" : "")),
                 width, 2, 4);
   }
-  put_wrapped(out, tr(lang, verdict_sentence(c)), width, 2, 4);
+  put_wrapped(out, tr(lang, verdict_sentence(c, lang)), width, 2, 4);
 }
 
 void comparison_md(std::ostringstream& out, const Comparison& c) {
@@ -304,7 +311,14 @@ void grade_text_row(std::ostringstream& out, const GradeRow& row, const std::vec
   std::vector<std::string> figures = headline_items(row.run->report);
   figures.insert(figures.begin(), device_of(row.run->report));
   put_packed(out, figures, width, 6, " · ");
-  for (const auto& problem : grade_problems(row)) put_wrapped(out, tr(lang, problem), width, 6, 8);
+  // A problem is "disturbed: REASON" or a phrase of its own: the reason is translated first, so
+  // no pattern of the reason's own can swallow the prefix.
+  static const std::string disturbed = "disturbed: ";
+  for (const auto& problem : grade_problems(row)) {
+    const bool why_disturbed = problem.rfind(disturbed, 0) == 0;
+    const std::string shown = why_disturbed ? disturbed + tr(lang, problem.substr(disturbed.size())) : problem;
+    put_wrapped(out, tr(lang, shown), width, 6, 8);
+  }
 }
 
 // The markdown and CSV cells of a row.

@@ -129,6 +129,13 @@ std::string write_class_folder(const fs::path& dir) {
   for (auto& section : shared["sections"]) {
     for (auto& metric : section["metrics"]) {
       for (auto& sample : metric["samples"]) sample = sample.get<double>() * 2.5;
+      // A noisy headline too, so the run is disturbed for two reasons at once: each must reach
+      // the student in their language, not the pair as one untranslated phrase.
+      if (metric["key"] == "speedup.depth_first") {
+        for (std::size_t i = 1; i < metric["samples"].size(); i += 2) {
+          metric["samples"][i] = metric["samples"][i].get<double>() * 1.5;
+        }
+      }
     }
   }
   for (auto& item : shared["environment"]) {

@@ -3,6 +3,7 @@
 // page or an issue, CSV for a spreadsheet. Every string that came from a file was made printable
 // when it was read (report_json.hpp).
 #include <algorithm>
+#include <string_view>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -29,8 +30,10 @@ std::string metric_verdict(const MetricComparison& m) {
 // Each item translated on its own, then joined: the zh catalogue knows each reason as a phrase,
 // and a list of them is no phrase it knows (en leaves every item as it is).
 std::string joined(const std::vector<std::string>& items, const char* separator, Lang lang = Lang::en) {
+  // A Chinese list is joined with the full-width semicolon, as the sentences around it are.
+  const std::string between = lang == Lang::zh && std::string_view(separator) == "; " ? "；" : separator;
   std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : separator) + tr(lang, item);
+  for (const auto& item : items) out += (out.empty() ? "" : between) + tr(lang, item);
   return out;
 }
 

@@ -22,6 +22,13 @@ Metric derived(std::string key, std::string label, std::string unit, double valu
   return measured(std::move(key), std::move(label), std::move(unit), {value});
 }
 
+Metric set_aside(std::string key, std::string label, std::string unit, std::vector<double> samples,
+                 int blocks_set_aside) {
+  return measured(std::move(key), std::move(label), std::move(unit), std::move(samples))
+      .with_note(fmt::format("{} block{} spread more than {:.0f}%: a passing slowdown of the machine, not of the lesson",
+                             blocks_set_aside, blocks_set_aside == 1 ? "" : "s", 100.0 * kDefaultSpreadTolerance));
+}
+
 SectionBuilder& SectionBuilder::fact(std::string key, std::string label, std::string value, std::string note,
                                      bool stable) {
   get().facts.push_back(Fact{std::move(key), std::move(label), std::move(value), std::move(note), stable});

@@ -23,6 +23,10 @@ namespace cudalab {
 Metric measured(std::string key, std::string label, std::string unit, std::vector<double> samples);
 // A metric with one computed value: a ratio, a fitted constant, a count.
 Metric derived(std::string key, std::string label, std::string unit, double value);
+// The samples of the blocks a headline set aside and measured again (core/repetitions.hpp,
+// steady_block), as a metric of their own: shown beside the figure, never mixed into it.
+Metric set_aside(std::string key, std::string label, std::string unit, std::vector<double> samples,
+                 int blocks_set_aside);
 
 // Edits one section of the report under construction; cheap to copy, valid while its builder is.
 class SectionBuilder {

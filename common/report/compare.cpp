@@ -7,6 +7,7 @@
 
 #include "common/core/errors.hpp"
 #include "common/core/text_format.hpp"
+#include "common/report/translate.hpp"
 
 namespace cudalab {
 
@@ -211,14 +212,16 @@ Comparison compare_runs(const SavedRun& a, const SavedRun& b, std::optional<doub
   return c;
 }
 
-std::vector<std::string> grade_problems(const GradeRow& row) {
-  if (row.run == nullptr) return {"unreadable: " + row.problem};
+std::vector<std::string> grade_problems(const GradeRow& row, Lang lang) {
+  if (row.run == nullptr) return {tr(lang, "unreadable: " + row.problem)};
   std::vector<std::string> out;
-  if (row.run->integrity.state == Integrity::modified) out.push_back(row.run->integrity.describe());
+  if (row.run->integrity.state == Integrity::modified) out.push_back(tr(lang, row.run->integrity.describe()));
   for (const auto& check : row.run->report.checks) {
-    if (check.kind == CheckKind::verify && !check.passed) out.push_back(fmt::format("verify {} failed", check.key));
+    if (check.kind == CheckKind::verify && !check.passed) {
+      out.push_back(tr(lang, fmt::format("verify {} failed", check.key)));
+    }
   }
-  for (const auto& reason : row.run->report.disturbance()) out.push_back("disturbed: " + reason);
+  for (const auto& reason : row.run->report.disturbance()) out.push_back(tr(lang, "disturbed: " + tr(lang, reason)));
   return out;
 }
 

@@ -97,7 +97,8 @@ struct GradeRow {
 std::string render_grades(const std::vector<GradeRow>& rows, TableFormat format, std::size_t width,
                           Lang lang = Lang::en);
 bool grade_passes(const GradeRow& row);
-// Why a row does not pass, one phrase each (empty: it passes).
-std::vector<std::string> grade_problems(const GradeRow& row);
+// Why a row does not pass, one phrase each (empty: it passes), in `lang`: a disturbed run's
+// reason is translated before its prefix, so no pattern of the reason can swallow the prefix.
+std::vector<std::string> grade_problems(const GradeRow& row, Lang lang = Lang::en);
 
 }  // namespace cudalab

@@ -314,14 +314,7 @@ void grade_text_row(std::ostringstream& out, const GradeRow& row, const std::vec
   std::vector<std::string> figures = headline_items(row.run->report);
   figures.insert(figures.begin(), device_of(row.run->report));
   put_packed(out, figures, width, 6, " · ");
-  // A problem is "disturbed: REASON" or a phrase of its own: the reason is translated first, so
-  // no pattern of the reason's own can swallow the prefix.
-  static const std::string disturbed = "disturbed: ";
-  for (const auto& problem : grade_problems(row)) {
-    const bool why_disturbed = problem.rfind(disturbed, 0) == 0;
-    const std::string shown = why_disturbed ? disturbed + tr(lang, problem.substr(disturbed.size())) : problem;
-    put_wrapped(out, tr(lang, shown), width, 6, 8);
-  }
+  for (const auto& problem : grade_problems(row, lang)) put_wrapped(out, problem, width, 6, 8);
 }
 
 // The markdown and CSV cells of a row.

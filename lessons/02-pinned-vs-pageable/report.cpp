@@ -69,12 +69,9 @@ void add_sweep(ReportBuilder& b, const Measurements& m, const Prediction& predic
     }
     if (d == Direction::h2d && !m.headline_set_aside_ms.empty()) {
       // Shown, never mixed in: the headline's blocks taken through a passing slowdown.
-      s.metric(measured("bw.headline_set_aside", "headline blocks set aside, taken again", "GB/s",
-                        bandwidth_samples(static_cast<double>(m.probe), m.headline_set_aside_ms))
-                   .with_note(fmt::format("{} block{} spread more than {:.0f}%: a passing slowdown of the machine, not "
-                                          "of the lesson",
-                                          m.headline_blocks_set_aside, m.headline_blocks_set_aside == 1 ? "" : "s",
-                                          100.0 * kDefaultSpreadTolerance)));
+      s.metric(set_aside("bw.headline_set_aside", "headline blocks set aside, taken again", "GB/s",
+                         bandwidth_samples(static_cast<double>(m.probe), m.headline_set_aside_ms),
+                         m.headline_blocks_set_aside));
     }
     if (m.sizes.size() >= 2) s.get().plots.push_back(sweep_plot(m, predicted, d));
   }

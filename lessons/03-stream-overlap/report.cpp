@@ -82,11 +82,8 @@ void add_variants(ReportBuilder& b, const Params& p, const Measurements& m, cons
                  .with_note("each sample: one sequential run / the depth-first run right after it"));
     if (!m.set_aside_speedups.empty()) {
       // Shown, never mixed in: the pairs measured through a passing slowdown of the machine.
-      s.metric(measured("speedup.set_aside", "pairs set aside, measured again", "x", m.set_aside_speedups)
-                   .with_note(fmt::format("{} block{} of pairs spread more than {:.0f}%: a passing slowdown of the "
-                                          "machine, not of the lesson",
-                                          m.pair_blocks_set_aside, m.pair_blocks_set_aside == 1 ? "" : "s",
-                                          100.0 * kDefaultSpreadTolerance)));
+      s.metric(set_aside("speedup.set_aside", "pairs set aside, measured again", "x", m.set_aside_speedups,
+                         m.pair_blocks_set_aside));
     }
   } else {  // measurements without pairs (hand-made in the unit tests)
     s.metric(derived("speedup.depth_first", speedup_label, "x",

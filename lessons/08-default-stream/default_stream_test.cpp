@@ -42,6 +42,18 @@ Measurements good() {
 }
 
 
+cudalab::Report report_of(const Measurements& m) {
+  const Params p;
+  return build_report(p, m, predict(p, m));
+}
+
+// A metric the report must have (a test failure, not a crash, when it does not).
+const cudalab::Metric& metric_of(const cudalab::Report& r, const std::string& key) {
+  const cudalab::Metric* m = r.find_metric(key);
+  if (m == nullptr) throw std::logic_error("the report has no metric " + key);
+  return *m;
+}
+
 bool passed(const Measurements& m, const std::string& key) {
   const Params p;
   return check_of(build_report(p, m, predict(p, m)), key).passed;
@@ -165,21 +177,16 @@ TEST(DefaultStreamModel, ARunThatLostLessThanHalfAKernelRanSideBySide) {
 }
 
 TEST(DefaultStreamReport, PerThreadFigureComesFromTheRunsSideBySide) {
-  const Params p;
   Measurements m = good();
   m.threads_per_thread.total_us = {410, 800, 412, 600, 411, 409, 408};
-  const auto r = build_report(p, m, predict(p, m));
-  const cudalab::Metric* kept = r.find_metric("threads.kept");
-  const cudalab::Metric* all = r.find_metric("threads.per_thread_all");
-  const cudalab::Metric* in_a_row = r.find_metric("threads.runs_in_a_row");
-  ASSERT_NE(kept, nullptr);
-  ASSERT_NE(all, nullptr);
-  ASSERT_NE(in_a_row, nullptr);
-  EXPECT_EQ(kept->samples, (std::vector<double>{410, 412, 411, 409, 408}));
-  EXPECT_EQ(all->samples.size(), 7u);
-  EXPECT_EQ(in_a_row->samples.at(0), 2.0);
-  EXPECT_FALSE(kept->noisy());  // the slow mode is counted, not mixed into the figure
-  EXPECT_TRUE(all->noisy());
+  const auto r = report_of(m);
+  const cudalab::Metric& kept = metric_of(r, "threads.kept");
+  const cudalab::Metric& all = metric_of(r, "threads.per_thread_all");
+  EXPECT_EQ(kept.samples, (std::vector<double>{410, 412, 411, 409, 408}));
+  EXPECT_EQ(all.samples.size(), 7u);
+  EXPECT_EQ(metric_of(r, "threads.runs_in_a_row").samples.at(0), 2.0);
+  EXPECT_FALSE(kept.noisy());  // the slow mode is counted, not mixed into the figure
+  EXPECT_TRUE(all.noisy());
   EXPECT_FALSE(r.disturbed());
 }
 
@@ -201,17 +208,15 @@ TEST(DefaultStreamReport, PerThreadStreamWaitsForStreamZeroButNotForABlockingStr
 // Process 5 of five lone runs on the lab H100: the host drifted within the run. The cudaFree
 // figure is the host's, allowed 20%; the same samples under the default 10% would be noisy.
 TEST(DefaultStreamReport, TheHostBoundCudaFreeFigureMayDriftWithTheHost) {
-  const Params p;
   Measurements m = good();
   m.alloc_sync.total_us = {1869, 1908, 1852, 1853, 1844, 1757, 1746};
-  const auto r = build_report(p, m, predict(p, m));
-  const cudalab::Metric* lost = r.find_metric("alloc.lost");
-  ASSERT_NE(lost, nullptr);
-  EXPECT_FALSE(lost->noisy());
+  const auto r = report_of(m);
+  const cudalab::Metric& lost = metric_of(r, "alloc.lost");
+  EXPECT_FALSE(lost.noisy());
   EXPECT_FALSE(r.disturbed());
-  cudalab::Metric strict = *lost;
+  cudalab::Metric strict = lost;
   strict.spread_tolerance.reset();
   EXPECT_TRUE(strict.noisy()) << "two of seven are wide outliers under the default";
   m.alloc_sync.total_us = {1700, 2300, 1750, 2250, 1800, 2200, 1720};  // bimodal past 20% too
-  EXPECT_TRUE(build_report(p, m, predict(p, m)).disturbed());
+  EXPECT_TRUE(report_of(m).disturbed());
 }

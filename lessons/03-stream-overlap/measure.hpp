@@ -8,14 +8,11 @@
 
 #include "common/lesson/lesson.hpp"
 #include "common/report/builder.hpp"
+#include "lecture_replica.hpp"
 #include "params.hpp"
 #include "variants.hpp"
 
 namespace cudalab::stream_overlap {
-
-// The lecture-05 program's size and streams: 4M floats (16 MiB) in 4 chunks on 4 streams.
-inline constexpr std::size_t kLectureBytes = 4u * 1024 * 1024 * sizeof(float);
-inline constexpr int kLectureStreams = 4;
 
 // How the kernel's iteration count was found when --kernel-iters was not given: timed at two
 // counts on one chunk, the line through both solved for one chunk's copy time.
@@ -55,6 +52,7 @@ struct Measurements {
   // depth-first stream's lane.
   std::optional<double> traced_sequential_busy_ms;
   std::vector<double> traced_depth_lane_busy_ms;
+  LectureReplica lecture;  // lecture 002's program, replayed as written
 };
 
 // CUDA_DEVICE_MAX_CONNECTIONS from the environment: CUDA's default (8) when unset or not a

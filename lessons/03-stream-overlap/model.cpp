@@ -6,10 +6,12 @@ namespace cudalab::stream_overlap {
 
 namespace {
 
-EngineConfig engines(const Measurements& m, int queues) {
+// Each chunk's kernel fills the GPU (kernels.cu: a block per 256 bytes, up to 65536 blocks), and
+// so does each of the lecture's: one kernel at a time.
+EngineConfig engines(int copy_engines, int queues) {
   EngineConfig config;
-  config.copy_engines = m.copy_engines;
-  config.concurrent_kernels = 1;  // each chunk's kernel fills the GPU
+  config.copy_engines = copy_engines;
+  config.concurrent_kernels = 1;
   config.hardware_queues = queues;
   return config;
 }
@@ -29,7 +31,7 @@ PipelineStages pageable_stages(const Measurements& m) {
 double predict_variant_ms(Variant v, const Params& p, const Measurements& m, int queues) {
   const PipelineStages pinned = pinned_stages(m);
   const double n = m.chunk_count;
-  auto makespan = [&](const std::vector<Op>& ops) { return simulate(ops, engines(m, queues)).makespan; };
+  auto makespan = [&](const std::vector<Op>& ops) { return simulate(ops, engines(m.copy_engines, queues)).makespan; };
   switch (v) {
     case Variant::sequential:
       return makespan(pipeline_ops(1, 1, {pinned.h2d * n, pinned.kernel * n, pinned.d2h * n}, IssueOrder::depth_first,
@@ -43,7 +45,7 @@ double predict_variant_ms(Variant v, const Params& p, const Measurements& m, int
     case Variant::transfer_compute:
       return makespan(transfer_compute_ops(m.chunk_count, pinned));
     default:
-      return 0;  // the missing-wait and lecture variants: verified and compared, not modelled
+      return 0;  // the missing-wait variant: verified, not modelled
   }
 }
 
@@ -55,7 +57,21 @@ Prediction predict(const Params& p, const Measurements& m) {
   }
   out.breadth_one_queue_ms = predict_variant_ms(Variant::breadth_first, p, m, 1);
   out.depth_one_queue_ms = predict_variant_ms(Variant::depth_first, p, m, 1);
-  out.lecture_ceiling = pipeline_ceiling(kLectureStreams);
+  out.lecture = predict_lecture(m.lecture, m.copy_engines);
+  return out;
+}
+
+LecturePrediction predict_lecture(const LectureReplica& r, int copy_engines) {
+  LecturePrediction out;
+  if (r.h2d_ms.empty() || r.kernel_ms.empty() || r.d2h_ms.empty()) return out;
+  const PipelineStages stages{median_of(r.h2d_ms), median_of(r.kernel_ms), median_of(r.d2h_ms)};
+  auto makespan = [&](int streams) {
+    return simulate(pipeline_ops(kLectureSegments, streams, stages, IssueOrder::depth_first, false),
+                    engines(copy_engines, kDefaultHardwareQueues))
+        .makespan;
+  };
+  out.pinned_ms = makespan(1);
+  out.streams_ms = makespan(kLectureSegments);
   return out;
 }
 

@@ -11,15 +11,24 @@
 
 namespace cudalab::stream_overlap {
 
+// The lecture program's pinned runs, from its own segment stages on the same engine model. Its
+// kernels fill the GPU (lecture_replica.hpp: thousands of blocks each), so one runs at a time:
+// its streams can overlap only the copies.
+struct LecturePrediction {
+  double pinned_ms = 0;   // one stream: every stage in turn
+  double streams_ms = 0;  // a stream per segment
+};
+LecturePrediction predict_lecture(const LectureReplica& r, int copy_engines);
+
 struct Prediction {
   std::map<Variant, double> ms;  // the variants the model covers, at the run's hardware queues
   // Breadth- and depth-first with a single hardware queue (CUDA_DEVICE_MAX_CONNECTIONS=1),
   // to show what the queues buy.
   double breadth_one_queue_ms = 0;
   double depth_one_queue_ms = 0;
-  // 3N/(N+2): the best a pipeline of N equal chunks with three equal stages can do.
-  double lecture_ceiling = 0;
+  LecturePrediction lecture;
 };
+
 
 // 3N/(N+2), the pipeline's ceiling for N equal chunks with three equal stages.
 double pipeline_ceiling(int chunks);

@@ -8,6 +8,7 @@
 #include "common/core/stats.hpp"
 #include "common/report/builder.hpp"
 #include "common/core/text_format.hpp"
+#include "lecture_report.hpp"
 
 namespace cudalab::stream_overlap {
 
@@ -15,9 +16,8 @@ namespace {
 
 constexpr Variant kModelled[] = {Variant::sequential, Variant::depth_first, Variant::breadth_first, Variant::pageable,
                                  Variant::transfer_compute};
-constexpr Variant kVerified[] = {Variant::sequential,       Variant::depth_first,      Variant::breadth_first,
-                                 Variant::pageable,         Variant::transfer_compute, Variant::lecture_pageable,
-                                 Variant::lecture_pinned,   Variant::lecture_streams};
+constexpr Variant kVerified[] = {Variant::sequential, Variant::depth_first, Variant::breadth_first, Variant::pageable,
+                                 Variant::transfer_compute};
 
 double median_ms(const Measurements& m, Variant v) { return median_of(m.runs.at(v).ms); }
 
@@ -121,36 +121,6 @@ void add_verifies(ReportBuilder& b, const Measurements& m) {
 }
 
 
-// Lecture 05 on an L20: 19.62 ms "sequential" against 7.78 ms "overlapped", 2.52×. Its baseline
-// copies from malloc'd memory, its overlapped run from pinned memory: two effects in one figure.
-void add_lecture(ReportBuilder& b, const Measurements& m, const Prediction& predicted) {
-  const double pageable = median_ms(m, Variant::lecture_pageable);
-  const double pinned = median_ms(m, Variant::lecture_pinned);
-  const double streams = median_ms(m, Variant::lecture_streams);
-  const LectureSplit split = split_lecture_speedup(pageable, pinned, streams);
-  b.section("lecture", "lecture vs lab: lecture 002's 2.52× at its own size")
-      .fact("lecture_speedup", "lecture 002 (NVIDIA L20)", "19.62 ms -> 7.78 ms: 2.52×",
-            "4M floats, 4 streams; the baseline copies from malloc'd memory, the overlapped run from pinned")
-      .fact("lecture_engines", "copy engines (lecture / here)", fmt::format("2 / {}", m.copy_engines),
-            "asyncEngineCount", false)
-      .fact("ceiling", "pipeline ceiling for 4 equal chunks", fmt::format("3N/(N+2) = {:.1f}×", predicted.lecture_ceiling),
-            "overlap alone cannot beat this; anything above it came from somewhere else")
-      .metric(measured("lecture.pageable", info_of(Variant::lecture_pageable).label, "ms",
-                       m.runs.at(Variant::lecture_pageable).ms))
-      .metric(measured("lecture.pinned", info_of(Variant::lecture_pinned).label, "ms",
-                       m.runs.at(Variant::lecture_pinned).ms))
-      .metric(measured("lecture.streams", info_of(Variant::lecture_streams).label, "ms",
-                       m.runs.at(Variant::lecture_streams).ms))
-      .metric(derived("lecture.total", "the lecture's speed-up, measured here", "x", split.total)
-                  .with_note("pageable one stream -> pinned 4 streams"))
-      .metric(derived("lecture.pinning", "  due to pinning", "x", split.pinning)
-                  .with_note("pageable -> pinned, both one stream"))
-      .metric(derived("lecture.overlap", "  due to overlap", "x", split.overlap)
-                  .with_note(fmt::format("pinned one stream -> 4 streams; ceiling {:.1f}×", predicted.lecture_ceiling)))
-      .metric(derived("lecture.pinning_share", "share of the speed-up due to pinning", "%", 100.0 * split.pinning_share)
-                  .with_note("ln(pinning) / ln(total): the factors multiply"));
-}
-
 void add_model_expects(ReportBuilder& b, const Measurements& m, const Prediction& predicted) {
   for (Variant v : {Variant::depth_first, Variant::breadth_first}) {
     const double ratio = median_ms(m, v) / predicted.ms.at(v);
@@ -228,25 +198,9 @@ void add_expects(ReportBuilder& b, const Params& p, const Measurements& m, const
                        format_count(missing.checked - missing.correct), format_count(missing.checked)),
            "the lab runs the kernels before the copies, an order CUDA may choose when nothing forbids it; only a "
            "kernel that leaves most bytes unchanged could hide the bug");
-  const double overlap = median_ms(m, Variant::lecture_pinned) / median_ms(m, Variant::lecture_streams);
-  b.expect("lecture_overlap_within_ceiling", overlap <= predicted.lecture_ceiling * (1.0 + kCeilingSlack),
-           fmt::format("the lecture design's overlap factor {:.2f}× stays under the 3N/(N+2) = {:.1f}× ceiling",
-                       overlap, predicted.lecture_ceiling),
-           "chunks copied on their own streams can run a little faster than one long stream (shorter DMA setup, "
-           "cache effects), which can lift the factor slightly above the ideal");
 }
 
 }  // namespace
-
-LectureSplit split_lecture_speedup(double pageable_ms, double pinned_ms, double streams_ms) {
-  LectureSplit s;
-  s.total = pageable_ms / streams_ms;
-  s.pinning = pageable_ms / pinned_ms;
-  s.overlap = pinned_ms / streams_ms;
-  const double log_total = std::log(s.total);
-  s.pinning_share = std::fabs(log_total) > 1e-12 ? std::log(s.pinning) / log_total : 0.0;
-  return s;
-}
 
 Report build_report(const Params& p, const Measurements& m, const Prediction& predicted) {
   ReportBuilder b(flags().params(p));
@@ -255,7 +209,7 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
   add_setup(b, p, m);
   add_variants(b, p, m, predicted);
   add_missing_wait(b, m);
-  add_lecture(b, m, predicted);
+  add_lecture_replica(b, m.lecture, predicted.lecture);
   add_verifies(b, m);
   add_expects(b, p, m, predicted);
   const double speedup = median_ms(m, Variant::sequential) / median_ms(m, Variant::depth_first);

@@ -20,18 +20,6 @@ inline constexpr double kPageableGainShare = 0.4;
 inline constexpr double kPageableMaxGain = 1.25;
 // Each traced lane's busy time within this share of the timed runs.
 inline constexpr double kTraceTolerance = 0.10;
-// The lecture design's overlap factor may exceed the 3N/(N+2) ceiling by at most this share.
-inline constexpr double kCeilingSlack = 0.05;
-
-// How the lecture-05 speed-up splits: pageable-sequential -> pinned-sequential (pinning), then
-// pinned-sequential -> pinned-4-streams (overlap). The factors multiply to the total.
-struct LectureSplit {
-  double total = 0;     // pageable one stream / pinned four streams
-  double pinning = 0;   // pageable one stream / pinned one stream
-  double overlap = 0;   // pinned one stream / pinned four streams
-  double pinning_share = 0;  // ln(pinning) / ln(total): the part of the speed-up pinning explains
-};
-LectureSplit split_lecture_speedup(double pageable_ms, double pinned_ms, double streams_ms);
 
 Report build_report(const Params& p, const Measurements& m, const Prediction& predicted);
 

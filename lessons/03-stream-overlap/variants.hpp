@@ -1,5 +1,5 @@
-// Lesson 03's variants, looked up by enum: the pipeline on this run's data, the lecture's
-// missing-wait bug, and the lecture-05 design at its own size.
+// Lesson 03's variants, looked up by enum: the pipeline on this run's data and the lecture's
+// missing-wait bug (the lecture's own program is replayed apart: lecture_replica.hpp).
 #pragma once
 
 #include <string>
@@ -13,10 +13,7 @@ enum class Variant {
   breadth_first,     // all H2D, then all kernels, then all D2H
   pageable,          // depth-first from malloc'd memory
   transfer_compute,  // one transfer stream + one compute stream, handing over by events
-  missing_wait,      // the same without the waits, as lecture 05 wrote it
-  lecture_pageable,  // lecture 05's "sequential": per chunk, copies from malloc'd memory, one stream
-  lecture_pinned,    // the same loop from pinned memory
-  lecture_streams,   // lecture 05's "overlapped": pinned, a stream per chunk
+  missing_wait,      // the same without the waits, as lecture 002's program wrote it
 };
 
 struct VariantInfo {
@@ -33,9 +30,6 @@ inline const std::vector<VariantInfo>& variant_table() {
       {Variant::pageable, "pageable", "depth-first from pageable memory"},
       {Variant::transfer_compute, "transfer_compute", "transfer stream + compute stream (events)"},
       {Variant::missing_wait, "missing_wait", "transfer + compute stream without the waits"},
-      {Variant::lecture_pageable, "lecture_pageable", "lecture design: pageable copies, one stream"},
-      {Variant::lecture_pinned, "lecture_pinned", "lecture design: pinned copies, one stream"},
-      {Variant::lecture_streams, "lecture_streams", "lecture design: pinned, 4 streams"},
   };
   return table;
 }
@@ -47,6 +41,6 @@ inline const VariantInfo& info_of(Variant v) {
   return variant_table().front();  // unreachable: every enumerator has a row
 }
 
-inline bool uses_pageable_memory(Variant v) { return v == Variant::pageable || v == Variant::lecture_pageable; }
+inline bool uses_pageable_memory(Variant v) { return v == Variant::pageable; }
 
 }  // namespace cudalab::stream_overlap

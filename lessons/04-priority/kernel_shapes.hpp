@@ -15,13 +15,8 @@ constexpr int kUrgentThreads = 256;
 CUDALAB_HOST_DEVICE inline std::uint32_t background_value(std::uint32_t i) { return i * 2654435761u + 1u; }
 CUDALAB_HOST_DEVICE inline std::uint32_t urgent_value(std::uint32_t i) { return (i ^ 0x5bd1e995u) * 40503u; }
 
-// The lecture's priority demo (lecture 002): one thread per element iterates x <- sin(x) + cos(x)
-// `iterations` times, in blocks of kLectureThreads.
-constexpr int kLectureThreads = 256;
+// The lecture's priority demo (lecture 002) runs its sin/cos kernel (lessons/shared/lecture-kernel)
+// over this many elements.
 constexpr int kLectureElements = 1 << 20;
-// The lecture's inputs are rand() % 100 / 100: a hundred distinct values. Ours are the same
-// hundred, in order, so the CPU computes each result once and checks every element against it.
-constexpr int kLectureDistinctInputs = 100;
-inline float lecture_input(int i) { return static_cast<float>(i % kLectureDistinctInputs) / 100.0f; }
 
 }  // namespace cudalab::priority

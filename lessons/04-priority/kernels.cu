@@ -24,28 +24,7 @@ __global__ void urgent_kernel(std::uint32_t* out) {
   out[i] = urgent_value(i);
 }
 
-// Work per element grows linearly with `iterations`: 2000 iterations cost twice 1000.
-__global__ void sin_cos_iterations(const float* in, float* out, int n, int iterations) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  float x = in[i];
-  for (int k = 0; k < iterations; ++k) x = sinf(x) + cosf(x);
-  out[i] = x;
-}
-
 }  // namespace
-
-int lecture_blocks_per_sm() {
-  int blocks = 0;
-  CUDALAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, sin_cos_iterations, kLectureThreads, 0));
-  return blocks;
-}
-
-void launch_sin_cos_iterations(cudaStream_t stream, const float* in, float* out, int n, int iterations) {
-  sin_cos_iterations<<<(n + kLectureThreads - 1) / kLectureThreads, kLectureThreads, 0, stream>>>(in, out, n,
-                                                                                                  iterations);
-  CUDALAB_CHECK_LAUNCH();
-}
 
 int background_blocks_per_sm() {
   int blocks = 0;

@@ -1,4 +1,4 @@
-// Launch wrappers for lesson 04's two kernels; every launch is checked.
+// Launch wrappers for lesson 04's two kernels (the lecture's demo uses lessons/shared/lecture-kernel); every launch is checked.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -19,10 +19,5 @@ void launch_background(cudaStream_t stream, std::uint32_t* out, int blocks, std:
 
 // The latency-critical kernel: `blocks` blocks writing urgent_value(i).
 void launch_urgent(cudaStream_t stream, std::uint32_t* out, int blocks);
-
-// The lecture's priority demo (lecture 002): one thread per element iterates x <- sin(x) + cos(x)
-// `iterations` times, in blocks of kLectureThreads.
-int lecture_blocks_per_sm();
-void launch_sin_cos_iterations(cudaStream_t stream, const float* in, float* out, int n, int iterations);
 
 }  // namespace cudalab::priority

@@ -16,6 +16,7 @@
 #include "common/gpu/mapped_memory.hpp"
 #include "common/gpu/traced_run.hpp"
 #include "kernels.hpp"
+#include "lessons/shared/lecture-kernel/sin_cos_kernel.hpp"
 #include "model.hpp"
 
 namespace cudalab::priority {
@@ -103,9 +104,6 @@ BehindSample run_behind(const Stream& background_stream, const Stream& urgent_st
 
 constexpr int kShortIterations = 1000;
 constexpr int kLongIterations = 2000;
-// Largest |GPU - CPU| allowed per element: x <- sin x + cos x contracts towards its fixed point
-// (slope -0.65 there), so the few-ulp error of each step stays a few ulp; 1e-5 is ~80 ulp at 1.26.
-constexpr double kLectureTolerance = 1e-5;
 
 struct LectureBuffers {
   DeviceBuffer<float> in{kLectureElements};
@@ -115,34 +113,20 @@ struct LectureBuffers {
   std::vector<double> long_expected;
 };
 
-std::vector<double> sin_cos_on_cpu(int iterations) {
-  std::vector<double> out;
-  for (int v = 0; v < kLectureDistinctInputs; ++v) {
-    double x = lecture_input(v);
-    for (int k = 0; k < iterations; ++k) x = std::sin(x) + std::cos(x);
-    out.push_back(x);
-  }
-  return out;
-}
-
 LectureBuffers make_lecture_buffers() {
   LectureBuffers b;
   std::vector<float> in(kLectureElements);
-  for (int i = 0; i < kLectureElements; ++i) in[static_cast<std::size_t>(i)] = lecture_input(i);
+  for (int i = 0; i < kLectureElements; ++i) in[static_cast<std::size_t>(i)] = lecture::input(static_cast<std::size_t>(i));
   CUDALAB_CUDA_CHECK(cudaMemcpy(b.in.data(), in.data(), b.in.bytes(), cudaMemcpyHostToDevice));
-  b.short_expected = sin_cos_on_cpu(kShortIterations);
-  b.long_expected = sin_cos_on_cpu(kLongIterations);
+  b.short_expected = lecture::sin_cos_on_cpu(kShortIterations);
+  b.long_expected = lecture::sin_cos_on_cpu(kLongIterations);
   return b;
 }
 
 void check_lecture_output(const DeviceBuffer<float>& out, const std::vector<double>& expected, Tally& tally) {
   std::vector<float> host(out.size());
   CUDALAB_CUDA_CHECK(cudaMemcpy(host.data(), out.data(), out.bytes(), cudaMemcpyDeviceToHost));
-  std::size_t correct = 0;
-  for (std::size_t i = 0; i < host.size(); ++i) {
-    correct += std::fabs(host[i] - expected[i % kLectureDistinctInputs]) <= kLectureTolerance ? 1 : 0;
-  }
-  tally.add(correct, host.size());
+  tally.add(lecture::count_matching(host.data(), host.size(), expected));
 }
 
 // The lecture's two kernels on their streams, each timed between events on its own stream; a
@@ -154,12 +138,12 @@ LectureSample run_lecture(const Stream* long_stream, const Stream* short_stream,
   Event long_start, long_done, short_start, short_done;
   if (long_stream != nullptr) {  // the lecture launches the 2000-iteration kernel first
     long_start.record(*long_stream);
-    launch_sin_cos_iterations(*long_stream, b.in.data(), b.long_out.data(), kLectureElements, kLongIterations);
+    lecture::launch_sin_cos(*long_stream, b.in.data(), b.long_out.data(), kLectureElements, kLongIterations);
     long_done.record(*long_stream);
   }
   if (short_stream != nullptr) {
     short_start.record(*short_stream);
-    launch_sin_cos_iterations(*short_stream, b.in.data(), b.short_out.data(), kLectureElements, kShortIterations);
+    lecture::launch_sin_cos(*short_stream, b.in.data(), b.short_out.data(), kLectureElements, kShortIterations);
     short_done.record(*short_stream);
   }
   CUDALAB_CUDA_CHECK(cudaDeviceSynchronize());
@@ -178,8 +162,8 @@ LectureSample run_lecture(const Stream* long_stream, const Stream* short_stream,
 void measure_lecture_demo(const RunContext& ctx, Measurements& m) {
   const Stream most_urgent(cudaStreamNonBlocking, m.greatest);
   const Stream least_urgent(cudaStreamNonBlocking, m.least);
-  m.lecture_blocks_per_sm = lecture_blocks_per_sm();
-  m.lecture_blocks = (kLectureElements + kLectureThreads - 1) / kLectureThreads;
+  m.lecture_blocks_per_sm = lecture::blocks_per_sm();
+  m.lecture_blocks = lecture::blocks_for(kLectureElements);
   LectureBuffers b = make_lecture_buffers();
   Tally& t = m.lecture_results;
   m.lecture_short_alone_ms = column(repeat(ctx.reps, [&] { return run_lecture(nullptr, &most_urgent, b, t); }),

@@ -1,0 +1,126 @@
+#include "lecture_report.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "common/core/stats.hpp"
+#include "common/core/text_format.hpp"
+#include "lessons/shared/lecture-kernel/sin_cos.hpp"
+
+namespace cudalab::stream_overlap {
+
+namespace {
+
+std::string share_note(const char* what, double factor, double total) {
+  return fmt::format("{}: {:.0f}% of the speed-up", what, 100.0 * share_of(factor, total));
+}
+
+void add_facts(SectionBuilder& s, const LectureReplica& r) {
+  const int resident = r.sm_count * r.blocks_per_sm;
+  s.fact("lecture_speedup", "lecture 002 (NVIDIA L20)", "19.62 ms -> 7.78 ms: 2.52×",
+         "its baseline copies from malloc'd memory, its overlapped run from pinned")
+      .fact("program", "its program", "cuda_basics/05_stream_overlap.cu",
+            "shizhengLi/cuda-triton-learning: 4M floats in 4 segments, 1000 × sinf + cosf per element")
+      .fact("kernel_fills", "one segment's kernel",
+            fmt::format("{} blocks of {}", format_count(static_cast<std::size_t>(r.kernel_blocks)), lecture::kThreads),
+            fmt::format("the GPU holds {} × {} = {} at once: one kernel fills it, so streams can overlap only copies",
+                        r.sm_count, r.blocks_per_sm, format_count(static_cast<std::size_t>(resident))),
+            false);
+  if (!r.first_in_process) {
+    s.fact("not_cold", "cold run", "not cold", "this process had run the program before: its kernel was loaded", false);
+  }
+}
+
+void add_times(SectionBuilder& s, const LectureReplica& r, const LecturePrediction& predicted) {
+  s.metric(measured("lecture.cold", "as it times it: cold, malloc'd, one stream", "ms", {r.cold_ms})
+               .with_note("one run: a process is cold once"))
+      .metric(measured("lecture.new_buffer", "warm process, a new output buffer", "ms", r.new_buffer_ms)
+                  .with_note("touched before: not a page fault"))
+      .metric(measured("lecture.warm", "warm, the same buffers again", "ms", r.warm_ms))
+      .metric(measured("lecture.pinned", "pinned, one stream", "ms", r.pinned_ms).with_prediction(predicted.pinned_ms))
+      .metric(measured("lecture.streams", "pinned, 4 streams (its overlapped run)", "ms", r.streams_ms)
+                  .with_prediction(predicted.streams_ms))
+      .metric(measured("lecture.kernel", "one segment's kernel alone", "ms", r.kernel_ms))
+      .metric(measured("lecture.demo", "its transfer + compute demo", "ms", r.demo_ms)
+                  .with_note("2M floats, 4 batches, 1500 iterations, no waits"));
+}
+
+void add_split(SectionBuilder& s, const LectureSplit& split, const LecturePrediction& predicted) {
+  const double t = split.total;
+  s.metric(derived("lecture.total", "its speed-up, measured here", "x", t)
+               .with_note("cold malloc'd one stream -> pinned 4 streams"))
+      .metric(derived("lecture.cold_start", "  cold start", "x", split.cold_start)
+                  .with_note(share_note("cold -> warm", split.cold_start, t)))
+      .metric(derived("lecture.first_launch", "    first launch and first touch", "x", split.first_launch)
+                  .with_note("cold -> a new buffer in a warm process"))
+      .metric(derived("lecture.first_copy", "    first copy into a new buffer", "x", split.first_copy)
+                  .with_note("a new buffer -> the same buffer again"))
+      .metric(derived("lecture.pinning", "  pinning", "x", split.pinning)
+                  .with_note(share_note("malloc'd -> pinned, one stream", split.pinning, t)))
+      .metric(derived("lecture.overlap", "  overlap", "x", split.overlap)
+                  .with_prediction(predicted.streams_ms > 0 ? predicted.pinned_ms / predicted.streams_ms : 0)
+                  .with_note(share_note("one stream -> 4 streams", split.overlap, t)));
+}
+
+void add_checks(ReportBuilder& b, const LectureReplica& r, const LecturePrediction& predicted) {
+  const std::pair<const char*, const Tally*> runs[] = {{"cold", &r.cold},       {"new_buffer", &r.new_buffer},
+                                                       {"warm", &r.warm},       {"pinned", &r.pinned},
+                                                       {"streams", &r.streams}};
+  for (const auto& [key, tally] : runs) {
+    b.verify(fmt::format("lecture.{}", key), *tally, Counted::elements, fmt::format("lecture program, {} run", key),
+             "a wrong element means a segment was skipped, or copied back before its kernel ended");
+  }
+  const int resident = r.sm_count * r.blocks_per_sm;
+  b.expect("lecture_kernel_fills_gpu", r.kernel_blocks >= resident,
+           fmt::format("each of its kernels has {} blocks, at least the {} the GPU runs at once",
+                       format_count(static_cast<std::size_t>(r.kernel_blocks)),
+                       format_count(static_cast<std::size_t>(resident))),
+           "a GPU with more SMs than the program's segment has waves would leave room for a second kernel");
+  const double streams = median_of(r.streams_ms);
+  const double ratio = predicted.streams_ms > 0 ? streams / predicted.streams_ms : 0;
+  b.expect("lecture_model_predicts_overlap", std::fabs(ratio - 1.0) <= kLectureModelTolerance,
+           fmt::format("its 4-stream run within {:.0f}% of the engine model, one kernel at a time (measured = {:.0f}% of "
+                       "model)",
+                       100 * kLectureModelTolerance, 100 * ratio),
+           "the model lets a kernel start only when the one before it has ended; a kernel's last wave leaves SMs "
+           "idle that the next kernel can already use, which shortens the run a little")
+      .depends_on({"lecture.streams"});
+  b.expect("lecture_demo_caught", !r.demo.all_correct(),
+           fmt::format("its transfer + compute demo, verified: {} of {} elements are wrong",
+                       format_count(r.demo.checked - r.demo.correct), format_count(r.demo.checked)),
+           "without a wait, a kernel reads its batch before the upload lands and a download leaves before its kernel "
+           "ends; on a GPU where the copies ran far slower than the kernels this could come out right by chance");
+}
+
+}  // namespace
+
+LectureSplit split_lecture_speedup(double cold_ms, double new_buffer_ms, double warm_ms, double pinned_ms,
+                                   double streams_ms) {
+  LectureSplit s;
+  s.total = cold_ms / streams_ms;
+  s.cold_start = cold_ms / warm_ms;
+  s.first_launch = cold_ms / new_buffer_ms;
+  s.first_copy = new_buffer_ms / warm_ms;
+  s.pinning = warm_ms / pinned_ms;
+  s.overlap = pinned_ms / streams_ms;
+  return s;
+}
+
+double share_of(double factor, double total) {
+  const double log_total = std::log(total);
+  return std::fabs(log_total) > 1e-12 ? std::log(factor) / log_total : 0.0;
+}
+
+void add_lecture_replica(ReportBuilder& b, const LectureReplica& r, const LecturePrediction& predicted) {
+  auto s = b.section("lecture", "lecture vs lab: lecture 002's program, replayed as written");
+  add_facts(s, r);
+  add_times(s, r, predicted);
+  add_split(s,
+            split_lecture_speedup(r.cold_ms, median_of(r.new_buffer_ms), median_of(r.warm_ms), median_of(r.pinned_ms),
+                                  median_of(r.streams_ms)),
+            predicted);
+  add_checks(b, r, predicted);
+}
+
+}  // namespace cudalab::stream_overlap

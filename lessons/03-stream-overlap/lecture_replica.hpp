@@ -22,8 +22,8 @@ inline constexpr int kLectureIterations = 1000;
 inline constexpr std::size_t kDemoElements = 2u << 20;
 inline constexpr int kDemoBatches = 4;
 inline constexpr int kDemoIterations = 1500;
-// New output buffers timed in a warm process: each stays allocated until the end, so none reuses
-// memory a copy has already written to.
+// New output buffers timed in a warm process, untouched and then written beforehand: each stays
+// allocated until the end, so none reuses memory a copy has already written to.
 inline constexpr int kNewBufferRuns = 5;
 
 struct LectureReplica {
@@ -31,7 +31,8 @@ struct LectureReplica {
   // "cold" run is not cold, and the report says so.
   bool first_in_process = true;
   double cold_ms = 0;                 // the program's "sequential" figure: one run, cold
-  std::vector<double> new_buffer_ms;  // the same, warm process, a new output buffer (touched first)
+  std::vector<double> untouched_ms;   // the same, warm process, a new malloc'd output nobody touched
+  std::vector<double> touched_ms;     // the same, a new output written beforehand
   std::vector<double> warm_ms;        // the same buffers again
   std::vector<double> pinned_ms;      // the same loop from pinned buffers
   std::vector<double> streams_ms;     // the program's "overlapped" run: pinned, one stream per segment
@@ -40,7 +41,7 @@ struct LectureReplica {
   int kernel_blocks = 0;              // blocks of one segment's kernel
   int blocks_per_sm = 0;              // of that kernel, from the occupancy API
   int sm_count = 0;
-  Tally cold, new_buffer, warm, pinned, streams, demo;  // elements matching the CPU
+  Tally cold, untouched, touched, warm, pinned, streams, demo;  // elements matching the CPU
 };
 
 // Device memory the replica needs.

@@ -51,7 +51,8 @@ Tally all_of(std::size_t n) {
 LectureReplica lecture_as_on_the_h100() {
   LectureReplica r;
   r.cold_ms = 19.8;
-  r.new_buffer_ms = same(19.5);
+  r.untouched_ms = same(19.5);
+  r.touched_ms = same(10.6);
   r.warm_ms = same(10.1);
   r.pinned_ms = same(7.67);
   r.streams_ms = same(6.87);
@@ -62,7 +63,7 @@ LectureReplica lecture_as_on_the_h100() {
   r.kernel_blocks = 4096;
   r.blocks_per_sm = 8;
   r.sm_count = 132;
-  r.cold = r.new_buffer = r.warm = r.pinned = r.streams = all_of(kLectureElements);
+  r.cold = r.untouched = r.touched = r.warm = r.pinned = r.streams = all_of(kLectureElements);
   r.demo.add(1000, kDemoElements);
   return r;
 }
@@ -300,15 +301,16 @@ TEST(StreamOverlapReport, MissingWaitIsCaughtWithoutFailingTheRun) {
 }
 
 TEST(StreamOverlapReport, LectureSpeedupSplitsIntoColdStartPinningAndOverlap) {
-  const LectureSplit s = split_lecture_speedup(20.0, 16.0, 10.0, 8.0, 5.0);
+  const LectureSplit s = split_lecture_speedup({20.0, 16.0, 12.5, 10.0, 8.0, 5.0});
   EXPECT_DOUBLE_EQ(s.total, 4.0);
   EXPECT_DOUBLE_EQ(s.cold_start, 2.0);
   EXPECT_DOUBLE_EQ(s.first_launch, 1.25);
-  EXPECT_DOUBLE_EQ(s.first_copy, 1.6);
+  EXPECT_DOUBLE_EQ(s.first_touch, 1.28);
+  EXPECT_DOUBLE_EQ(s.first_copy, 1.25);
   EXPECT_DOUBLE_EQ(s.pinning, 1.25);
   EXPECT_DOUBLE_EQ(s.overlap, 1.6);
   EXPECT_DOUBLE_EQ(s.cold_start * s.pinning * s.overlap, s.total);  // the factors multiply
-  EXPECT_DOUBLE_EQ(s.first_launch * s.first_copy, s.cold_start);
+  EXPECT_NEAR(s.first_launch * s.first_touch * s.first_copy, s.cold_start, 1e-12);
   EXPECT_NEAR(share_of(s.cold_start, s.total), 0.5, 1e-12);
   EXPECT_DOUBLE_EQ(share_of(1.3, 1.0), 0.0);
 
@@ -332,7 +334,7 @@ TEST(StreamOverlapModel, TheLecturesKernelsRunOneAtATime) {
 TEST(StreamOverlapReport, LectureChecks) {
   Measurements m = healthy();
   const Report r = report_of(m);
-  for (const char* key : {"lecture.cold", "lecture.new_buffer", "lecture.warm", "lecture.pinned", "lecture.streams"}) {
+  for (const char* key : {"lecture.cold", "lecture.untouched", "lecture.touched", "lecture.warm", "lecture.pinned", "lecture.streams"}) {
     EXPECT_TRUE(check_of(r, key).passed) << key;
     EXPECT_EQ(check_of(r, key).kind, CheckKind::verify);
   }

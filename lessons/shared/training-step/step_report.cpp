@@ -108,7 +108,7 @@ void fill_stream_checks(ReportBuilder& b, const CaseResult& small, const CaseRes
   const double fill_gain = measured_ratio(fill.measured.runs, StepMethod::graph_serial, StepMethod::multi_stream) - 1;
   b.expect("fill.streams_buy_less", fill_gain < kFillGainShare * small_gain,
            fmt::format("with filling kernels {} streams buy {:+.0f}% over one stream, against {:+.0f}% with small "
-                       "kernels: no kernel runs beside another, only copies overlap",
+                       "kernels: only copies and the kernels' edges (start, tail, launch latency) overlap",
                        p.streams, 100 * fill_gain, 100 * small_gain),
            "needs small kernels that leave most SMs free (a GPU with few SMs fills with one small kernel too) and "
            "copies far shorter than a batch's kernels")

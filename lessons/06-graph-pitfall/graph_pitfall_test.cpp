@@ -39,6 +39,15 @@ Measurements made_up(double lb_multi, double lb_serial, double lb_forkjoin) {
   m.main.runs.erase(StepMethod::graph_fork_join);
   m.launch_bound = made_up_case(launch_bound_case(p), lb_multi, lb_serial, lb_forkjoin, 3.7);
   m.launch_bound.runs.erase(StepMethod::synchronous);
+  m.main.inputs.footprint = {16, 128, 2112};
+  // Filling kernels: 6 us each, one at a time; 4 streams buy +2% (530 vs 520 us).
+  m.fill = made_up_case(graphs::fill_case(p), 520, 530, 490, 3.7);
+  m.fill.runs.erase(StepMethod::synchronous);
+  m.fill.inputs.primitives.h2d_us = 3;
+  m.fill.inputs.primitives.kernel_us = 6;
+  m.fill.inputs.primitives.d2h_us = 2;
+  m.fill.inputs.primitives.max_concurrent_kernels = 1;
+  m.fill.inputs.footprint = {2112, 256, 1056};
   m.one_batch.nodes = 12;
   return m;
 }
@@ -81,6 +90,44 @@ TEST(GraphPitfallReport, AWrongElementInEitherCaseFailsVerify) {
   EXPECT_FALSE(r.verify_passed());
 }
 
+TEST(GraphPitfallReport, FillCaseIsTheThirdRowOfTheBoundTableAndItsChecksPass) {
+  const Params p;
+  const Measurements m = made_up(90, 60, 30);
+  const Report r = build_report(p, m, predict(p, m));
+  EXPECT_NEAR(r.find_metric("case.fill.serial_over_multi")->summary().median, 530.0 / 520, 1e-12);
+  ASSERT_NE(r.find_metric("case.fill.serial_over_multi")->predicted, std::nullopt);
+  EXPECT_NEAR(r.find_metric("case.fill.forkjoin_over_multi")->summary().median, 490.0 / 520, 1e-12);
+  EXPECT_NE(r.find_metric("fill.step.graph-serial"), nullptr);
+  for (const char* key : {"fill.fills_gpu", "fill.streams_buy_less", "fill.model_agrees",
+                          "fill.graph_saves_only_launching", "fill.results.multi-stream"}) {
+    EXPECT_TRUE(check_of(r, key).passed) << key;
+  }
+  bool third_row = false;
+  for (const auto& s : r.sections) {
+    for (const auto& t : s.tables) third_row = third_row || (t.key == "bound" && t.rows.size() == 3);
+  }
+  EXPECT_TRUE(third_row);
+}
+
+TEST(GraphPitfallReport, FillCaseWhereStreamsStillBuyMuchFailsItsCheck) {
+  const Params p;
+  Measurements m = made_up(90, 60, 30);
+  m.fill.runs[StepMethod::graph_serial] = {{1500}, 100};  // +188% against the default's +272%
+  EXPECT_FALSE(check_of(build_report(p, m, predict(p, m)), "fill.streams_buy_less").passed);
+}
+
+TEST(GraphPitfallModel, ToTheModelAFillingKernelLeavesStreamsOnlyTheCopiesToOverlap) {
+  const Params p;
+  const Measurements m = made_up(90, 60, 30);
+  const Prediction pred = predict(p, m);
+  // One kernel at a time: multi-stream runs the 80 kernels back to back once the host has issued
+  // the first upload and kernel (2 x 3.7 us), and only the last download follows them; the serial
+  // graph pays one node's cost up front and then every batch's copies in line.
+  EXPECT_NEAR(pred.fill.step_us.at(StepMethod::multi_stream), 2 * 3.7 + 80 * 6 + 2, 1e-9);
+  EXPECT_NEAR(pred.fill.step_us.at(StepMethod::graph_serial), 1 + 8 * (3 + 10 * 6 + 2), 1e-9);
+  EXPECT_GT(pred.main.serial_over_multi, 2.0);
+}
+
 TEST(GraphPitfallFlags, StepFlagsAndShowErrors) {
   const auto parsed = testing_support::parse_params(flags(), {"--layers", "1", "--features", "64", "--show-errors"});
   ASSERT_EQ(parsed.error, "");
@@ -88,4 +135,9 @@ TEST(GraphPitfallFlags, StepFlagsAndShowErrors) {
   EXPECT_EQ(parsed.options.features, 64);
   EXPECT_TRUE(parsed.options.show_errors);
   EXPECT_NE(testing_support::parse_params(flags(), {"--layers", "0"}).error.find("--layers"), std::string::npos);
+  EXPECT_EQ(parsed.options.kernel, "small");
+  const auto fill = testing_support::parse_params(flags(), {"--kernel", "fill"});
+  ASSERT_EQ(fill.error, "");
+  EXPECT_EQ(fill.options.layer_kernel(), graphs::LayerKernel::fill);
+  EXPECT_NE(testing_support::parse_params(flags(), {"--kernel", "huge"}).error.find("--kernel"), std::string::npos);
 }

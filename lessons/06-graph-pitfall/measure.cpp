@@ -14,17 +14,8 @@ namespace {
 
 using namespace graphs;
 
-StepCase measure_case(const StepParams& p, const std::vector<StepMethod>& methods, const DeviceInfo& device,
-                      const Repetitions& reps) {
-  const TrainingStep step(p.shape(), p.features, 1);
-  const StepStreams streams(p.streams);
-  StepCase c{p, step.elements(), measure_model_inputs(step, device, reps), {}};
-  c.runs = run_methods(methods, step, streams, p.steps, reps);
-  return c;
-}
-
 void trace(Measurements& m, const Params& p) {
-  const TrainingStep step(p.shape(), p.features, 1);
+  const TrainingStep step(p.shape(), p.features, 1, p.layer_kernel());
   const StepStreams streams(p.streams);
   trace_method(m.timelines, StepMethod::multi_stream, step, streams,
                fmt::format("multi-stream: {} batches over {} streams, side by side", p.batches, p.streams));
@@ -39,8 +30,9 @@ Measurements measure(const Params& p, const RunContext& ctx) {
   Measurements m;
   m.main = measure_case(p, kMethods, device, ctx.reps);
   m.launch_bound = measure_case(launch_bound_case(p), kLaunchBoundMethods, device, ctx.reps);
+  m.fill = measure_case(fill_case(p), kFillMethods, device, ctx.reps);
   {
-    const TrainingStep step(p.shape(), p.features, 1);
+    const TrainingStep step(p.shape(), p.features, 1, p.layer_kernel());
     const Stream stream;
     const Graph one_batch = capture(stream, [&](cudaStream_t s) { step.enqueue_batch(0, s); });
     m.one_batch = shape_of(one_batch.get());

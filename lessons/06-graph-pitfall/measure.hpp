@@ -1,5 +1,6 @@
 // Lesson 06's experiment: the step run as multi-stream code and as one-batch graphs launched in a
-// loop, in the default (GPU-bound) case and in a launch-bound case; the one-batch graph's shape;
+// loop, in the default (GPU-bound) case, in a launch-bound case and with GPU-filling layer
+// kernels; the one-batch graph's shape;
 // with --show-errors, the capture mistakes and capture modes with the errors they return.
 #pragma once
 
@@ -24,17 +25,12 @@ inline const std::vector<graphs::StepMethod> kLaunchBoundMethods = {graphs::Step
                                                                     graphs::StepMethod::graph_fork_join};
 inline constexpr std::size_t kProbeElements = 1 << 16;
 
-// One shape of the step, measured: the model's inputs and each method's run.
-struct StepCase {
-  graphs::StepParams params;
-  std::size_t elements = 0;
-  graphs::ModelInputs inputs;
-  graphs::MethodRuns runs;
-};
+using graphs::StepCase;
 
 struct Measurements {
   StepCase main;          // the flags as given
   StepCase launch_bound;  // one small layer per batch
+  StepCase fill;          // the flags as given, with GPU-filling layer kernels (graphs::fill_case)
   DagShape one_batch;     // the graph one batch captures to
   std::vector<graphs::CaptureMistake> mistakes;  // --show-errors
   std::optional<std::size_t> healthy_after_mistakes;  // smoke kernel elements right afterwards

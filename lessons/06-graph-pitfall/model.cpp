@@ -15,6 +15,8 @@ CasePrediction predict_case(const StepCase& c) {
   return out;
 }
 
-Prediction predict(const Params&, const Measurements& m) { return {predict_case(m.main), predict_case(m.launch_bound)}; }
+Prediction predict(const Params&, const Measurements& m) {
+  return {predict_case(m.main), predict_case(m.launch_bound), predict_case(m.fill)};
+}
 
 }  // namespace cudalab::graph_pitfall

@@ -1,4 +1,4 @@
-// Lesson 06's predictions (pure): each method's step time from the engine model, for both cases,
+// Lesson 06's predictions (pure): each method's step time from the engine model, for each case,
 // and how much of a multi-stream step the host spends launching.
 #pragma once
 
@@ -18,6 +18,7 @@ struct CasePrediction {
 struct Prediction {
   CasePrediction main;
   CasePrediction launch_bound;
+  CasePrediction fill;  // fed max_concurrent_kernels = 1 by its measurement: a filling kernel runs alone
 };
 
 CasePrediction predict_case(const StepCase& c);

@@ -24,12 +24,21 @@ void graph_section(ReportBuilder& b, const Params& p, const Measurements& m) {
          "all on one stream: each waits for the previous one");
 }
 
-// Where a step's time goes, in the default case and a launch-bound one, side by side.
+// A graph-forkjoin / multi-stream metric of a case that ran both, keyed "case.<name>.forkjoin_over_multi".
+Metric forkjoin_over_multi(const std::string& name, const StepCase& c, const CasePrediction& pred) {
+  return derived("case." + name + ".forkjoin_over_multi", name + ": graph-forkjoin / multi-stream", "x",
+                 graphs::measured_ratio(c.runs, StepMethod::graph_fork_join, StepMethod::multi_stream))
+      .with_prediction(graphs::model_ratio(pred.step_us, StepMethod::graph_fork_join, StepMethod::multi_stream));
+}
+
+// Where a step's time goes, in the default case, a launch-bound one and one whose every kernel
+// fills the GPU, side by side.
 void bound_section(ReportBuilder& b, const Measurements& m, const Prediction& predicted) {
   auto s = b.section("bound", "when graphs pay: a GPU-bound step and a launch-bound one", "bound");
   std::vector<std::vector<Cell>> rows;
   for (const auto& [name, c, pred] : {std::tuple{"default", &m.main, &predicted.main},
-                                      std::tuple{"launch_bound", &m.launch_bound, &predicted.launch_bound}}) {
+                                      std::tuple{"launch_bound", &m.launch_bound, &predicted.launch_bound},
+                                      std::tuple{"fill", &m.fill, &predicted.fill}}) {
     const std::string key = std::string("case.") + name;
     const double multi = median_step(*c, StepMethod::multi_stream);
     const double serial = median_step(*c, StepMethod::graph_serial);
@@ -44,11 +53,8 @@ void bound_section(ReportBuilder& b, const Measurements& m, const Prediction& pr
                     text_cell(fmt::format("{} us", format_number(multi))), text_cell(fmt::format("{} us", format_number(serial))),
                     metric_cell(key + ".serial_over_multi"), metric_cell(key + ".launch_share")});
   }
-  const double fork_join = median_step(m.launch_bound, StepMethod::graph_fork_join);
-  s.metric(derived("case.launch_bound.forkjoin_over_multi", "launch_bound: graph-forkjoin / multi-stream", "x",
-                   fork_join / median_step(m.launch_bound, StepMethod::multi_stream))
-               .with_prediction(predicted.launch_bound.step_us.at(StepMethod::graph_fork_join) /
-                                predicted.launch_bound.step_us.at(StepMethod::multi_stream)));
+  s.metric(forkjoin_over_multi("launch_bound", m.launch_bound, predicted.launch_bound))
+      .metric(forkjoin_over_multi("fill", m.fill, predicted.fill));
   s.table("bound", {"case", "multi-stream", "graph-serial", "serial / multi", "launching %"}, rows);
 }
 
@@ -123,6 +129,8 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
   bound_section(b, m, predicted);
   graphs::method_verify_checks(b, m.launch_bound.runs, m.launch_bound.elements, "launch_bound.results.",
                                "launch-bound case, ");
+  graphs::fill_section(b, {m.main, predicted.main.step_us}, {m.fill, predicted.fill.step_us});
+  graphs::method_verify_checks(b, m.fill.runs, m.fill.elements, "fill.results.", "fill case, ");
   mistakes_section(b, m);
   lecture_section(b, m);
   const double ratio = median_step(m.main, StepMethod::graph_serial) / median_step(m.main, StepMethod::multi_stream);
@@ -132,6 +140,7 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
   b.try_next("cudalab graph-pitfall --show-errors", "the capture mistakes and the errors they return")
       .try_next("cudalab graph-pitfall --streams 1", "with one stream there is no parallelism to lose")
       .try_next("cudalab graph-pitfall --layers 1 --features 64", "launch-bound: now graphs pay")
+      .try_next("cudalab graph-pitfall --kernel fill", "every kernel fills the GPU: is the serial graph still a pitfall?")
       .try_next("cudalab 07", "the right way: capture the parallelism with fork/join");
   b.timelines(m.timelines);
   return std::move(b).build();

@@ -13,6 +13,21 @@ using cudalab::testing_support::check_of;
 
 namespace {
 
+// The fill case at the default shape: 6 us kernels that run one at a time, and the three methods'
+// step times as given.
+graphs::StepCase made_up_fill(double multi_us, double serial_us, double forkjoin_us) {
+  graphs::StepCase c;
+  c.params = graphs::fill_case(Params{});
+  c.elements = 100;
+  c.inputs.primitives = {3, 6, 2, 3.7, 1.0, 3, 1};
+  c.inputs.chain20 = {{3.7}, {1.0}, {300}};
+  c.inputs.footprint = {2112, 256, 1056};
+  c.runs[StepMethod::multi_stream] = {{multi_us}, 100};
+  c.runs[StepMethod::graph_serial] = {{serial_us}, 100};
+  c.runs[StepMethod::graph_fork_join] = {{forkjoin_us}, 100};
+  return c;
+}
+
 Measurements made_up(double forkjoin_us, double graph_per_kernel_us) {
   const Params p;
   Measurements m;
@@ -29,6 +44,8 @@ Measurements made_up(double forkjoin_us, double graph_per_kernel_us) {
   for (int k : kSweepKernels) m.sweep.push_back({k, {{4.0}, {graph_per_kernel_us}, {300}}});
   m.update = {{60}, {140}, {160}, 100, 100, 100};
   m.memcpy_async_call_us = {2.0};
+  m.inputs.footprint = {16, 128, 2112};
+  m.fill = made_up_fill(520, 530, 490);
   return m;
 }
 
@@ -43,7 +60,7 @@ TEST(GraphForkJoinReport, EveryCheckOnTheDefaults) {
   EXPECT_TRUE(r.expect_passed());
   EXPECT_EQ(r.headline, "forkjoin 0.97x, serial 3.70x the multi-stream time");
   EXPECT_DOUBLE_EQ(r.find_metric("lecture.launch_ratio")->summary().median, 4.0);
-  ASSERT_EQ(r.sections.size(), 7u);
+  ASSERT_EQ(r.sections.size(), 8u);
 }
 
 TEST(GraphForkJoinReport, ASlowForkJoinOrACostlyGraphNodeFailsItsExpect) {
@@ -73,4 +90,43 @@ TEST(GraphForkJoinReport, TheLaunchSweepIsAPlot) {
 TEST(GraphForkJoinModel, PaybackIsCeilOfBuildOverSaving) {
   EXPECT_EQ(*payback_replays(4.0, 1.0, 20, 300), 5.0);
   EXPECT_FALSE(payback_replays(1.0, 1.0, 20, 300).has_value());
+}
+
+TEST(GraphForkJoinReport, FillCaseStreamsBuyOnlyCopyOverlapAndTheGraphOnlyLaunchTime) {
+  const Params p;
+  const Measurements m = made_up(970, 1.0);
+  const Report r = build_report(p, m, predict(p, m));
+  EXPECT_TRUE(check_of(r, "fill.fills_gpu").passed);
+  // Small kernels: 4 streams buy +270% (3700 vs 1000 us); filling ones +2% (530 vs 520 us).
+  EXPECT_TRUE(check_of(r, "fill.streams_buy_less").passed);
+  EXPECT_TRUE(check_of(r, "fill.model_agrees").passed);
+  // 30 us saved against 8 x 12 launches x 3.7 us = 355 us of launching.
+  EXPECT_TRUE(check_of(r, "fill.graph_saves_only_launching").passed);
+  EXPECT_DOUBLE_EQ(r.find_metric("fill.graph_saving")->summary().median, 30.0);
+  EXPECT_NEAR(r.find_metric("fill.launching")->summary().median, 96 * 3.7, 1e-9);
+  EXPECT_NEAR(r.find_metric("fill.serial_over_multi")->summary().median, 530.0 / 520, 1e-12);
+  EXPECT_TRUE(check_of(r, "fill.results.graph-forkjoin").passed);
+}
+
+TEST(GraphForkJoinReport, FillChecksFailWhenTheirClaimDoesNot) {
+  const Params p;
+  Measurements m = made_up(970, 1.0);
+  m.fill = made_up_fill(520, 1500, 100);  // streams bought +188%; the graph saved 420 us > 355
+  m.fill.inputs.footprint = {16, 256, 1056};
+  m.fill.runs[StepMethod::graph_serial].correct = 99;
+  const Report r = build_report(p, m, predict(p, m));
+  EXPECT_FALSE(check_of(r, "fill.fills_gpu").passed);
+  EXPECT_FALSE(check_of(r, "fill.streams_buy_less").passed);
+  EXPECT_FALSE(check_of(r, "fill.graph_saves_only_launching").passed);
+  EXPECT_FALSE(check_of(r, "fill.results.graph-serial").passed);
+  EXPECT_FALSE(r.verify_passed());
+}
+
+TEST(GraphForkJoinReport, WithFillKernelsThroughoutTheCasesAreNotComparedWithThemselves) {
+  Params p;
+  p.kernel = "fill";
+  Measurements m = made_up(970, 1.0);
+  const Report r = build_report(p, m, predict(p, m));
+  for (const auto& c : r.checks) EXPECT_NE(c.key, "fill.streams_buy_less");
+  EXPECT_TRUE(check_of(r, "fill.fills_gpu").passed);
 }

@@ -46,7 +46,7 @@ std::vector<double> host_times(const Repetitions& reps, Action&& action) {
 // place, capture again and update, or capture again and instantiate again.
 UpdateCosts measure_update(const Params& p, const TrainingStep& step, const StepStreams& streams, const Repetitions& reps) {
   UpdateCosts u;
-  const TrainingStep other(p.shape(), p.features, 2);
+  const TrainingStep other(p.shape(), p.features, 2, p.layer_kernel());
   const TrainingStep* targets[2] = {&other, &step};
   ExplicitStepGraph built = build_step_graph(step);
   GraphExec explicit_exec(built.graph);
@@ -92,7 +92,7 @@ std::vector<double> measure_memcpy_async_call(const Repetitions& reps) {
 
 Measurements measure(const Params& p, const RunContext& ctx) {
   const DeviceInfo device = query_device(ctx.device);
-  const TrainingStep step(p.shape(), p.features, 1);
+  const TrainingStep step(p.shape(), p.features, 1, p.layer_kernel());
   const StepStreams streams(p.streams);
   Measurements m;
   m.elements = step.elements();
@@ -100,6 +100,7 @@ Measurements measure(const Params& p, const RunContext& ctx) {
   m.runs = run_methods({StepMethod::synchronous, StepMethod::multi_stream, StepMethod::graph_serial,
                         StepMethod::graph_fork_join},
                        step, streams, p.steps, ctx.reps);
+  m.fill = measure_case(fill_case(p), kFillMethods, device, ctx.reps);
   if (ctx.tracing()) {
     trace_method(m.timelines, StepMethod::graph_fork_join, step, streams,
                  fmt::format("fork/join graph: one launch, {} batches side by side", p.batches));

@@ -58,6 +58,36 @@ void verdict_section(ReportBuilder& b, const Measurements& m, const Prediction& 
              {"forkjoin_over_multi", "serial_over_multi"});
 }
 
+// A ratio of two methods' step times in the fill case, computed from its fill.step.* metrics.
+Metric fill_ratio(const std::string& key, StepMethod over, const Measurements& m, const Prediction& predicted) {
+  return derived(key, fmt::format("fill: {} / {}", graphs::method_name(over), graphs::method_name(StepMethod::multi_stream)),
+                 "x", graphs::measured_ratio(m.fill.runs, over, StepMethod::multi_stream))
+      .with_prediction(graphs::model_ratio(predicted.fill_step_us, over, StepMethod::multi_stream))
+      .from({graphs::fill_key(over), graphs::fill_key(StepMethod::multi_stream)});
+}
+
+// The step at the flags given beside the same step with GPU-filling kernels: what S streams buy
+// (graph-serial / multi-stream) and what the graph buys (graph-forkjoin / multi-stream) in each.
+void fill_comparison(ReportBuilder& b, const Params& p, const Measurements& m, const Prediction& predicted) {
+  const graphs::StepCase main{p, m.elements, m.inputs, m.runs};
+  auto s = graphs::fill_section(b, {main, predicted.step_us}, {m.fill, predicted.fill_step_us});
+  s.metric(fill_ratio("fill.serial_over_multi", StepMethod::graph_serial, m, predicted))
+      .metric(fill_ratio("fill.forkjoin_over_multi", StepMethod::graph_fork_join, m, predicted));
+  std::vector<std::vector<Cell>> rows;
+  for (const auto& [c, prefix] : {std::pair{&main, ""}, std::pair{&m.fill, "fill."}}) {
+    std::vector<Cell> row{text_cell(c->params.layer_kernel() == graphs::LayerKernel::fill ? "filling kernels" : "small kernels")};
+    for (const StepMethod method : graphs::kFillMethods) {
+      row.push_back(text_cell(fmt::format("{} us", format_number(median_of(c->runs.at(method).per_step_us)))));
+    }
+    row.push_back(metric_cell(std::string(prefix) + "serial_over_multi"));
+    row.push_back(metric_cell(std::string(prefix) + "forkjoin_over_multi"));
+    rows.push_back(std::move(row));
+  }
+  s.table("fill", {"layer kernel", "multi-stream", "graph-serial", "graph-forkjoin", "serial / multi", "forkjoin / multi"},
+          rows);
+  graphs::method_verify_checks(b, m.fill.runs, m.fill.elements, "fill.results.", "fill case, ");
+}
+
 void sweep_section(ReportBuilder& b, const Measurements& m) {
   auto s = b.section("launch", fmt::format("launch cost: K empty kernels, stream vs graph ({} replays per sample)",
                                            kSweepReplays));
@@ -142,13 +172,15 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
   graphs::method_verify_checks(b, m.runs, m.elements);
   dag_section(b, p, m, predicted);
   verdict_section(b, m, predicted);
+  fill_comparison(b, p, m, predicted);
   sweep_section(b, m);
   update_section(b, m);
   lecture_section(b, m);
   b.try_next("cudalab graph-forkjoin --dot step.dot", "then: dot -Tsvg step.dot > step.svg, and look at the DAG")
       .try_next("cudalab graph-forkjoin --streams 1", "one stream: the fork/join graph is a chain again")
       .try_next("cudalab graph-forkjoin --layers 1 --features 64", "almost no work: launch cost is everything")
-      .try_next("cudalab graph-forkjoin --streams 64 --batches 64", "as wide as the DAG can get");
+      .try_next("cudalab graph-forkjoin --streams 64 --batches 64", "as wide as the DAG can get")
+      .try_next("cudalab graph-forkjoin --kernel fill", "every kernel fills the GPU: what is left for the graph to win?");
   b.timelines(m.timelines);
   return std::move(b).build();
 }

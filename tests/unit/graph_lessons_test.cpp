@@ -163,6 +163,22 @@ TEST(StepModel, MoreStreamsThanBatchesChangeNothing) {
                    predict_step_us(StepMethod::graph_fork_join, StepShape{8, 10, 64}, p));
 }
 
+TEST(StepModel, FillingKernelsRunOneAtATimeSoStreamsOnlyOverlapCopies) {
+  const StepShape shape{8, 10, 4};
+  StepPrimitives p = h100_like();
+  p.stream_launch_us = 0;
+  p.graph_node_us = 0;
+  p.max_concurrent_kernels = 1;  // each kernel holds every SM
+  // The 80 kernels run back to back; only the first upload and the last download stick out.
+  EXPECT_DOUBLE_EQ(predict_step_us(StepMethod::multi_stream, shape, p), 3 + 80 * 10.0 + 3);
+  EXPECT_DOUBLE_EQ(predict_step_us(StepMethod::graph_fork_join, shape, p), 3 + 80 * 10.0 + 3);
+  // One stream adds every batch's copies: streams buy 8 x 6 - 6 us, the copies' overlap.
+  EXPECT_DOUBLE_EQ(predict_step_us(StepMethod::graph_serial, shape, p), 8 * 106.0);
+  // With room for four kernels the same streams buy about four times.
+  p.max_concurrent_kernels = 128;
+  EXPECT_GT(predict_step_us(StepMethod::graph_serial, shape, p), 3.5 * predict_step_us(StepMethod::multi_stream, shape, p));
+}
+
 TEST(GraphLessonFlags, BadValuesAreUsageErrors) {
   setenv("CUDA_VISIBLE_DEVICES", "", 1);
   for (const std::string& lesson : {slug_of(6), slug_of(7)}) {
@@ -170,7 +186,7 @@ TEST(GraphLessonFlags, BadValuesAreUsageErrors) {
          {std::vector<std::string>{"--batches", "0"}, {"--batches", "65"}, {"--batches", "-1"}, {"--batches", "x"},
           {"--layers", "0"}, {"--layers", "33"}, {"--layers", "1.5"}, {"--streams", "0"}, {"--streams", "65"},
           {"--streams", "99999999999"}, {"--features", "16"}, {"--features", "8192"}, {"--features", "1KiB"},
-          {"--steps", "0"}, {"--steps", "1001"}}) {
+          {"--steps", "0"}, {"--steps", "1001"}, {"--kernel", "big"}}) {
       std::vector<std::string> args{lesson};
       args.insert(args.end(), bad.begin(), bad.end());
       std::string err;
@@ -188,6 +204,8 @@ TEST(GraphLessonFlags, GoodValuesReachTheDeviceCheck) {
        {std::vector<std::string>{slug_of(6), "--streams", "1", "--batches", "1", "--layers", "1"},
         {slug_of(6), "--streams", "64", "--show-errors"},
         {"06", "--features", "32", "--steps", "1000"},
+        {"06", "--kernel", "fill"},
+        {slug_of(7), "--kernel", "small"},
         {slug_of(7), "--streams", "64", "--batches", "64", "--layers", "32"},
         {"07", "--dot", "/tmp/cudalab-graph-test.dot"}}) {
     EXPECT_EQ(run_quietly(good), to_int(ExitCode::waived)) << good[0] << " " << good[1];

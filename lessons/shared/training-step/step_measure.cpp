@@ -15,7 +15,20 @@ ModelInputs measure_model_inputs(const TrainingStep& step, const DeviceInfo& dev
   in.primitives.graph_node_us = median_of(in.chain20.graph_per_kernel_us);
   in.primitives.copy_engines = device.async_engine_count;
   in.primitives.max_concurrent_kernels = device.concurrent_kernels ? 128 : 1;  // CUDA's limit on sm_90
+  // A filling kernel takes every resident slot: the next kernel of another stream starts only as
+  // its blocks retire, so to the model kernels run one at a time, whatever the device allows.
+  if (step.kernel() == LayerKernel::fill) in.primitives.max_concurrent_kernels = 1;
+  in.footprint = step.footprint();
   return in;
+}
+
+StepCase measure_case(const StepParams& p, const std::vector<StepMethod>& methods, const DeviceInfo& device,
+                      const Repetitions& reps) {
+  const TrainingStep step(p.shape(), p.features, 1, p.layer_kernel());
+  const StepStreams streams(p.streams);
+  StepCase c{p, step.elements(), measure_model_inputs(step, device, reps), {}};
+  c.runs = run_methods(methods, step, streams, p.steps, reps);
+  return c;
 }
 
 MethodRun run_method(StepMethod method, const TrainingStep& step, const StepStreams& streams, int steps,

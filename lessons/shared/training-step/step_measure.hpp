@@ -15,6 +15,11 @@ namespace cudalab::graphs {
 
 ModelInputs measure_model_inputs(const TrainingStep& step, const DeviceInfo& device, const Repetitions& reps);
 
+// One case of the step at `p` (its own TrainingStep, with p's layer kernel): the model's inputs
+// and each of `methods` timed and verified.
+StepCase measure_case(const StepParams& p, const std::vector<StepMethod>& methods, const DeviceInfo& device,
+                      const Repetitions& reps);
+
 MethodRun run_method(StepMethod method, const TrainingStep& step, const StepStreams& streams, int steps,
                      const Repetitions& reps);
 MethodRuns run_methods(const std::vector<StepMethod>& methods, const TrainingStep& step, const StepStreams& streams,

@@ -18,6 +18,18 @@ enum class StepMethod {
   graph_fork_join,  // the whole step captured with fork/join over S streams, launched once
 };
 
+// Which layer kernel a step runs. small: one thread per output, so a 2048-wide layer is 16 blocks
+// and several kernels fit on the GPU at once. fill: the same layer split over its inputs into
+// enough blocks to take every resident slot of every SM, so one kernel leaves no room for another.
+enum class LayerKernel { small, fill };
+
+// How much of the GPU one layer kernel takes: its launch shape against what the device holds.
+struct KernelFootprint {
+  int blocks = 0;             // blocks per layer kernel
+  int threads_per_block = 0;
+  int resident_blocks = 0;    // blocks of this kernel all SMs hold at once (occupancy API x SMs)
+};
+
 struct StepPrimitives {
   double h2d_us = 0;               // one batch's input copy
   double kernel_us = 0;            // one layer kernel
@@ -25,7 +37,7 @@ struct StepPrimitives {
   double stream_launch_us = 0;     // host cost of one op launched from a stream
   double graph_node_us = 0;        // cost of one node inside a launched graph
   int copy_engines = 2;
-  int max_concurrent_kernels = 32;  // kernels the device runs at once (its limit)
+  int max_concurrent_kernels = 32;  // kernels the device runs at once (its limit; 1 for filling kernels)
   int hardware_queues = kDefaultHardwareQueues;  // CUDA_DEVICE_MAX_CONNECTIONS
 };
 

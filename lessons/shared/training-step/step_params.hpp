@@ -2,6 +2,9 @@
 // from StepParams and adds its rows with with_step_flags().
 #pragma once
 
+#include <algorithm>
+#include <string>
+
 #include "common/lesson/flag_table.hpp"
 #include "step_model.hpp"
 
@@ -13,7 +16,9 @@ struct StepParams {
   int streams = 4;      // streams the batches are spread over
   int features = 2048;  // elements per batch vector (each layer is features x features)
   int steps = 20;       // training steps per timed sample
+  std::string kernel = "small";  // layer kernels: "small" (a few SMs each) or "fill" (every SM)
   StepShape shape() const { return {batches, layers, streams}; }
+  LayerKernel layer_kernel() const { return kernel == "fill" ? LayerKernel::fill : LayerKernel::small; }
 };
 
 template <class P>
@@ -24,7 +29,20 @@ FlagTable<P>&& with_step_flags(FlagTable<P>&& table) {
       .integer("streams", &P::streams, 1, 64, "streams the batches are spread over")
       .integer("features", &P::features, 32, 4096,
                "elements per batch vector; each layer multiplies by a features x features matrix")
-      .integer("steps", &P::steps, 1, 1000, "training steps per timed sample");
+      .integer("steps", &P::steps, 1, 1000, "training steps per timed sample")
+      .choice("kernel", &P::kernel, {"small", "fill"},
+              "layer kernels: small (one block per 128 outputs, a few SMs each) or fill (split over the inputs so "
+              "each kernel fills every SM)");
+}
+
+// The case lessons 06 and 07 measure beside the flags given: the same step with GPU-filling layer
+// kernels. A filling kernel is several times shorter than a small one, so a sample of at most 10
+// steps still lasts milliseconds (event timing resolves ~1 us) while keeping the extra GPU time low.
+inline StepParams fill_case(const StepParams& p) {
+  StepParams fill = p;
+  fill.kernel = "fill";
+  fill.steps = std::min(p.steps, 10);
+  return fill;
 }
 
 }  // namespace cudalab::graphs

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "common/core/stats.hpp"
 #include "common/core/text_format.hpp"
 
 namespace cudalab::graphs {
@@ -80,6 +81,86 @@ void add_shape_facts(SectionBuilder& s, const std::string& prefix, const std::st
             "most nodes at one depth: a lower bound on width")
       .fact(prefix + ".critical_path", label + ": critical path", std::to_string(shape.critical_path),
             "nodes on the longest dependency chain");
+}
+
+double measured_ratio(const MethodRuns& runs, StepMethod over, StepMethod under) {
+  return median_of(runs.at(over).per_step_us) / median_of(runs.at(under).per_step_us);
+}
+
+double model_ratio(const std::map<StepMethod, double>& model, StepMethod over, StepMethod under) {
+  return model.at(over) / model.at(under);
+}
+
+std::string footprint_text(const KernelFootprint& f) {
+  return fmt::format("{} blocks of {} threads; the GPU holds {} at once", f.blocks, f.threads_per_block,
+                     f.resident_blocks);
+}
+
+std::string fill_key(StepMethod method) { return "fill." + method_key(method); }
+
+namespace {
+
+// The teaching claim on streams: with filling kernels only copy overlap is left for them to buy.
+void fill_stream_checks(ReportBuilder& b, const CaseResult& small, const CaseResult& fill) {
+  const auto& p = small.measured.params;
+  if (p.layer_kernel() != LayerKernel::small || p.streams < 2 || p.batches < 2) return;
+  const double small_gain = measured_ratio(small.measured.runs, StepMethod::graph_serial, StepMethod::multi_stream) - 1;
+  const double fill_gain = measured_ratio(fill.measured.runs, StepMethod::graph_serial, StepMethod::multi_stream) - 1;
+  b.expect("fill.streams_buy_less", fill_gain < kFillGainShare * small_gain,
+           fmt::format("with filling kernels {} streams buy {:+.0f}% over one stream, against {:+.0f}% with small "
+                       "kernels: only copies and the kernels' edges (start, tail, launch latency) overlap",
+                       p.streams, 100 * fill_gain, 100 * small_gain),
+           "needs small kernels that leave most SMs free (a GPU with few SMs fills with one small kernel too) and "
+           "copies far shorter than a batch's kernels")
+      .depends_on({fill_key(StepMethod::graph_serial), fill_key(StepMethod::multi_stream)});
+  const double small_model = model_ratio(small.model, StepMethod::graph_serial, StepMethod::multi_stream) - 1;
+  const double fill_model = model_ratio(fill.model, StepMethod::graph_serial, StepMethod::multi_stream) - 1;
+  b.expect("fill.model_agrees", fill_model < kFillGainShare * small_model,
+           fmt::format("the engine model, told that a filling kernel runs alone (1 kernel at a time), predicts "
+                       "the same collapse: {:+.0f}% against {:+.0f}%",
+                       100 * fill_model, 100 * small_model),
+           "the model sees only op durations, launch costs and engines; copies as long as the kernels would leave "
+           "streams something to overlap");
+}
+
+}  // namespace
+
+SectionBuilder fill_section(ReportBuilder& b, const CaseResult& small, const CaseResult& fill) {
+  const StepCase& f = fill.measured;
+  const int launches = f.params.batches * (f.params.layers + 2);
+  const double launching = launches * f.inputs.primitives.stream_launch_us;
+  const double saving = median_of(f.runs.at(StepMethod::multi_stream).per_step_us) -
+                        median_of(f.runs.at(StepMethod::graph_fork_join).per_step_us);
+  auto s = b.section("fill", "filling kernels: what streams and graphs still buy", "fill");
+  for (const auto& [method, run] : f.runs) {
+    s.metric(measured(fill_key(method), "fill: " + std::string(method_name(method)), "us", run.per_step_us)
+                 .with_prediction(fill.model.at(method))
+                 .with_note(method_description(method, f.params.streams)));
+  }
+  if (small.measured.params.kernel != f.params.kernel) {
+    s.fact("footprint." + small.measured.params.kernel, small.measured.params.kernel + " layer kernel",
+           footprint_text(small.measured.inputs.footprint), "", false);
+  }
+  s.fact("footprint.fill", "fill layer kernel", footprint_text(f.inputs.footprint),
+         "split over its inputs: every block of a tile adds its share of the sums", false)
+      .metric(derived("fill.launching", "fill: host launching per multi-stream step", "us", launching)
+                  .with_note(fmt::format("{} launches x {} us", launches, format_number(f.inputs.primitives.stream_launch_us))))
+      .metric(derived("fill.graph_saving", "fill: multi-stream - graph-forkjoin", "us", saving)
+                  .with_prediction(fill.model.at(StepMethod::multi_stream) - fill.model.at(StepMethod::graph_fork_join))
+                  .with_note("what the graph buys per step")
+                  .from({fill_key(StepMethod::multi_stream), fill_key(StepMethod::graph_fork_join)}));
+  b.expect("fill.fills_gpu", f.inputs.footprint.blocks >= f.inputs.footprint.resident_blocks,
+           fmt::format("a filling layer kernel takes every slot of the GPU: {}", footprint_text(f.inputs.footprint)),
+           "a layer of few features has too few outputs and inputs to split into that many blocks");
+  fill_stream_checks(b, small, fill);
+  b.expect("fill.graph_saves_only_launching", saving <= launching,
+           fmt::format("with filling kernels the fork/join graph saves {} us per step, no more than the {} us the "
+                       "host spends launching it as multi-stream code",
+                       format_number(saving), format_number(launching)),
+           "the graph runs the same DAG as multi-stream code; saving more would mean it bought concurrency the "
+           "streams did not have")
+      .depends_on({fill_key(StepMethod::multi_stream), fill_key(StepMethod::graph_fork_join)});
+  return s;
 }
 
 }  // namespace cudalab::graphs

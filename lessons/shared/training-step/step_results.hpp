@@ -6,7 +6,7 @@
 #include <map>
 #include <vector>
 
-#include "step_model.hpp"
+#include "step_params.hpp"
 
 namespace cudalab::graphs {
 
@@ -27,9 +27,23 @@ struct LaunchCost {
 struct ModelInputs {
   StepPrimitives primitives;
   LaunchCost chain20;  // 20 empty kernels, stream vs graph
+  KernelFootprint footprint;  // of the layer kernel the step ran
 };
 
 // Each method's run, looked up by method.
 using MethodRuns = std::map<StepMethod, MethodRun>;
+
+// One shape of the step, measured: its flags, the model's inputs and each method's run.
+struct StepCase {
+  StepParams params;
+  std::size_t elements = 0;
+  ModelInputs inputs;
+  MethodRuns runs;
+};
+
+// The fill case runs the three methods its comparisons need: streams (multi-stream against the
+// one-stream graph-serial) and graphs (graph-forkjoin against multi-stream).
+inline const std::vector<StepMethod> kFillMethods = {StepMethod::multi_stream, StepMethod::graph_serial,
+                                                     StepMethod::graph_fork_join};
 
 }  // namespace cudalab::graphs

@@ -24,9 +24,83 @@ __global__ void layer_kernel(const std::uint32_t* weights, const std::uint32_t* 
   y[i] = finish_layer(acc);
 }
 
+// The filling kernel's block: 32 outputs (one warp reads 32 neighbouring words of a column of W)
+// times 8 lanes that share out the block's slice of the inputs j: 256 threads.
+constexpr unsigned kFillOutputs = 32;
+constexpr unsigned kFillLanes = 8;
+
+// The same layer as layer_kernel, split over the inputs j (split-K) so one layer fills every SM.
+// Block (tile, slice) sums W[j][i] x[j] over its slice of j for its 32 outputs i and adds the sums
+// into `sums` with atomicAdd: uint32 addition wraps, so any order of the slices gives the same bits
+// as the CPU. The last block of a tile to finish (a counter per tile, the threadFenceReduction
+// pattern) finishes the outputs and leaves `sums` and its counter at 0 for the next layer.
+__global__ void __launch_bounds__(kFillOutputs* kFillLanes)
+    fill_layer_kernel(const std::uint32_t* weights, const std::uint32_t* x, std::uint32_t* y, int size,
+                      std::uint32_t layer, std::uint32_t* sums, unsigned* tiles_done, int slice) {
+  __shared__ std::uint32_t partial[kFillLanes][kFillOutputs];
+  __shared__ bool last_of_tile;
+  const int i = static_cast<int>(blockIdx.x * kFillOutputs + threadIdx.x);
+  const int j_end = min(size, static_cast<int>(blockIdx.y + 1) * slice);
+  std::uint32_t acc = 0;
+  if (i < size) {
+    for (int j = static_cast<int>(blockIdx.y) * slice + static_cast<int>(threadIdx.y); j < j_end; j += kFillLanes) {
+      acc += weights[static_cast<std::size_t>(j) * size + i] * x[j];
+    }
+  }
+  partial[threadIdx.y][threadIdx.x] = acc;
+  __syncthreads();
+  if (threadIdx.y == 0 && i < size) {
+    std::uint32_t sum = 0;
+    for (unsigned lane = 0; lane < kFillLanes; ++lane) sum += partial[lane][threadIdx.x];
+    atomicAdd(&sums[i], sum);
+    __threadfence();  // this block's sums reach every SM before its tile's counter moves
+  }
+  __syncthreads();
+  if (threadIdx.x == 0 && threadIdx.y == 0) {
+    last_of_tile = atomicAdd(&tiles_done[blockIdx.x], 1u) == gridDim.y - 1;
+    __threadfence();  // and the last block reads the sums only after it has seen the count
+  }
+  __syncthreads();
+  if (!last_of_tile || threadIdx.y != 0) return;
+  // atomicExch reads the sum where the atomics made it (L2) and leaves 0 for the next layer.
+  if (i < size) y[i] = finish_layer(layer * kLayerSalt + atomicExch(&sums[i], 0u));
+  if (threadIdx.x == 0) tiles_done[blockIdx.x] = 0;  // every block of the tile has counted
+}
+
 __global__ void empty_kernel() {}
 
 unsigned blocks_for(int size) { return (static_cast<unsigned>(size) + kThreads - 1) / kThreads; }
+unsigned fill_tiles_for(int size) { return (static_cast<unsigned>(size) + kFillOutputs - 1) / kFillOutputs; }
+
+// Blocks of `kernel` (at `threads` per block) the whole device holds at once.
+int resident_blocks(const void* kernel, int threads) {
+  int device = 0, sms = 0, per_sm = 0;
+  CUDALAB_CUDA_CHECK(cudaGetDevice(&device));
+  CUDALAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  CUDALAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
+  return sms * per_sm;
+}
+
+// Slices per tile: at least enough blocks to take every resident slot, and among up to four
+// times that, the count whose last wave is fullest (1088 blocks on 1056 slots would leave a second
+// wave of 32 blocks, an almost idle GPU another stream's kernel could use; 2112 is two full waves).
+int fill_slices_for(int size, int resident) {
+  const int tiles = static_cast<int>(fill_tiles_for(size));
+  const int most = std::max(1, size / static_cast<int>(kFillLanes));  // every lane keeps an input
+  const int fewest = std::min(most, (resident + tiles - 1) / tiles);
+  int best = fewest;
+  double best_idle = 2.0;
+  for (int k = fewest; k <= std::min(most, 4 * fewest); ++k) {
+    const int blocks = tiles * k;
+    const int waves = (blocks + resident - 1) / resident;
+    const double idle = static_cast<double>(waves) * resident / blocks - 1.0;  // unused slots of the last wave
+    if (idle < best_idle - 1e-9) {
+      best = k;
+      best_idle = idle;
+    }
+  }
+  return best;
+}
 
 std::uint32_t mix(std::uint32_t x) {
   x ^= x >> 16;
@@ -34,17 +108,6 @@ std::uint32_t mix(std::uint32_t x) {
   x ^= x >> 15;
   x *= 0x846ca68bu;
   return x ^ (x >> 16);
-}
-
-cudaKernelNodeParams layer_params(void** args, int size) {
-  cudaKernelNodeParams p{};
-  p.func = reinterpret_cast<void*>(&layer_kernel);
-  p.gridDim = dim3(blocks_for(size));
-  p.blockDim = dim3(kThreads);
-  p.sharedMemBytes = 0;
-  p.kernelParams = args;
-  p.extra = nullptr;
-  return p;
 }
 
 }  // namespace
@@ -84,13 +147,23 @@ std::vector<std::uint32_t> cpu_reference(const std::vector<std::uint32_t>& weigh
   return out;
 }
 
-TrainingStep::TrainingStep(const StepShape& shape, int size, std::uint32_t input_seed)
+TrainingStep::TrainingStep(const StepShape& shape, int size, std::uint32_t input_seed, LayerKernel kernel)
     : shape_(shape),
       size_(size),
+      kernel_(kernel),
       weights_(static_cast<std::size_t>(size) * size),
       activations_(2 * static_cast<std::size_t>(shape.batches) * size),
       inputs_(static_cast<std::size_t>(shape.batches) * size),
       outputs_(static_cast<std::size_t>(shape.batches) * size) {
+  if (kernel_ == LayerKernel::fill) {
+    fill_slices_ = fill_slices_for(size, resident_blocks(reinterpret_cast<const void*>(&fill_layer_kernel),
+                                                         static_cast<int>(kFillOutputs * kFillLanes)));
+    fill_sums_ = DeviceBuffer<std::uint32_t>(static_cast<std::size_t>(shape.batches) * size);
+    fill_tiles_done_ = DeviceBuffer<unsigned>(static_cast<std::size_t>(shape.batches) * fill_tiles_for(size));
+    // The kernels expect zeros and leave zeros behind, so this is the only reset they need.
+    CUDALAB_CUDA_CHECK(cudaMemset(fill_sums_.data(), 0, fill_sums_.bytes()));
+    CUDALAB_CUDA_CHECK(cudaMemset(fill_tiles_done_.data(), 0, fill_tiles_done_.bytes()));
+  }
   const auto w = make_weights(size);
   const auto in = make_inputs(shape.batches, size, input_seed);
   expected_ = cpu_reference(w, in, shape.batches, shape.layers, size);
@@ -115,7 +188,53 @@ void TrainingStep::enqueue_h2d(int batch, cudaStream_t stream) const {
                                      cudaMemcpyHostToDevice, stream));
 }
 
+KernelFootprint TrainingStep::footprint() const {
+  if (kernel_ == LayerKernel::fill) {
+    const int threads = static_cast<int>(kFillOutputs * kFillLanes);
+    return {static_cast<int>(fill_tiles_for(size_)) * fill_slices_, threads,
+            resident_blocks(reinterpret_cast<const void*>(&fill_layer_kernel), threads)};
+  }
+  const int threads = static_cast<int>(kThreads);
+  return {static_cast<int>(blocks_for(size_)), threads, resident_blocks(reinterpret_cast<const void*>(&layer_kernel), threads)};
+}
+
+cudaKernelNodeParams TrainingStep::layer_node(int batch, int layer, LayerNodeArgs& a) const {
+  a = LayerNodeArgs{weights_.data(), activation(batch, layer % 2), activation(batch, (layer + 1) % 2), size_,
+                    static_cast<std::uint32_t>(layer)};
+  a.pointers[0] = &a.weights;
+  a.pointers[1] = &a.x;
+  a.pointers[2] = &a.y;
+  a.pointers[3] = &a.size;
+  a.pointers[4] = &a.layer;
+  cudaKernelNodeParams p{};
+  p.func = reinterpret_cast<void*>(&layer_kernel);
+  p.gridDim = dim3(blocks_for(size_));
+  p.blockDim = dim3(kThreads);
+  if (kernel_ == LayerKernel::fill) {
+    a.sums = fill_sums_.data() + static_cast<std::size_t>(batch) * size_;
+    a.tiles_done = fill_tiles_done_.data() + static_cast<std::size_t>(batch) * fill_tiles_for(size_);
+    a.slice = (size_ + fill_slices_ - 1) / fill_slices_;
+    a.pointers[5] = &a.sums;
+    a.pointers[6] = &a.tiles_done;
+    a.pointers[7] = &a.slice;
+    p.func = reinterpret_cast<void*>(&fill_layer_kernel);
+    p.gridDim = dim3(fill_tiles_for(size_), static_cast<unsigned>(fill_slices_));
+    p.blockDim = dim3(kFillOutputs, kFillLanes);
+  }
+  p.sharedMemBytes = 0;
+  p.kernelParams = a.pointers;
+  p.extra = nullptr;
+  return p;
+}
+
 void TrainingStep::enqueue_layer(int batch, int layer, cudaStream_t stream) const {
+  if (kernel_ == LayerKernel::fill) {
+    // Launched with the node's parameters, so a stream and a graph run exactly the same kernel.
+    LayerNodeArgs args;
+    const cudaKernelNodeParams p = layer_node(batch, layer, args);
+    CUDALAB_CUDA_CHECK(cudaLaunchKernel(p.func, p.gridDim, p.blockDim, p.kernelParams, p.sharedMemBytes, stream));
+    return;
+  }
   layer_kernel<<<blocks_for(size_), kThreads, 0, stream>>>(weights_.data(), activation(batch, layer % 2),
                                                             activation(batch, (layer + 1) % 2), size_,
                                                             static_cast<std::uint32_t>(layer));
@@ -169,12 +288,8 @@ ExplicitStepGraph build_step_graph(const TrainingStep& step) {
                                                 step.host_input(b), bytes, cudaMemcpyHostToDevice));
     built.h2d.push_back(node);
     for (int l = 0; l < shape.layers; ++l) {
-      const std::uint32_t* weights = step.weights();
-      const std::uint32_t* x = step.activation(b, l % 2);
-      std::uint32_t* y = step.activation(b, (l + 1) % 2);
-      auto layer = static_cast<std::uint32_t>(l);
-      void* args[] = {&weights, &x, &y, const_cast<int*>(&size), &layer};
-      const cudaKernelNodeParams params = layer_params(args, size);
+      LayerNodeArgs args;
+      const cudaKernelNodeParams params = step.layer_node(b, l, args);
       cudaGraphNode_t previous = node;
       CUDALAB_CUDA_CHECK(cudaGraphAddKernelNode(&node, g, &previous, 1, &params));
       built.kernels.push_back(node);
@@ -189,19 +304,15 @@ ExplicitStepGraph build_step_graph(const TrainingStep& step) {
 
 void retarget_step_exec(cudaGraphExec_t exec, const ExplicitStepGraph& built, const TrainingStep& target) {
   const StepShape& shape = target.shape();
-  int size = target.size();
+  const int size = target.size();
   const std::size_t bytes = static_cast<std::size_t>(size) * sizeof(std::uint32_t);
   for (int b = 0; b < shape.batches; ++b) {
     CUDALAB_CUDA_CHECK(cudaGraphExecMemcpyNodeSetParams1D(exec, built.h2d[static_cast<std::size_t>(b)],
                                                           target.activation(b, 0), target.host_input(b), bytes,
                                                           cudaMemcpyHostToDevice));
     for (int l = 0; l < shape.layers; ++l) {
-      const std::uint32_t* weights = target.weights();
-      const std::uint32_t* x = target.activation(b, l % 2);
-      std::uint32_t* y = target.activation(b, (l + 1) % 2);
-      auto layer = static_cast<std::uint32_t>(l);
-      void* args[] = {&weights, &x, &y, &size, &layer};
-      const cudaKernelNodeParams params = layer_params(args, size);
+      LayerNodeArgs args;
+      const cudaKernelNodeParams params = target.layer_node(b, l, args);
       const auto index = static_cast<std::size_t>(b) * static_cast<std::size_t>(shape.layers) + static_cast<std::size_t>(l);
       CUDALAB_CUDA_CHECK(cudaGraphExecKernelNodeSetParams(exec, built.kernels[index], &params));
     }

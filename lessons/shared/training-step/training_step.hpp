@@ -1,6 +1,7 @@
 // The workload of lessons 06 and 07: a "training step" of B batches, each an H2D copy of its
-// input, a chain of L small layer kernels (an integer matrix-vector product, exact on the CPU
-// too), and a D2H copy of its output. Host memory is pinned so copies are truly asynchronous.
+// input, a chain of L layer kernels (an integer matrix-vector product, exact on the CPU too), and
+// a D2H copy of its output. Host memory is pinned so copies are truly asynchronous. The layer
+// kernel is small (a few SMs) or GPU-filling (every SM); both compute the same bits.
 // This header is CUDA-runtime only (no kernels): the kernels live in training_step.cu.
 #pragma once
 
@@ -19,11 +20,27 @@ std::vector<std::uint32_t> cpu_reference(const std::vector<std::uint32_t>& weigh
                                          const std::vector<std::uint32_t>& inputs, int batches,
                                          int layers, int size);
 
+// A layer kernel's arguments, and the pointers to them a kernel node takes (kernelParams).
+struct LayerNodeArgs {
+  const std::uint32_t* weights = nullptr;
+  const std::uint32_t* x = nullptr;
+  std::uint32_t* y = nullptr;
+  int size = 0;
+  std::uint32_t layer = 0;
+  std::uint32_t* sums = nullptr;       // fill only: the batch's split-K sums
+  unsigned* tiles_done = nullptr;      // fill only: the batch's per-tile block counters
+  int slice = 0;                       // fill only: inputs per slice
+  void* pointers[8] = {};
+};
+
 class TrainingStep {
  public:
-  TrainingStep(const StepShape& shape, int size, std::uint32_t input_seed);
+  TrainingStep(const StepShape& shape, int size, std::uint32_t input_seed, LayerKernel kernel = LayerKernel::small);
 
   const StepShape& shape() const { return shape_; }
+  LayerKernel kernel() const { return kernel_; }
+  // The layer kernel's launch shape on this device, against the blocks the GPU holds at once.
+  KernelFootprint footprint() const;
   int size() const { return size_; }
   std::size_t elements() const { return static_cast<std::size_t>(shape_.batches) * static_cast<std::size_t>(size_); }
   const std::vector<std::uint32_t>& expected() const { return expected_; }
@@ -49,15 +66,24 @@ class TrainingStep {
   const std::uint32_t* weights() const { return weights_.data(); }
   // The buffer a batch's result ends in after `layers` kernels.
   std::uint32_t* final_activation(int batch) const { return activation(batch, shape_.layers % 2); }
+  // Layer `layer` of batch `batch` as kernel-node parameters; they point into `args`, which must
+  // outlive the call that reads them (cudaGraphAddKernelNode, cudaGraphExecKernelNodeSetParams).
+  cudaKernelNodeParams layer_node(int batch, int layer, LayerNodeArgs& args) const;
 
  private:
   StepShape shape_;
   int size_;
+  LayerKernel kernel_;
+  int fill_slices_ = 1;  // fill: slices of the inputs per output tile (the grid's y)
   std::vector<std::uint32_t> expected_;
   DeviceBuffer<std::uint32_t> weights_;
   DeviceBuffer<std::uint32_t> activations_;  // 2 ping-pong buffers per batch
   PinnedBuffer<std::uint32_t> inputs_;
   PinnedBuffer<std::uint32_t> outputs_;
+  // fill only, per batch (batches on different streams run at once): the split-K sums and the
+  // blocks done per tile, zero between layers (each layer's last block resets what it used).
+  DeviceBuffer<std::uint32_t> fill_sums_;
+  DeviceBuffer<unsigned> fill_tiles_done_;
 };
 
 // The same DAG the fork/join capture makes, built node by node: batch b's chain runs after

@@ -168,7 +168,7 @@ start=$(date +%s%N)
 echo "all: exit $? in $(( ($(date +%s%N) - start) / 1000000 )) ms"
 
 echo "== predict first"
-printf 'speedup.depth_first = 3\nlecture.total = 3\n' >"$out/logs/answers.txt"
+printf 'speedup.depth_first = 3\nlecture.total = 3\nlecture.overlap = 1.1\n' >"$out/logs/answers.txt"
 "$bin" 03 --predict --answers "$out/logs/answers.txt" --json "$out/logs/predict.json" >"$out/logs/predict.txt" 2>&1
 echo "03 --predict --answers: exit $?"; grep -A3 "your predictions" "$out/logs/predict.txt"
 

@@ -54,6 +54,12 @@ int attribute(cudaDeviceAttr attr, int device) {
 std::string version_string(int v) { return fmt::format("{}.{}", v / 1000, (v % 1000) / 10); }
 }  // namespace
 
+int blocks_per_sm(const void* kernel, int threads_per_block) {
+  int blocks = 0;
+  CUDALAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads_per_block, 0));
+  return blocks;
+}
+
 DeviceInfo query_device(int index) {
   cudaDeviceProp prop{};
   CUDALAB_CUDA_CHECK(cudaGetDeviceProperties(&prop, index));

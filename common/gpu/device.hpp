@@ -22,6 +22,11 @@ void use_device(int index);
 
 DeviceInfo query_device(int index);
 
+// Blocks of `kernel` (a __global__ function's address) at `threads_per_block` that one SM of the
+// current device holds at once (the occupancy API); times the SM count, what the GPU runs side by
+// side. Asking loads the kernel, like its first launch.
+int blocks_per_sm(const void* kernel, int threads_per_block);
+
 // Driver and runtime versions as "13.0".
 std::string driver_version();
 std::string runtime_version();

@@ -43,21 +43,29 @@ std::vector<double> time_on_stream(cudaStream_t stream, const Repetitions& reps,
   return samples;
 }
 
+double time_once_on_stream(cudaStream_t stream, const std::function<void(cudaStream_t)>& enqueue) {
+  Repetitions one;
+  one.warmup = 0;
+  one.repeat = 1;
+  one.adaptive = false;
+  return time_on_stream(stream, one, enqueue).front();
+}
+
 PairedSamples time_pairs_on_stream(cudaStream_t stream, const Repetitions& reps,
                                    const std::function<void(cudaStream_t)>& enqueue_a,
                                    const std::function<void(cudaStream_t)>& enqueue_b) {
   // Each side of a pair is one timed run through time_on_stream; the first pair carries the
   // warm-up. The pair count follows the ratios' own spread.
-  Repetitions warm = reps, one = reps;
-  one.warmup = 0;
-  one.repeat = 1;
-  one.adaptive = false;
+  Repetitions warm = reps;
   warm.repeat = 1;
   warm.adaptive = false;
   return pairs_in_steady_blocks(reps, kDefaultSpreadTolerance, [&](bool warm_up) {
-    const Repetitions& r = warm_up ? warm : one;
-    const double a = time_on_stream(stream, r, enqueue_a).front();
-    return std::pair<double, double>{a, time_on_stream(stream, r, enqueue_b).front()};
+    if (warm_up) {
+      const double a = time_on_stream(stream, warm, enqueue_a).front();
+      return std::pair<double, double>{a, time_on_stream(stream, warm, enqueue_b).front()};
+    }
+    const double a = time_once_on_stream(stream, enqueue_a);
+    return std::pair<double, double>{a, time_once_on_stream(stream, enqueue_b)};
   });
 }
 

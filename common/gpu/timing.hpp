@@ -27,6 +27,10 @@ std::vector<double> time_on_stream(cudaStream_t stream, const Repetitions& reps,
                                    const std::function<void(cudaStream_t)>& enqueue,
                                    Launch launch = Launch::as_enqueued);
 
+// One timed run, no warm-up: for work that is only itself once (a cold first run, a copy into a
+// buffer nobody has written yet), and for each side of a pair below.
+double time_once_on_stream(cudaStream_t stream, const std::function<void(cudaStream_t)>& enqueue);
+
 // Two pieces of work timed in turns, A then B, warmup + repeat times: sample i of A and sample i
 // of B ran a few milliseconds apart. Their ratio, sample by sample, is what a slow drift of the
 // machine (clocks, a neighbour on the PCIe bus of a shared server) cannot move: it slows both

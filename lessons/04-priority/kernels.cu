@@ -1,4 +1,5 @@
 #include "common/gpu/cuda_check.hpp"
+#include "common/gpu/device.hpp"
 #include "common/gpu/globaltimer.cuh"
 #include "kernels.hpp"
 
@@ -27,9 +28,7 @@ __global__ void urgent_kernel(std::uint32_t* out) {
 }  // namespace
 
 int background_blocks_per_sm() {
-  int blocks = 0;
-  CUDALAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, background_kernel, kBackgroundThreads, 0));
-  return blocks;
+  return blocks_per_sm(reinterpret_cast<const void*>(&background_kernel), kBackgroundThreads);
 }
 
 void launch_background(cudaStream_t stream, std::uint32_t* out, int blocks, std::uint64_t block_ns,

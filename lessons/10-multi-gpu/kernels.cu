@@ -1,4 +1,5 @@
 #include "common/gpu/cuda_check.hpp"
+#include "common/gpu/device.hpp"
 #include "common/gpu/globaltimer.cuh"
 #include "kernels.hpp"
 
@@ -25,11 +26,7 @@ void launch_hold(cudaStream_t stream, int us) {
   CUDALAB_CHECK_LAUNCH();
 }
 
-int layer_blocks_per_sm() {
-  int blocks = 0;
-  CUDALAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, layer_kernel, kLayerThreads, 0));
-  return blocks;
-}
+int layer_blocks_per_sm() { return blocks_per_sm(reinterpret_cast<const void*>(&layer_kernel), kLayerThreads); }
 
 void launch_layer(cudaStream_t stream, float* grad, std::size_t count, int rank, int layer, int blocks) {
   layer_kernel<<<blocks, kLayerThreads, 0, stream>>>(grad, count, rank, layer);

@@ -1,4 +1,5 @@
 #include "common/gpu/cuda_check.hpp"
+#include "common/gpu/device.hpp"
 #include "sin_cos_kernel.hpp"
 
 namespace cudalab::lecture {
@@ -16,11 +17,7 @@ __global__ void sin_cos_iterations(const float* in, float* out, int n, int itera
 
 }  // namespace
 
-int blocks_per_sm() {
-  int blocks = 0;
-  CUDALAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, sin_cos_iterations, kThreads, 0));
-  return blocks;
-}
+int blocks_per_sm() { return cudalab::blocks_per_sm(reinterpret_cast<const void*>(&sin_cos_iterations), kThreads); }
 
 void launch_sin_cos(cudaStream_t stream, const float* in, float* out, int elements, int iterations) {
   sin_cos_iterations<<<blocks_for(static_cast<std::size_t>(elements)), kThreads, 0, stream>>>(in, out, elements,

@@ -3,6 +3,8 @@
 
 #include "training_step.hpp"
 
+#include "common/gpu/device.hpp"
+
 namespace cudalab::graphs {
 
 namespace {
@@ -72,13 +74,12 @@ __global__ void empty_kernel() {}
 unsigned blocks_for(int size) { return (static_cast<unsigned>(size) + kThreads - 1) / kThreads; }
 unsigned fill_tiles_for(int size) { return (static_cast<unsigned>(size) + kFillOutputs - 1) / kFillOutputs; }
 
-// Blocks of `kernel` (at `threads` per block) the whole device holds at once.
+// Blocks of `kernel` (at `threads` per block) the whole current device holds at once.
 int resident_blocks(const void* kernel, int threads) {
-  int device = 0, sms = 0, per_sm = 0;
+  int device = 0, sms = 0;
   CUDALAB_CUDA_CHECK(cudaGetDevice(&device));
   CUDALAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  CUDALAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
-  return sms * per_sm;
+  return sms * blocks_per_sm(kernel, threads);
 }
 
 // Slices per tile: at least enough blocks to take every resident slot, and among up to four
@@ -228,17 +229,10 @@ cudaKernelNodeParams TrainingStep::layer_node(int batch, int layer, LayerNodeArg
 }
 
 void TrainingStep::enqueue_layer(int batch, int layer, cudaStream_t stream) const {
-  if (kernel_ == LayerKernel::fill) {
-    // Launched with the node's parameters, so a stream and a graph run exactly the same kernel.
-    LayerNodeArgs args;
-    const cudaKernelNodeParams p = layer_node(batch, layer, args);
-    CUDALAB_CUDA_CHECK(cudaLaunchKernel(p.func, p.gridDim, p.blockDim, p.kernelParams, p.sharedMemBytes, stream));
-    return;
-  }
-  layer_kernel<<<blocks_for(size_), kThreads, 0, stream>>>(weights_.data(), activation(batch, layer % 2),
-                                                            activation(batch, (layer + 1) % 2), size_,
-                                                            static_cast<std::uint32_t>(layer));
-  CUDALAB_CHECK_LAUNCH();
+  // Launched with the node's parameters, so a stream and a graph run exactly the same kernel.
+  LayerNodeArgs args;
+  const cudaKernelNodeParams p = layer_node(batch, layer, args);
+  CUDALAB_CUDA_CHECK(cudaLaunchKernel(p.func, p.gridDim, p.blockDim, p.kernelParams, p.sharedMemBytes, stream));
 }
 
 void TrainingStep::enqueue_d2h(int batch, cudaStream_t stream) const {

@@ -130,7 +130,6 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
   graphs::method_verify_checks(b, m.launch_bound.runs, m.launch_bound.elements, "launch_bound.results.",
                                "launch-bound case, ");
   graphs::fill_section(b, {m.main, predicted.main.step_us}, {m.fill, predicted.fill.step_us});
-  graphs::method_verify_checks(b, m.fill.runs, m.fill.elements, "fill.results.", "fill case, ");
   mistakes_section(b, m);
   lecture_section(b, m);
   const double ratio = median_step(m.main, StepMethod::graph_serial) / median_step(m.main, StepMethod::multi_stream);

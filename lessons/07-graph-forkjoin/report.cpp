@@ -85,7 +85,6 @@ void fill_comparison(ReportBuilder& b, const Params& p, const Measurements& m, c
   }
   // Short headers: six columns must fit 80 columns without breaking a method's name.
   s.table("fill", {"kernels", "multi-stream", "graph-serial", "forkjoin", "serial/multi", "forkjoin/multi"}, rows);
-  graphs::method_verify_checks(b, m.fill.runs, m.fill.elements, "fill.results.", "fill case, ");
 }
 
 void sweep_section(ReportBuilder& b, const Measurements& m) {

@@ -49,7 +49,7 @@ std::map<StepMethod, double> predict_methods(const std::vector<StepMethod>& meth
 
 DagShape expected_fork_join_shape(const StepShape& shape) {
   const std::size_t chains = static_cast<std::size_t>(std::min(shape.batches, shape.streams));
-  const std::size_t per_batch = static_cast<std::size_t>(shape.layers) + 2;
+  const auto per_batch = static_cast<std::size_t>(ops_per_batch(shape));
   const std::size_t longest_chain_batches =
       static_cast<std::size_t>((shape.batches + shape.streams - 1) / shape.streams);
   DagShape d;

@@ -47,6 +47,10 @@ struct StepShape {
   int streams = 4;
 };
 
+// Ops of one batch, each a launch from a stream or a node of a graph: its H2D, its layer kernels,
+// its D2H.
+inline int ops_per_batch(const StepShape& shape) { return shape.layers + 2; }
+
 // Predicted time of one step, in microseconds.
 double predict_step_us(StepMethod method, const StepShape& shape, const StepPrimitives& p);
 std::map<StepMethod, double> predict_methods(const std::vector<StepMethod>& methods, const StepShape& shape,

@@ -127,7 +127,7 @@ void fill_stream_checks(ReportBuilder& b, const CaseResult& small, const CaseRes
 
 SectionBuilder fill_section(ReportBuilder& b, const CaseResult& small, const CaseResult& fill) {
   const StepCase& f = fill.measured;
-  const int launches = f.params.batches * (f.params.layers + 2);
+  const int launches = f.params.batches * ops_per_batch(f.params.shape());
   const double launching = launches * f.inputs.primitives.stream_launch_us;
   const double saving = median_of(f.runs.at(StepMethod::multi_stream).per_step_us) -
                         median_of(f.runs.at(StepMethod::graph_fork_join).per_step_us);
@@ -160,6 +160,7 @@ SectionBuilder fill_section(ReportBuilder& b, const CaseResult& small, const Cas
            "the graph runs the same DAG as multi-stream code; saving more would mean it bought concurrency the "
            "streams did not have")
       .depends_on({fill_key(StepMethod::multi_stream), fill_key(StepMethod::graph_fork_join)});
+  method_verify_checks(b, f.runs, f.elements, "fill.results.", "fill case, ");
   return s;
 }
 

@@ -57,7 +57,8 @@ struct CaseResult {
 // kernel takes, what the fork/join graph saves against the host's launching, and the checks that
 // the kernels fill the GPU, that streams then buy far less (measured and modelled: the model sees
 // only copy overlap, the GPU also overlaps kernel edges) and that the graph saves no more than
-// launch time. The section is returned for a lesson's own rows.
+// launch time, and every element of each method's fill run verified. The section is returned for
+// a lesson's own rows.
 SectionBuilder fill_section(ReportBuilder& b, const CaseResult& small, const CaseResult& fill);
 
 }  // namespace cudalab::graphs

@@ -33,6 +33,13 @@ struct ModelInputs {
 // Each method's run, looked up by method.
 using MethodRuns = std::map<StepMethod, MethodRun>;
 
+// The methods a case ran: what the model is asked to predict for it.
+inline std::vector<StepMethod> methods_of(const MethodRuns& runs) {
+  std::vector<StepMethod> methods;
+  for (const auto& run : runs) methods.push_back(run.first);
+  return methods;
+}
+
 // One shape of the step, measured: its flags, the model's inputs and each method's run.
 struct StepCase {
   StepParams params;

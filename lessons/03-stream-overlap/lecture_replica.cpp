@@ -78,12 +78,16 @@ void overlapped(Buffers& b) {
   for (const Stream& s : b.streams) s.synchronize();
 }
 
-double time_once(const std::function<void()>& run) {
-  EventTimer timer;
-  timer.start(kLegacy);
+// One run of the sequential loop into `out`, timed once: each new buffer is new only once.
+double time_once_into(Buffers& b, float* out) {
+  return time_once_on_stream(kLegacy, [&](cudaStream_t) { sequential_loop(b, b.in.data(), out); });
+}
+
+// `run` once more on poisoned buffers, its output `out` checked against the CPU.
+Tally verified(Buffers& b, float* out, const std::function<void()>& run) {
+  b.poison(out);
   run();
-  timer.stop(kLegacy);
-  return static_cast<double>(timer.elapsed_ms());
+  return b.check(out);
 }
 
 // New output buffers in a warm process: malloc'd and untouched, as the program's (zero pages:
@@ -93,14 +97,14 @@ void time_new_buffers(Buffers& b, LectureReplica& r) {
   for (int k = 0; k < kNewBufferRuns; ++k) {
     untouched.emplace_back(new float[kLectureElements]);
     b.poison_device();
-    r.untouched_ms.push_back(time_once([&] { sequential_loop(b, b.in.data(), untouched.back().get()); }));
+    r.untouched_ms.push_back(time_once_into(b, untouched.back().get()));
     r.untouched.add(b.check(untouched.back().get()));
   }
   std::vector<std::vector<float>> touched;
   for (int k = 0; k < kNewBufferRuns; ++k) {
     touched.emplace_back(kLectureElements);
     b.poison(touched.back().data());
-    r.touched_ms.push_back(time_once([&] { sequential_loop(b, b.in.data(), touched.back().data()); }));
+    r.touched_ms.push_back(time_once_into(b, touched.back().data()));
     r.touched.add(b.check(touched.back().data()));
   }
 }
@@ -110,26 +114,21 @@ void time_sequential(Buffers& b, const RunContext& ctx, LectureReplica& r) {
   // new float[] like the program's malloc: pages nobody has touched, so the first touch is timed.
   const std::unique_ptr<float[]> fresh(new float[kLectureElements]);
   b.poison_device();
-  r.cold_ms = time_once([&] { sequential_loop(b, b.in.data(), fresh.get()); });
+  r.cold_ms = time_once_into(b, fresh.get());
   r.cold = b.check(fresh.get());
   time_new_buffers(b, r);
   sequential_loop(b, b.in.data(), b.out.data());  // b.out's first copy, untimed
-  r.warm_ms = time_on_stream(kLegacy, ctx.reps, [&](cudaStream_t) { sequential_loop(b, b.in.data(), b.out.data()); });
-  b.poison(b.out.data());
-  sequential_loop(b, b.in.data(), b.out.data());
-  r.warm = b.check(b.out.data());
+  auto warm_loop = [&] { sequential_loop(b, b.in.data(), b.out.data()); };
+  r.warm_ms = time_on_stream(kLegacy, ctx.reps, [&](cudaStream_t) { warm_loop(); });
+  r.warm = verified(b, b.out.data(), warm_loop);
 }
 
 void time_pinned(Buffers& b, const RunContext& ctx, LectureReplica& r) {
-  auto pinned_loop = [&](cudaStream_t) { sequential_loop(b, b.pinned_in.data(), b.pinned_out.data()); };
-  r.pinned_ms = time_on_stream(kLegacy, ctx.reps, pinned_loop);
-  b.poison(b.pinned_out.data());
-  pinned_loop(kLegacy);
-  r.pinned = b.check(b.pinned_out.data());
+  auto pinned_loop = [&] { sequential_loop(b, b.pinned_in.data(), b.pinned_out.data()); };
+  r.pinned_ms = time_on_stream(kLegacy, ctx.reps, [&](cudaStream_t) { pinned_loop(); });
+  r.pinned = verified(b, b.pinned_out.data(), pinned_loop);
   r.streams_ms = time_on_stream(kLegacy, ctx.reps, [&](cudaStream_t) { overlapped(b); });
-  b.poison(b.pinned_out.data());
-  overlapped(b);
-  r.streams = b.check(b.pinned_out.data());
+  r.streams = verified(b, b.pinned_out.data(), [&] { overlapped(b); });
   // One segment's stages alone: what the engine model builds its prediction from.
   r.h2d_ms = time_on_stream(kLegacy, ctx.reps, [&](cudaStream_t s) {
     CUDALAB_CUDA_CHECK(cudaMemcpyAsync(b.d_in.data(), b.pinned_in.data(), kSegmentBytes, cudaMemcpyHostToDevice, s));

@@ -41,6 +41,7 @@ struct LectureReplica {
   int kernel_blocks = 0;              // blocks of one segment's kernel
   int blocks_per_sm = 0;              // of that kernel, from the occupancy API
   int sm_count = 0;
+  int resident_blocks() const { return sm_count * blocks_per_sm; }  // what the GPU runs at once
   Tally cold, untouched, touched, warm, pinned, streams, demo;  // elements matching the CPU
 };
 

@@ -17,7 +17,6 @@ std::string share_note(const char* what, double factor, double total) {
 }
 
 void add_facts(SectionBuilder& s, const LectureReplica& r) {
-  const int resident = r.sm_count * r.blocks_per_sm;
   s.fact("lecture_speedup", "lecture 002 (NVIDIA L20)", "19.62 ms -> 7.78 ms: 2.52×",
          "its baseline copies from malloc'd memory, its overlapped run from pinned")
       .fact("program", "its program", "cuda_basics/05_stream_overlap.cu",
@@ -25,7 +24,7 @@ void add_facts(SectionBuilder& s, const LectureReplica& r) {
       .fact("kernel_fills", "one segment's kernel",
             fmt::format("{} blocks of {}", format_count(static_cast<std::size_t>(r.kernel_blocks)), lecture::kThreads),
             fmt::format("the GPU holds {} × {} = {} at once: one kernel fills it, so streams can overlap only copies",
-                        r.sm_count, r.blocks_per_sm, format_count(static_cast<std::size_t>(resident))),
+                        r.sm_count, r.blocks_per_sm, format_count(static_cast<std::size_t>(r.resident_blocks()))),
             false);
   if (!r.first_in_process) {
     s.fact("not_cold", "cold run", "not cold", "this process had run the program before: its kernel was loaded", false);
@@ -74,7 +73,7 @@ void add_checks(ReportBuilder& b, const LectureReplica& r, const LecturePredicti
     b.verify(fmt::format("lecture.{}", key), *tally, Counted::elements, fmt::format("lecture program, {} run", key),
              "a wrong element means a segment was skipped, or copied back before its kernel ended");
   }
-  const int resident = r.sm_count * r.blocks_per_sm;
+  const int resident = r.resident_blocks();
   b.expect("lecture_kernel_fills_gpu", r.kernel_blocks >= resident,
            fmt::format("each of its kernels has {} blocks, at least the {} the GPU runs at once",
                        format_count(static_cast<std::size_t>(r.kernel_blocks)),

@@ -12,7 +12,7 @@
 #include "cli/completion.hpp"
 #include "cli/live.hpp"
 #include "common/core/errors.hpp"
-#include "common/core/gpu_queue.hpp"
+#include "common/queue/gpu_queue.hpp"
 #include "common/core/interrupt.hpp"
 #include "common/core/text_format.hpp"
 #include "common/report/translate.hpp"

@@ -9,7 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/invocation.hpp"
-#include "common/core/queue_line.hpp"
+#include "common/queue/queue_line.hpp"
 #include "common/report/report.hpp"
 
 namespace cudalab {

@@ -3,7 +3,7 @@
 # already keeps CUDA headers out of the pure targets; this also keeps the folders honest:
 #   core   -> (nothing else)          model  -> core
 #   report -> core                    lesson -> core, report
-#   gpu    -> core
+#   queue  -> core                    gpu    -> core, queue
 #   lessons' params, model and report files -> core, model, report, lesson (never gpu)
 # Prints each include that breaks a rule and exits 1 if any does.
 #   tools/check-layers.sh [REPO]
@@ -16,7 +16,8 @@ allowed() {  # layer of the including file -> layers it may include
     model) echo "core model" ;;
     report) echo "core report" ;;
     lesson) echo "core report lesson" ;;
-    gpu) echo "core gpu" ;;
+    queue) echo "core queue" ;;
+    gpu) echo "core queue gpu" ;;
     pure) echo "core model report lesson" ;;
   esac
 }
@@ -32,7 +33,7 @@ check() {  # FILE LAYER
     fi
   done < <(sed -n 's/^#include "\(common\/[^"]*\)"/\1/p' "$file")
 }
-for layer in core model report lesson gpu; do
+for layer in core queue model report lesson gpu; do
   for f in common/$layer/*.hpp common/$layer/*.cpp common/$layer/*.cu common/$layer/*.cuh; do
     [ -e "$f" ] && check "$f" "$layer"
   done

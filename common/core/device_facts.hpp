@@ -30,7 +30,7 @@ inline constexpr std::uint64_t kSlowdownReasons = 0x8 /*HW slowdown*/ | 0x20 /*S
 struct GpuActivity {
   std::optional<int> compute_processes;  // every process with a context on the GPU, this one included
   // Of those, other cudalab processes that are idle (waiting in the queue, rendering, at a
-  // prompt), as their locked present files vouch (core/gpu_presence.hpp): not a disturbance.
+  // prompt), as their locked present files vouch (queue/gpu_presence.hpp): not a disturbance.
   std::optional<int> idle_cudalab_processes;
   std::optional<unsigned> sm_clock_mhz, sm_clock_max_mhz;
   std::optional<unsigned> memory_clock_mhz, memory_clock_max_mhz;

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "common/core/gpu_presence.hpp"
+#include "common/queue/gpu_presence.hpp"
 
 namespace cudalab {
 

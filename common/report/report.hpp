@@ -182,7 +182,7 @@ struct Guess {
   double answer = 0;     // in the metric's unit
 };
 
-// What the run's turn on the GPU cost (common/core/gpu_queue.hpp): for the class simulator, the
+// What the run's turn on the GPU cost (common/queue/gpu_queue.hpp): for the class simulator, the
 // waiting-time estimate (lessons' usual seconds, from their reference runs) and `list --times`.
 struct TurnSummary {
   bool queued = true;   // false with --no-queue: held_s is then the time it measured

@@ -2,7 +2,7 @@
 // folder, the timeout, interruption, several GPUs and the shortest queue.
 #include <unistd.h>
 
-#include "common/core/gpu_queue.hpp"
+#include "common/queue/gpu_queue.hpp"
 #include "common/core/interrupt.hpp"
 #include "queue_test_support.hpp"
 

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "common/core/gpu_queue.hpp"
+#include "common/queue/gpu_queue.hpp"
 #include "queue_test_support.hpp"
 
 namespace cudalab {

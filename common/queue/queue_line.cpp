@@ -1,4 +1,4 @@
-#include "common/core/queue_line.hpp"
+#include "common/queue/queue_line.hpp"
 
 #include <sys/ioctl.h>
 #include <unistd.h>

@@ -38,8 +38,8 @@
 #include <vector>
 
 #include "common/core/errors.hpp"
-#include "common/core/queue_files.hpp"
-#include "common/core/queue_line.hpp"
+#include "common/queue/queue_files.hpp"
+#include "common/queue/queue_line.hpp"
 
 namespace cudalab {
 

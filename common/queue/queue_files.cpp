@@ -1,4 +1,4 @@
-#include "common/core/queue_files.hpp"
+#include "common/queue/queue_files.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>

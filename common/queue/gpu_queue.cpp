@@ -1,4 +1,4 @@
-#include "common/core/gpu_queue.hpp"
+#include "common/queue/gpu_queue.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -5,11 +5,13 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/failure.hpp"
 #include "cli/help_format.hpp"
 #include "cli/preset_merge.hpp"
 #include "common/core/errors.hpp"
 #include "common/core/progress.hpp"
 #include "common/gpu/device.hpp"
+#include "common/queue/gpu_queue.hpp"
 #include "common/report/render_summary.hpp"
 #include "common/report/translate.hpp"
 
@@ -26,10 +28,10 @@ TourForm tour_form(const OutputPlan& plan) {
 // One lesson of the tour; "" when it ran (its report appended), else why it did not.
 std::string run_one_of_all(const LessonSetup& setup, const Invocation& inv, const OutputPlan& per_lesson,
                            std::vector<Report>& reports, int& exit_code) {
+  const std::string where = fmt::format("lesson {:02d} {}", setup.entry->number, setup.entry->slug);
   const Lang lang = inv.output.lang();
-  const std::string name = fmt::format("cudalab: lesson {:02d} {}: ", setup.entry->number, setup.entry->slug);
   if (!setup.preset_error.empty()) {
-    std::cerr << name << tr(lang, setup.preset_error) << '\n';
+    std::cerr << failure_line(usage_failure(setup.preset_error), lang, where) << '\n';
     exit_code = std::max(exit_code, to_int(ExitCode::usage));
     return "preset error";
   }
@@ -42,13 +44,16 @@ std::string run_one_of_all(const LessonSetup& setup, const Invocation& inv, cons
     exit_code = std::max(exit_code, exit_code_for(report, inv.flags.strict));
     reports.push_back(std::move(report));
     return {};
-  } catch (const WaivedError& e) {
-    // A lesson this machine cannot run (two GPUs wanted, one found) is skipped; the others count.
-    std::cerr << name << tr(lang, "waived: " + std::string(e.what())) << '\n';
-    return "waived";
-  } catch (const RuntimeError& e) {
-    std::cerr << name << tr(lang, "CUDA error: " + std::string(e.what())) << '\n';
-    exit_code = std::max(exit_code, to_int(ExitCode::runtime));
+  } catch (const QueueTimeoutError&) {
+    throw;  // the GPU stays busy: every lesson after this one would wait as long again
+  } catch (...) {
+    const Failure failure = failure_of(std::current_exception());
+    // Ctrl-C ends the tour; a bug too. A lesson this machine cannot run (two GPUs wanted, one
+    // found) is skipped and the others count; any other failure counts against the exit code.
+    if (failure.internal || failure.interrupted || failure.exit_code == to_int(ExitCode::usage)) throw;
+    std::cerr << failure_line(failure, lang, where) << '\n';
+    if (failure.exit_code == to_int(ExitCode::waived)) return "waived";
+    exit_code = std::max(exit_code, failure.exit_code);
     return "runtime error";
   }
 }

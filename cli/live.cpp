@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/failure.hpp"
 #include "cli/help_format.hpp"
 #include "cli/suggest.hpp"
 #include "common/core/errors.hpp"
@@ -84,7 +85,7 @@ class Sitting {
 
  private:
   Lang lang() const { return inv_.output.lang(); }
-  void error(const std::string& text) { out_ << tr(lang(), "cudalab: error: " + text) << '\n'; }
+  void error(const std::string& text) { out_ << failure_line(usage_failure(text), lang()) << '\n'; }
 
   // One command line; false to end the sitting.
   bool command(const std::string& line) {
@@ -139,15 +140,15 @@ class Sitting {
       runs_.push_back({report, render_text(report, inv_.output.style)});
       print_latest();
       return;
-    } catch (const InterruptedError&) {
-      clear_interrupted();
-      out_ << '\n' << tr(lang(), "stopped; back at the prompt (the settings of the last finished run are kept)") << '\n';
-    } catch (const UsageError& e) {
-      error(e.what());
-    } catch (const WaivedError& e) {
-      out_ << tr(lang(), "cudalab: waived: " + std::string(e.what())) << '\n';
-    } catch (const RuntimeError& e) {
-      out_ << tr(lang(), "cudalab: CUDA error: " + std::string(e.what())) << '\n';
+    } catch (...) {
+      const Failure failure = failure_of(std::current_exception());
+      if (failure.internal) throw;  // a bug ends the sitting, as it ends any command
+      if (failure.interrupted) {
+        clear_interrupted();
+        out_ << '\n' << tr(lang(), "stopped; back at the prompt (the settings of the last finished run are kept)") << '\n';
+      } else {
+        out_ << failure_line(failure, lang()) << '\n';
+      }
     }
     install(std::move(before));
   }

@@ -12,6 +12,7 @@
 #include "cli/completion.hpp"
 #include "cli/failure.hpp"
 #include "cli/live.hpp"
+#include "cli/man_page.hpp"
 #include "common/core/errors.hpp"
 
 namespace cudalab {
@@ -28,7 +29,8 @@ int dispatch(CommandLine& command_line, Invocation& inv) {
     case Command::grade: return run_grade(inv);
     case Command::list: return run_list(inv);
     case Command::help:
-      std::cout << command_line.help_of(inv.help_topic);
+      if (inv.manual && !inv.help_topic.empty()) throw UsageError("help --man prints the whole manual; give no TOPIC");
+      std::cout << (inv.manual ? man_page(command_line.app(), inv.output.lang()) : command_line.help_of(inv.help_topic));
       return to_int(ExitCode::success);
     case Command::completion:
       std::cout << completion_script(command_line.app(), inv.shell);

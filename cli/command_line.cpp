@@ -27,10 +27,6 @@ std::vector<std::string> command_words() {
 
 // A lesson number or name the user typed that is not a subcommand.
 std::string unknown_command_message(const std::string& word) {
-  if (const CourseEntry* entry = find_course_entry(word)) {
-    return fmt::format("lesson {:02d} {} is not built yet; run `cudalab list` for the lessons you can run",
-                       entry->number, entry->slug);
-  }
   std::vector<std::string> words = command_words();
   for (const auto& entry : course()) words.push_back(entry.slug);
   const std::string guess = closest_word(word, words);
@@ -140,13 +136,14 @@ Invocation& CommandLine::parse(int argc, const char* const* argv) {
   if (inv_.command == Command::lesson && inv_.flags.live) inv_.command = Command::live;
   if (!inv_.flags.answers_path.empty() && !inv_.flags.predict) throw UsageError("--answers: only with --predict");
   mark_typed(inv_, parsed_);
-  if (!config_path_.empty()) apply_presets(inv_, parsed_, read_presets(config_path_));
+  apply_presets(inv_, parsed_, config_path_.empty() ? PresetFile{} : read_presets(config_path_));
   inv_.output = plan_output(inv_.flags);  // the one place output is decided
   return inv_;
 }
 
 std::string CommandLine::help_of(const std::string& topic) {
-  if (topic.empty()) return app_.help();
+  // Not app_.help(): CLI11 hands that to the parsed subcommand, which is `help` itself.
+  if (topic.empty()) return app_.get_formatter()->make_help(&app_, app_.get_name(), CLI::AppFormatMode::Normal);
   const CourseEntry* entry = find_course_entry(topic);
   const std::string name = entry != nullptr ? entry->slug : topic;
   for (CLI::App* sub : app_.get_subcommands({})) {

@@ -9,7 +9,6 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/invocation.hpp"
-#include "common/queue/queue_line.hpp"
 #include "common/report/report.hpp"
 
 namespace cudalab {
@@ -54,10 +53,6 @@ CLI::App* add_lesson_subcommand(CLI::App& parent, const CourseEntry& entry, Comm
 Report run_stamped_lesson(const LessonSetup& setup, const Invocation& inv);
 
 // Without a GPU a student can still read what the lesson showed on the lab's.
-std::string reference_hint(const CourseEntry* entry);
-
-// How long each lesson usually holds the GPU, from the turn its reference run recorded: the
-// queue's wait estimate, its rule for a stuck turn, and `list --times` read them.
-TurnTimes recorded_turn_times();
+std::string reference_hint(const CourseEntry* entry, bool predicting = false);
 
 }  // namespace cudalab

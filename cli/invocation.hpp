@@ -21,12 +21,28 @@ enum class Command { course, lesson, all, live, show, compare, grade, list, help
 // Where a flag's value came from: "default", "flag", "preset class.toml:3 [stream-overlap]".
 using Origins = std::map<std::string, std::string>;
 
+// A value of a lesson's preset section that `cudalab all` leaves aside (the tour decides where its
+// output goes, and asks no predictions): it applies when the lesson runs alone.
+struct AloneOnly {
+  std::string name;
+  std::string value;
+  std::string origin;
+};
+
+// Under `cudalab all`, the common flags one lesson runs with: the tour's, then its own section's.
+struct TourFlags {
+  CommonFlags flags;
+  Origins origins;
+  std::vector<AloneOnly> alone_only;
+};
+
 // One lesson as configured: its params live in the Lesson object.
 struct LessonSetup {
   const CourseEntry* entry = nullptr;
   std::unique_ptr<Lesson> lesson;
   Origins origins;           // the lesson's own flags
   std::string preset_error;  // `all` with --config: its section was refused; it does not run
+  TourFlags tour;            // `all` only
 };
 
 struct Invocation {
@@ -42,6 +58,7 @@ struct Invocation {
   std::string tolerance;             // compare --tolerance, "" when not given
   std::string table_format = "text"; // compare and grade: text | md | csv
   std::string help_topic;
+  bool manual = false;               // help --man
   std::string shell;                 // completion
   bool list_times = false;           // list --times
 

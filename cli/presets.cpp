@@ -2,6 +2,9 @@
 
 #include <toml++/toml.h>
 
+#include <string_view>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "common/core/errors.hpp"
@@ -37,16 +40,36 @@ std::string section_above(std::string_view text, std::size_t line) {
   return section.substr(first, section.find_last_not_of(" \t") - first + 1);
 }
 
-// toml++ says "Error while parsing value: could not determine value type"; the reader needs the
-// second half, and a hint for the commonest mistake, text without quotes.
+// What went wrong, in our words: toml++'s own descriptions ("Error while parsing key-value pair:
+// expected '=', saw '\n'") name its grammar, not what a teacher writing a preset did. The first
+// rule whose words appear in the description wins; the last says only that the line is not TOML.
 std::string syntax_problem(std::string_view description) {
-  std::string_view what = description;
-  if (what.rfind("Error while parsing", 0) == 0 && what.find(": ") != std::string_view::npos) {
-    what.remove_prefix(what.find(": ") + 2);
+  struct Rule {
+    std::vector<std::string_view> words;  // any of them
+    const char* problem;
+  };
+  static const Rule kRules[] = {
+      {{"value-terminator"}, "only a # comment may follow a value on its line"},
+      {{"could not determine value type", "could not be interpreted as a value", "expected value"},
+       "a value TOML cannot read: text goes in quotes (size = \"64MiB\"), numbers and true/false do not"},
+      {{"cannot redefine existing", "cannot insert"}, "this key or [section] is given twice"},
+      {{"expected '='"}, "a key needs = and a value: streams = 8"},
+      {{"encountered end-of-file"}, "the file ends inside a text, a [section] or a list: a closing quote or ] is missing"},
+      {{"expected ']'", "table header", "array-of-tables"}, "a section header is one name in brackets: [stream-overlap]"},
+      {{"expected a comment or whitespace"}, "only a # comment may follow a value on its line"},
+      {{"expected keys, tables", "expected bare key", "blank bare keys"},
+       "a line holds a key (streams = 8), a [section] or a # comment"},
+      {{"control character", "unicode", "escape sequence", "line-ending backslash", "length limit"},
+       "a character or escape that TOML does not allow here"},
+      {{"digit", "underscore", "leading zero", "64 bits", "exponent", "numeric value"},
+       "a number TOML cannot read: write whole numbers plainly (repeat = 20)"},
+  };
+  for (const Rule& rule : kRules) {
+    for (const auto& w : rule.words) {
+      if (description.find(w) != std::string_view::npos) return rule.problem;
+    }
   }
-  std::string out = printable_value(what, 100);
-  if (what.find("value type") != std::string_view::npos) out += " (text is quoted: size = \"64MiB\")";
-  return out;
+  return "this is not valid TOML";
 }
 
 [[noreturn]] void refuse_syntax(const toml::parse_error& e, std::string_view text, const std::string& path) {

@@ -1,6 +1,8 @@
 #include "common/core/files.hpp"
 
 #include <fcntl.h>
+#include <linux/magic.h>
+#include <sys/statfs.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -41,6 +43,25 @@ const char* kind_of(mode_t mode) {
 }
 
 std::string quoted(std::string_view path) { return "'" + printable_value(path) + "'"; }
+
+// The kernel's own file systems (/proc, /sys, ...): their files look regular and root may even
+// open them for writing, but a run written there is lost or refused only after it was measured.
+// nullptr for an ordinary file system.
+const char* kernel_file_system(const std::string& path) {
+  struct statfs fs {};
+  if (::statfs(path.c_str(), &fs) != 0) return nullptr;
+  static const struct {
+    decltype(fs.f_type) magic;
+    const char* name;
+  } kKernel[] = {{PROC_SUPER_MAGIC, "procfs"},   {SYSFS_MAGIC, "sysfs"},         {DEBUGFS_MAGIC, "debugfs"},
+                 {TRACEFS_MAGIC, "tracefs"},     {SECURITYFS_MAGIC, "securityfs"}, {CGROUP_SUPER_MAGIC, "cgroupfs"},
+                 {CGROUP2_SUPER_MAGIC, "cgroup2"}, {DEVPTS_SUPER_MAGIC, "devpts"}, {BPF_FS_MAGIC, "bpffs"},
+                 {PSTOREFS_MAGIC, "pstore"},     {EFIVARFS_MAGIC, "efivarfs"}};
+  for (const auto& k : kKernel) {
+    if (fs.f_type == k.magic) return k.name;
+  }
+  return nullptr;
+}
 
 }  // namespace
 
@@ -85,6 +106,9 @@ std::string check_output_path(std::string_view path, bool allow_stdout) {
   struct stat info {};
   if (::stat(p.c_str(), &info) == 0) {
     if (!S_ISREG(info.st_mode)) return fmt::format("cannot write {}: it is {}", quoted(path), kind_of(info.st_mode));
+    if (const char* kernel = kernel_file_system(p)) {
+      return fmt::format("cannot write {}: it is a file of the kernel ({}), not a place for a run", quoted(path), kernel);
+    }
     // O_NONBLOCK: the file may have become a FIFO since the stat; an open must never wait.
     const FileDescriptor fd(::open(p.c_str(), O_WRONLY | O_APPEND | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
     if (fd.get() < 0) return fmt::format("cannot write {}: {}", quoted(path), std::strerror(errno));
@@ -104,6 +128,9 @@ std::string check_output_dir(std::string_view path) {
   struct stat info {};
   if (::stat(p.c_str(), &info) == 0) {
     if (!S_ISDIR(info.st_mode)) return fmt::format("{} is {}, not a directory", quoted(path), kind_of(info.st_mode));
+    if (const char* kernel = kernel_file_system(p)) {
+      return fmt::format("cannot write into {}: it is a folder of the kernel ({})", quoted(path), kernel);
+    }
     if (::access(p.c_str(), W_OK | X_OK) != 0) return fmt::format("cannot write into {}: {}", quoted(path), std::strerror(errno));
     return {};
   }

@@ -2,6 +2,7 @@
 
 #include <toml++/toml.h>
 
+#include <cctype>
 #include <string_view>
 #include <vector>
 
@@ -59,11 +60,20 @@ std::string syntax_problem(std::string_view description) {
       {{"expected a comment or whitespace"}, "only a # comment may follow a value on its line"},
       {{"expected keys, tables", "expected bare key", "blank bare keys"},
        "a line holds a key (streams = 8), a [section] or a # comment"},
+      {{"string: unescaped control"}, "a text in quotes must end on its line: a closing quote is missing"},
       {{"control character", "unicode", "escape sequence", "line-ending backslash", "length limit"},
        "a character or escape that TOML does not allow here"},
       {{"digit", "underscore", "leading zero", "64 bits", "exponent", "numeric value"},
        "a number TOML cannot read: write whole numbers plainly (repeat = 20)"},
   };
+  // "size = 64MiB": a number followed by letters is text that lost its quotes.
+  const std::size_t saw = description.find("saw '");
+  const bool number = description.find("integer") != std::string_view::npos ||
+                      description.find("floating-point") != std::string_view::npos;
+  if (number && saw != std::string_view::npos && saw + 5 < description.size() &&
+      std::isalpha(static_cast<unsigned char>(description[saw + 5]))) {
+    return kRules[1].problem;
+  }
   for (const Rule& rule : kRules) {
     for (const auto& w : rule.words) {
       if (description.find(w) != std::string_view::npos) return rule.problem;

@@ -122,7 +122,7 @@ TEST(StrictPresets, SyntaxErrorsAreInOurWordsWithLineAndColumnInBothLanguages) {
   Outcome o = with_preset("# a class\n" + section + "size = 64MiB\n", {"03", "--print-config"});
   EXPECT_EQ(o.code, to_int(ExitCode::usage));
   EXPECT_TRUE(one_line(o.err)) << o.err;
-  EXPECT_NE(o.err.find(".toml:3:8 [" + slug_of(3) + "]: a value TOML cannot read: text goes in quotes"), std::string::npos)
+  EXPECT_NE(o.err.find(".toml:3:10 [" + slug_of(3) + "]: a value TOML cannot read: text goes in quotes"), std::string::npos)
       << o.err;
   o = with_preset(section + "streams 8\n", {"03", "--print-config"});
   EXPECT_NE(o.err.find(":2:"), std::string::npos) << o.err;

@@ -13,6 +13,7 @@
 
 #include "common/core/errors.hpp"
 #include "common/core/host_pattern.hpp"
+#include "common/gpu/phase.hpp"
 #include "common/gpu/cuda_raii.hpp"
 #include "common/gpu/device.hpp"
 #include "common/gpu/nvml.hpp"
@@ -253,15 +254,20 @@ Measurements measure(const Params& p, const RunContext& ctx) {
   DeviceBuffer<unsigned char> device(largest);
   std::vector<unsigned char> readback(largest);
   for (MemoryKind kind : m.kinds) {
+    const Phase phase(fmt::format("sweep {}", name_of(kind)));
     const HostMemory host(kind, largest);
     for (std::size_t si = 0; si < m.sizes.size(); ++si) sweep_one_size(m, host, si, ctx, device, readback, stream);
   }
-  add_headline_burst(m, ctx, device, stream);
-  if (both_directions && m.uses(MemoryKind::pinned)) measure_bidirectional(m, ctx, device, readback, stream);
-  if (ctx.tracing()) trace_kinds(m, device);
-  measure_async_calls(m, ctx, device, stream);
-  add_headline_burst(m, ctx, device, stream);
-  if (m.uses(MemoryKind::pinned) || m.uses(MemoryKind::registered)) m.allocation = measure_allocation(m.probe);
+  in_phase("headline burst", [&] { add_headline_burst(m, ctx, device, stream); });
+  if (both_directions && m.uses(MemoryKind::pinned)) {
+    in_phase("bidirectional", [&] { measure_bidirectional(m, ctx, device, readback, stream); });
+  }
+  if (ctx.tracing()) in_phase("trace", [&] { trace_kinds(m, device); });
+  in_phase("async calls", [&] { measure_async_calls(m, ctx, device, stream); });
+  in_phase("headline burst", [&] { add_headline_burst(m, ctx, device, stream); });
+  if (m.uses(MemoryKind::pinned) || m.uses(MemoryKind::registered)) {
+    m.allocation = in_phase("allocation", [&] { return measure_allocation(m.probe); });
+  }
   return m;
 }
 

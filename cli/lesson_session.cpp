@@ -43,9 +43,9 @@ RunContext make_context(const LessonSetup& setup, const Invocation& inv) {
 }
 
 TurnSummary summary_of(const GpuTurns& turns, bool queued, double measured_s) {
-  if (!queued) return TurnSummary{false, 0.0, measured_s, 0, {}};
+  if (!queued) return TurnSummary{false, 0.0, measured_s, 0, {}, 0.0};
   const TurnRecord r = turns.record();
-  return TurnSummary{true, r.wait_s, r.held_s, r.position, {}};
+  return TurnSummary{true, r.wait_s, r.held_s, r.position, {}, r.taken_at};
 }
 
 void stamp_identity(Report& report, const CourseEntry& entry) {

@@ -60,7 +60,7 @@ std::optional<std::string> notes_section(Lang lang, std::string_view file, std::
   if (text == nullptr) return std::nullopt;
   auto section = detail::find_section(text, key);
   if (!section) return section;
-  return expand_figures(*section, builtin_figures(file)).text;
+  return expand_figures(*section, builtin_figures(lang, file)).text;
 }
 
 std::optional<std::string> notes_section_source(Lang lang, std::string_view file, std::string_view key) {

@@ -13,6 +13,7 @@
 #include "common/report/notes.hpp"
 #include "common/report/reference_runs.hpp"
 #include "common/report/report_json.hpp"
+#include "common/report/translate.hpp"
 
 namespace cudalab {
 
@@ -143,15 +144,18 @@ Result metric_figure(std::string_view body, const FigureSource& source) {
 
 Result text_figure(std::string_view kind, std::string_view name, const FigureSource& source) {
   if (source.run == nullptr) return failed("no reference run to take " + std::string(name) + " from");
+  const auto in_lang = [&](const std::string& value) {
+    return found(text_value(tr(source.lang, value, source.run->notes_file())));
+  };
   if (kind == "param") {
     for (const auto& p : source.run->params) {
-      if (p.name == name) return found(text_value(p.value));
+      if (p.name == name) return in_lang(p.value);
     }
     return failed("the reference run has no param " + std::string(name));
   }
   for (const auto& section : source.run->sections) {
     for (const auto& f : section.facts) {
-      if (f.key == name) return found(text_value(f.value));
+      if (f.key == name) return in_lang(f.value);
     }
   }
   return failed("the reference run has no fact " + std::string(name));
@@ -181,7 +185,8 @@ Result operand(std::string_view body, const FigureSource& source) {
   body = trimmed(body);
   if (const std::size_t prefix = other_run_prefix(body); prefix > 0) {
     const std::string_view run_name = body.substr(0, prefix - 1);
-    const FigureSource other{source.other_run ? source.other_run(run_name) : nullptr, source.constants, nullptr};
+    const FigureSource other{source.other_run ? source.other_run(run_name) : nullptr, source.constants, nullptr,
+                             source.lang};
     if (other.run == nullptr) return failed("no reference run " + std::string(run_name));
     return operand(body.substr(prefix), other);
   }
@@ -388,7 +393,7 @@ const Report* builtin_run(std::string_view name) {
 
 }  // namespace
 
-FigureSource builtin_figures(std::string_view notes_file) {
+FigureSource builtin_figures(Lang lang, std::string_view notes_file) {
   static const std::map<std::string, NamedFigure> constants = [] {
     const auto file = embedded_file("figures", "constants");
     try {
@@ -397,7 +402,7 @@ FigureSource builtin_figures(std::string_view notes_file) {
       return std::map<std::string, NamedFigure>{};  // the notes tests name the line
     }
   }();
-  return {builtin_run(notes_file), &constants, &builtin_run};
+  return {builtin_run(notes_file), &constants, &builtin_run, lang};
 }
 
 }  // namespace cudalab

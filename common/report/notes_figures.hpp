@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/core/lang.hpp"
 #include "common/report/report.hpp"
 
 namespace cudalab {
@@ -46,11 +47,14 @@ struct NamedFigure {
 std::map<std::string, NamedFigure> parse_named_figures(std::string_view text);
 
 // Where references are looked up: the reference run of the notes' lesson (null when there is
-// none), the named figures, and another lesson's reference run by its name ("07-graph-forkjoin").
+// none), the named figures, another lesson's reference run by its name ("07-graph-forkjoin"), and
+// the language of the notes: a fact's or a param's text is printed in it ("4,096 blocks of 256"
+// reads "4,096 个线程块，每个 256 个线程" in zh), as the output prints it.
 struct FigureSource {
   const Report* run = nullptr;
   const std::map<std::string, NamedFigure>* constants = nullptr;
   const Report* (*other_run)(std::string_view name) = nullptr;
+  Lang lang = Lang::en;
 };
 
 struct ExpandedText {
@@ -62,7 +66,7 @@ struct ExpandedText {
 ExpandedText expand_figures(std::string_view text, const FigureSource& source);
 
 // The figures of the built-in reference run `notes_file` ("03-stream-overlap") and the built-in
-// named figures, parsed once per process.
-FigureSource builtin_figures(std::string_view notes_file);
+// named figures, parsed once per process, for notes in `lang`.
+FigureSource builtin_figures(Lang lang, std::string_view notes_file);
 
 }  // namespace cudalab

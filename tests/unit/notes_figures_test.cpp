@@ -84,6 +84,10 @@ TEST(NotesFigures, AReferenceIsTheRunsFigureWithItsUnit) {
   EXPECT_EQ(expanded("{{const:lecture002.sequential}}, {{const:lecture002.speedup}}, {{const:lecture000.launch}}"),
             "19.62 ms, 2.52×, 5–20×");
   EXPECT_EQ(expanded("no reference here"), "no reference here");
+  // A fact's text is printed in the notes' language, as the output prints it.
+  static const Report run = made_up_run();
+  EXPECT_EQ(expand_figures("{{fact:kernel_fills}}", {&run, &made_up_constants(), nullptr, Lang::zh}).text,
+            "4,096 个线程块，每个 256 个线程");
 }
 
 TEST(NotesFigures, AComparisonIsComputedFromTheFigures) {
@@ -138,7 +142,7 @@ TEST(NotesFigures, EveryReferenceInTheNotesExpands) {
       for (const auto& key : notes_keys(lang, entry.id())) {
         const auto source = notes_section_source(lang, entry.id(), key);
         ASSERT_TRUE(source.has_value());
-        const auto out = expand_figures(*source, builtin_figures(entry.id()));
+        const auto out = expand_figures(*source, builtin_figures(lang, entry.id()));
         for (const auto& e : out.errors) ADD_FAILURE() << lang_name(lang) << "/" << entry.id() << " [" << key << "]: " << e;
         EXPECT_EQ(out.text, *notes_section(lang, entry.id(), key));
         ++sections;

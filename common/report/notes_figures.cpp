@@ -293,12 +293,13 @@ std::string number_text(double value, const std::string& unit, const Format& f) 
   return format_number(value);
 }
 
-// "23.04 ms", "2.21×", "67%", "5–20×": a unit follows the number as the notes write it.
+// "23.04 ms", "2.21×", "67%", "5–20×": a unit follows the number as the notes write it, after a
+// no-break space, so a line never ends between a figure and its unit.
 std::string unit_suffix(const std::string& unit) {
   if (unit.empty()) return "";
   if (unit == "x") return "×";
   if (unit == "%") return "%";
-  return " " + (unit == "us" ? std::string("µs") : unit);
+  return "\u00a0" + (unit == "us" ? std::string("µs") : unit);
 }
 
 Result formatted(Figure f, const Format& format, std::string& text) {

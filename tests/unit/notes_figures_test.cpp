@@ -14,6 +14,7 @@
 #include "common/report/builder.hpp"
 #include "common/report/notes.hpp"
 #include "common/report/notes_figures.hpp"
+#include "common/core/text_format.hpp"
 
 using namespace cudalab;
 
@@ -59,10 +60,14 @@ const std::map<std::string, NamedFigure>& made_up_constants() {
   return constants;
 }
 
+// The expansion of `text`, its no-break spaces (between a figure and its unit) written as spaces.
 std::string expanded(const std::string& text) {
   static const Report run = made_up_run();
-  const auto out = expand_figures(text, {&run, &made_up_constants(), nullptr});
+  auto out = expand_figures(text, {&run, &made_up_constants(), nullptr});
   EXPECT_TRUE(out.errors.empty()) << text << ": " << (out.errors.empty() ? "" : out.errors.front());
+  for (std::size_t at = out.text.find("\u00a0"); at != std::string::npos; at = out.text.find("\u00a0", at)) {
+    out.text.replace(at, std::string("\u00a0").size(), " ");
+  }
   return out.text;
 }
 
@@ -88,6 +93,17 @@ TEST(NotesFigures, AReferenceIsTheRunsFigureWithItsUnit) {
   static const Report run = made_up_run();
   EXPECT_EQ(expand_figures("{{fact:kernel_fills}}", {&run, &made_up_constants(), nullptr, Lang::zh}).text,
             "4,096 个线程块，每个 256 个线程");
+}
+
+TEST(NotesFigures, AFigureAndItsUnitAreNeverSplitAcrossLines) {
+  static const Report run = made_up_run();
+  const auto out = expand_figures("{{lecture.cold}}", {&run, &made_up_constants(), nullptr});
+  EXPECT_EQ(out.text, "23.04\u00a0ms");
+  for (std::size_t width = 8; width < 40; ++width) {  // from the figure's own width up
+    for (const auto& line : wrap_text("the cold run took " + out.text + " here", width)) {
+      EXPECT_TRUE(line.find("23.04") == std::string::npos || line.find("ms") != std::string::npos) << line;
+    }
+  }
 }
 
 TEST(NotesFigures, AComparisonIsComputedFromTheFigures) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/core/device_facts.hpp"
+#include "common/core/phases.hpp"
 #include "common/core/stats.hpp"
 #include "common/core/tally.hpp"
 #include "common/core/timeline.hpp"
@@ -189,6 +190,8 @@ struct TurnSummary {
   double wait_s = 0;    // from asking for the turn to getting it
   double held_s = 0;    // from getting it to giving it back
   int position = 0;     // runs ahead on arrival, the holder included: 0 = the GPU was free
+  std::vector<PhaseTime> phases;  // the lesson's top-level steps while it held the turn, in order
+  double taken_at = 0;  // when the turn was taken, seconds since the epoch (0 in older runs)  // the lesson's top-level steps while it held the turn, in order
 };
 
 struct TryNext {

@@ -10,7 +10,7 @@ namespace cudalab {
 CUDALAB_LESSON(LessonDescription(10, "multi-gpu")
                    .titled("several GPUs: peer copies and NCCL", "多块 GPU：点对点拷贝与 NCCL")
                    .summarized("peer copies and all-reduces overlapped with a backward pass, with priorities",
-                               "点对点复制和全归约与反向传播重叠，并使用优先级")
+                               "点对点拷贝和全归约与反向传播重叠，并使用优先级")
                    .needs_gpus(2)
                    .usual_turn_s(5.63)
                    .made_by([] {

@@ -29,6 +29,7 @@ int dispatch(CommandLine& command_line, Invocation& inv) {
     case Command::show: return run_show(inv);
     case Command::compare: return run_compare(inv);
     case Command::grade: return run_grade(inv);
+    case Command::submit: return run_submit(inv);
     case Command::list: return run_list(inv);
     case Command::help:
       std::cout << command_line.help_of(inv.help_topic);

@@ -23,6 +23,7 @@
 #include "common/gpu/preflight.hpp"
 #include "common/report/integrity.hpp"
 #include "common/report/predict.hpp"
+#include "common/report/provenance.hpp"
 #include "common/report/reference_runs.hpp"
 #include "common/report/report_json.hpp"
 #include "common/report/translate.hpp"
@@ -189,6 +190,7 @@ Report run_stamped_lesson(const LessonSetup& setup, const Invocation& inv) {
   report.turn = summary_of(turns, !inv.flags.no_queue, measured_s);
   throw_if_interrupted();  // a lesson that finished its last measurement after Ctrl-C
   stamp_identity(report, *setup.entry);
+  stamp_provenance(report, gpus);  // who, where, which GPUs and job: inside the digest
   classroom.after = query_gpu_activity(info.pci_bus_id);
   classroom.link_after = query_pcie_link(info.pci_bus_id);
   classroom.host_load = host_load_average();
@@ -212,7 +214,9 @@ CLI::App* add_lesson_subcommand(CLI::App& parent, const CourseEntry& entry, Comm
   sub->footer(help_footer());
   add_lesson_options(*sub, *pooled->lesson);
   std::vector<std::string> common = lesson_flag_names();
-  if (command == Command::live) common.erase(std::find(common.begin(), common.end(), "live"));
+  if (command == Command::live) {  // live runs again and again: `cudalab 03 --submit` hands in one run
+    for (const char* name : {"live", "submit"}) common.erase(std::find(common.begin(), common.end(), name));
+  }
   add_common_options(*sub, setup.inv.flags, common);
   add_config_option(*sub, setup.config_path);
   sub->callback([&setup, pooled, sub, command] {

@@ -188,7 +188,7 @@ PresetFile parse_presets(const std::string& text, const std::string& path) {
   } catch (const toml::parse_error& e) {
     refuse_syntax(e, text, path);
   }
-  PresetFile file{path, {}};
+  PresetFile file{path, {}, std::nullopt};
   for (const auto& [key, node] : root) {
     if (key.str() == kClassSection) {
       file.grade = class_settings_of(path, node);

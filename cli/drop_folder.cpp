@@ -49,6 +49,11 @@ Fd open_checked_folder(const std::string& path, std::string& why) {
     why = "no drop folder: set CUDALAB_CLASS_DIR, or drop = \"DIR\" under [grade] in the class preset (--config)";
     return Fd();
   }
+  struct stat link {};
+  if (::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+    why = fmt::format("the drop folder {} is a symbolic link; name the folder itself", quoted(path));
+    return Fd();
+  }
   Fd folder(::open(path.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (!folder) {
     const int error = errno;

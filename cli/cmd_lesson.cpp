@@ -14,16 +14,17 @@
 #include "common/queue/gpu_presence.hpp"
 #include "common/queue/gpu_queue.hpp"
 #include "common/core/interrupt.hpp"
+#include "common/core/phases.hpp"
 #include "common/core/progress.hpp"
 #include "common/core/text_format.hpp"
 #include "common/core/version.hpp"
 #include "common/gpu/device.hpp"
 #include "common/gpu/gpu_turns.hpp"
 #include "common/gpu/launch_latch.hpp"
+#include "common/gpu/phase.hpp"
 #include "common/gpu/preflight.hpp"
 #include "common/report/integrity.hpp"
 #include "common/report/predict.hpp"
-#include "common/report/provenance.hpp"
 #include "common/report/reference_runs.hpp"
 #include "common/report/report_json.hpp"
 #include "common/report/translate.hpp"
@@ -31,94 +32,6 @@
 namespace cudalab {
 
 namespace {
-
-RunContext make_context(const LessonSetup& setup, const Invocation& inv) {
-  RunContext ctx;
-  const CommonFlags& f = inv.flags;
-  ctx.device_given = !f.device.empty();
-  ctx.device = f.device == "auto" ? least_busy_device() : ctx.device_given ? std::stoi(f.device) : 0;
-  ctx.reps = setup.lesson->default_repetitions();
-  if (f.repeat) {
-    ctx.reps.repeat = *f.repeat;
-    ctx.reps.adaptive = false;  // the user asked for exactly this many
-  }
-  if (f.warmup) ctx.reps.warmup = *f.warmup;
-  if (inv.command == Command::all) ctx.reps.adaptive = false;  // the tour keeps each lesson's fixed counts: quick
-  ctx.lang = inv.output.lang();
-  ctx.timeline = f.timeline;
-  ctx.trace_path = f.trace_path;
-  return ctx;
-}
-
-// --wait-idle: polls NVML until no other process holds a context on the GPU, or the time is up
-// (then the lesson runs anyway and its report says who was there). Returns the last snapshot.
-GpuActivity wait_for_idle_gpu(const DeviceInfo& info, int wait_idle_s, Lang lang) {
-  GpuActivity activity = query_gpu_activity(info.pci_bus_id);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(wait_idle_s);
-  bool announced = false;
-  while (other_processes(activity).value_or(0) > 0 && std::chrono::steady_clock::now() < deadline) {
-    if (!announced) {
-      std::cerr << tr(lang, fmt::format("cudalab: waiting up to {} s for {} other process(es) to leave the GPU",
-                                        wait_idle_s, *other_processes(activity)))
-                << '\n';
-      announced = true;
-    }
-    sleep_unless_interrupted(std::chrono::milliseconds(50));  // a signal ends the wait at once
-    activity = query_gpu_activity(info.pci_bus_id);
-  }
-  return activity;
-}
-
-// The GPUs a lesson measures on: its device, or the first N (every visible one when the lesson
-// says nullopt), whose turns are taken in one order so that no two runs deadlock.
-std::vector<std::string> gpus_measured(const LessonSetup& setup, const RunContext& ctx) {
-  const std::optional<int> wanted = setup.lesson->gpus_measured();
-  if (wanted == 1) return {queue_name_of_device(ctx.device)};
-  std::vector<std::string> all = queue_names_of_devices();
-  if (wanted) all.resize(std::min<std::size_t>(all.size(), static_cast<std::size_t>(std::max(*wanted, 0))));
-  return all;
-}
-
-// Before any CUDA context: the turn on every GPU the lesson measures on (none with --no-queue).
-GpuTurns take_turns(const LessonSetup& setup, const Invocation& inv, const RunContext& ctx,
-                    const std::vector<std::string>& gpus) {
-  if (inv.flags.no_queue) return {};
-  QueueOptions options;
-  options.lesson = setup.entry->id();
-  options.turn_times = recorded_turn_times();
-  if (inv.flags.queue_timeout_s > 0) options.timeout_s = inv.flags.queue_timeout_s;
-  (void)ctx;
-  return take_gpu_turns(gpus, options);
-}
-
-TurnSummary summary_of(const GpuTurns& turns, bool queued, double measured_s) {
-  if (!queued) return TurnSummary{false, 0.0, measured_s, 0};
-  const TurnRecord r = turns.record();
-  return TurnSummary{true, r.wait_s, r.held_s, r.position};
-}
-
-void stamp_identity(Report& report, const CourseEntry& entry) {
-  report.tool_version = kToolVersion;
-  report.recorded_at = utc_timestamp_now();
-  report.lesson_number = entry.number;
-  report.lesson_slug = entry.slug;
-  report.lesson_title = entry.title;
-}
-
-// The preflight's warnings first, then the lesson's own, each once.
-void stamp_warnings(Report& report, const DeviceInfo& info) {
-  std::vector<std::string> warnings = preflight_warnings(info);
-  if (LaunchLatch::gave_up()) {
-    warnings.push_back(
-        "the launch latch could not hold a stream here (no stream memory operations, a tool that serialises the "
-        "GPU, or an enqueue that waited for it): copies it would have timed alone were timed as enqueued, launch "
-        "included");
-  }
-  for (auto& w : report.warnings) {
-    if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(std::move(w));
-  }
-  report.warnings = std::move(warnings);
-}
 
 // --predict: the lesson's questions, answered from --answers FILE or on the terminal, before
 // anything is measured.
@@ -159,49 +72,6 @@ TurnTimes recorded_turn_times() {
     }
   }
   return times;
-}
-
-Report run_stamped_lesson(const LessonSetup& setup, const Invocation& inv) {
-  const RunContext ctx = make_context(setup, inv);
-  const std::vector<std::string> gpus = gpus_measured(setup, ctx);
-  // The turn is held only while the lesson measures: taken before the CUDA context exists (a
-  // waiting student is invisible to NVML), given back before anything is rendered.
-  GpuTurns turns = take_turns(setup, inv, ctx, gpus);
-  for (const auto& gpu : gpus) announce_gpu_presence(gpu);
-  use_device(ctx.device);
-  const DeviceInfo info = query_device(ctx.device);
-  ClassroomSnapshot classroom;
-  classroom.before = wait_for_idle_gpu(info, inv.flags.wait_idle_s, inv.output.lang());
-  classroom.thread_pinned = pin_thread_near_gpu(info.pci_bus_id);
-  struct ProgressLine {  // erased however the lesson ends
-    explicit ProgressLine(const std::string& what) { progress::begin(what); }
-    ~ProgressLine() { progress::end(); }
-  } progress_line(fmt::format("cudalab {:02d} {}", setup.entry->number, setup.entry->slug));
-  Report report;
-  const auto started = std::chrono::steady_clock::now();
-  {
-    const MeasuringScope measuring;                 // others' watches count this process as working
-    const GpuProcessWatch watch(info.pci_bus_id);  // another student may come and go meanwhile
-    report = setup.lesson->run(ctx);
-    classroom.busiest_during = watch.busiest();
-  }
-  const double measured_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  turns.release();
-  report.turn = summary_of(turns, !inv.flags.no_queue, measured_s);
-  throw_if_interrupted();  // a lesson that finished its last measurement after Ctrl-C
-  stamp_identity(report, *setup.entry);
-  stamp_provenance(report, gpus);  // who, where, which GPUs and job: inside the digest
-  classroom.after = query_gpu_activity(info.pci_bus_id);
-  classroom.link_after = query_pcie_link(info.pci_bus_id);
-  classroom.host_load = host_load_average();
-  classroom.host_cpus = static_cast<int>(std::thread::hardware_concurrency());
-  report.environment = classroom_items(info, classroom);
-  const bool listed = std::any_of(report.devices.begin(), report.devices.end(),
-                                  [&](const DeviceSummary& d) { return d.index == ctx.device; });
-  if (!listed) report.devices.insert(report.devices.begin(), summary_of(info));
-  stamp_warnings(report, info);
-  seal(report);  // last: the digest covers everything stamped above
-  return report;
 }
 
 CLI::App* add_lesson_subcommand(CLI::App& parent, const CourseEntry& entry, CommandSetup& setup, Command command) {

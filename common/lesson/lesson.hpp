@@ -43,6 +43,9 @@ class Lesson {
   // How many GPUs the run measures on, for the queue: 1 (ctx.device), N (the first N), or
   // nullopt (every visible GPU).
   virtual std::optional<int> gpus_measured() const { return 1; }
+  // True when a run on another GPU that shares this GPU's PCIe path moves the lesson's headline:
+  // the run then takes the turns of those GPUs too (README, "Several GPUs").
+  virtual bool shares_host_path() const { return false; }
 };
 
 // A lesson's GPU count, from its params: one unless its params say otherwise with an overload
@@ -50,6 +53,13 @@ class Lesson {
 template <class P>
 std::optional<int> gpus_of(const P&) {
   return 1;
+}
+
+// Whether the lesson's headline moves when another GPU on its PCIe path measures at the same
+// time: no, unless the lesson's namespace says otherwise with an overload of shares_host_path_of.
+template <class P>
+bool shares_host_path_of(const P&) {
+  return false;
 }
 
 // The thin adapter that runs a lesson's four parts in order: measure on the GPU, predict from
@@ -76,6 +86,7 @@ class FourPartLesson final : public Lesson {
   Repetitions default_repetitions() const override { return reps_; }
   std::unique_ptr<Lesson> clone() const override { return std::make_unique<FourPartLesson>(*this); }
   std::optional<int> gpus_measured() const override { return gpus_of(params_); }
+  bool shares_host_path() const override { return shares_host_path_of(params_); }
   Report run(const RunContext& ctx) override {
     const M measurements = measure_(params_, ctx);
     const Pr prediction = predict_(params_, measurements);

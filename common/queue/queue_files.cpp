@@ -96,10 +96,15 @@ bool valid_folder_name(std::string_view name) {
   return true;
 }
 
+Fd open_queue_root(const std::string& root) {
+  const std::string path = root.empty() ? queue_root_path() : root;
+  return open_shared_folder(AT_FDCWD, path, printable_value(path));
+}
+
 Fd open_gpu_folder(const std::string& root, const std::string& gpu_uuid) {
   if (!valid_folder_name(gpu_uuid)) throw QueueUnavailableError("not a GPU UUID for the queue: " + printable_value(gpu_uuid));
   const std::string path = root.empty() ? queue_root_path() : root;
-  const Fd root_folder = open_shared_folder(AT_FDCWD, path, printable_value(path));
+  const Fd root_folder = open_queue_root(root);
   return open_shared_folder(root_folder.get(), gpu_uuid, printable_value(path + "/" + gpu_uuid));
 }
 

@@ -73,6 +73,10 @@ Fd open_shared_folder(int parent, const std::string& path, const std::string& sh
 // A GPU's folder name: 1 to 80 characters of [A-Za-z0-9-] (NVML's "GPU-xxxxxxxx-..." form).
 bool valid_folder_name(std::string_view name);
 
+// The queue folder `root` itself ("" means queue_root_path()), opened and created as
+// open_shared_folder does. Throws QueueUnavailableError.
+Fd open_queue_root(const std::string& root);
+
 // The GPU's folder in the queue folder `root` ("" means queue_root_path()), both opened (and
 // created when missing) by open_shared_folder. Throws QueueUnavailableError.
 Fd open_gpu_folder(const std::string& root, const std::string& gpu_uuid);

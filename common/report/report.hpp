@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/core/device_facts.hpp"
+#include "common/core/phases.hpp"
 #include "common/core/stats.hpp"
 #include "common/core/tally.hpp"
 #include "common/core/timeline.hpp"
@@ -189,6 +190,8 @@ struct TurnSummary {
   double wait_s = 0;    // from asking for the turn to getting it
   double held_s = 0;    // from getting it to giving it back
   int position = 0;     // runs ahead on arrival, the holder included: 0 = the GPU was free
+  std::vector<PhaseTime> phases;  // the lesson's top-level steps while it held the turn, in order
+  double taken_at = 0;  // when the turn was taken, seconds since the epoch (0 in older runs)  // the lesson's top-level steps while it held the turn, in order
 };
 
 // The batch scheduler or launcher a run was started under, as it set its environment (Slurm's
@@ -218,7 +221,7 @@ struct Provenance {
   long long uid = -1;
   std::string host;
   std::string run_id;                  // 32 hex digits
-  std::vector<std::string> gpu_uuids;  // the GPUs the lesson measured on ("GPU-8f0e1c2a-...")
+  std::vector<std::string> gpu_uuids;  // the GPUs whose turns it held: those it measured on ("GPU-8f0e...")
   SchedulerContext scheduler;
   // The node a run was made on: the scheduler's node name, else the host.
   const std::string& node() const { return scheduler.node.empty() ? host : scheduler.node; }

@@ -134,6 +134,12 @@ json report_to_json(const Report& r) {
   if (r.turn) {
     j["queue"] = {{"queued", r.turn->queued}, {"wait_s", r.turn->wait_s}, {"held_s", r.turn->held_s},
                   {"position", r.turn->position}};
+    if (r.turn->taken_at > 0) j["queue"]["taken_at"] = r.turn->taken_at;
+    if (!r.turn->phases.empty()) {
+      json phases = json::array();
+      for (const auto& ph : r.turn->phases) phases.push_back({{"name", ph.name}, {"seconds", ph.seconds}});
+      j["queue"]["phases"] = std::move(phases);
+    }
   }
   // Derived from the run itself for whoever reads the file; never read back (Report::disturbance).
   const std::vector<std::string> disturbance = r.disturbance();
@@ -322,7 +328,11 @@ void read_later_fields(const JsonField& f, Report& r) {
   if (const auto keys = f.find("headline_checks")) r.headline_checks = keys->texts();
   if (const auto q = f.find("queue")) {
     r.turn = TurnSummary{q->at("queued").flag(), q->at("wait_s").number(), q->at("held_s").number(),
-                         static_cast<int>(q->at("position").integer(-1, 1000000))};
+                         static_cast<int>(q->at("position").integer(-1, 1000000)),
+                         read_optional<PhaseTime>(*q, "phases", [](const JsonField& ph) {
+                           return PhaseTime{ph.at("name").text(), ph.at("seconds").number()};
+                         }),
+                         optional_number(*q, "taken_at").value_or(0.0)};
   }
   // environment_verdict and disturbance are derived (Report::disturbance): not read.
   r.compare_tolerance = optional_number(f, "compare_tolerance");

@@ -11,6 +11,7 @@
 
 #include "common/core/errors.hpp"
 #include "common/core/host_pattern.hpp"
+#include "common/gpu/phase.hpp"
 #include "common/gpu/cuda_raii.hpp"
 #include "common/gpu/device.hpp"
 #include "common/gpu/nccl_loader.hpp"
@@ -458,8 +459,8 @@ Measurements measure(const Params& p, const RunContext& ctx) {
       if (from != to) m.links.push_back(query_link(from, to));
     }
   }
-  m.copies = measure_peer_copies(p, ctx.reps, 0, 1);
-  m.step = measure_training_step(p, ctx, m.gpus, m.timelines);
+  m.copies = in_phase("peer copies", [&] { return measure_peer_copies(p, ctx.reps, 0, 1); });
+  m.step = in_phase("training step", [&] { return measure_training_step(p, ctx, m.gpus, m.timelines); });
   return m;
 }
 

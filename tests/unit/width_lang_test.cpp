@@ -497,3 +497,31 @@ TEST(Width, CompareAndGradeFitAt60_80And120Columns) {
   }
   unsetenv("COLUMNS");
 }
+
+// The zh help and `list`, wrapped at 60, 80 and 120 columns: no line ends with an opening
+// bracket (the help's "[默认：…]" once left its "[" behind), and no line of `list` ends in the
+// middle of 硬件.
+TEST(Width, ChineseHelpAndListKeepBracketsAndWordsWhole) {
+  testing_support::hide_gpus();
+  std::vector<std::vector<std::string>> screens = {{"list"}, {"--help"}};
+  for (const auto& e : course()) screens.push_back({"help", std::to_string(e.number)});
+  for (const char* columns : {"60", "80", "120"}) {
+    setenv("COLUMNS", columns, 1);
+    for (auto args : screens) {
+      args.insert(args.end(), {"--lang", "zh"});
+      const Outcome o = run(args);
+      const auto lines = lines_of(o.out);
+      for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string line = lines[i].substr(0, lines[i].find_last_not_of(' ') + 1);
+        for (const std::string open : {"[", "(", "（"}) {
+          EXPECT_FALSE(line.size() >= open.size() && line.compare(line.size() - open.size(), open.size(), open) == 0)
+              << joined(args) << " at " << columns << " columns: a lone '" << open << "' ends\n" << line;
+        }
+        EXPECT_FALSE(line.size() >= 3 && line.compare(line.size() - 3, 3, "硬") == 0 && i + 1 < lines.size() &&
+                     trimmed(lines[i + 1]).rfind("件", 0) == 0)
+            << joined(args) << " at " << columns << " columns splits 硬件";
+      }
+    }
+  }
+  unsetenv("COLUMNS");
+}

@@ -27,6 +27,7 @@ int dispatch(CommandLine& command_line, Invocation& inv) {
     case Command::show: return run_show(inv);
     case Command::compare: return run_compare(inv);
     case Command::grade: return run_grade(inv);
+    case Command::submit: return run_submit(inv);
     case Command::list: return run_list(inv);
     case Command::help:
       if (inv.manual && !inv.help_topic.empty()) throw UsageError("help --man prints the whole manual; give no TOPIC");

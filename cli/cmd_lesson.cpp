@@ -54,7 +54,9 @@ CLI::App* add_lesson_subcommand(CLI::App& parent, const CourseEntry& entry, Comm
   sub->footer(help_footer());
   add_lesson_options(*sub, *pooled->lesson);
   std::vector<std::string> common = lesson_flag_names(asks_predictions(entry));
-  if (command == Command::live) common.erase(std::find(common.begin(), common.end(), "live"));
+  if (command == Command::live) {  // live runs again and again: `cudalab 03 --submit` hands in one run
+    for (const char* name : {"live", "submit"}) common.erase(std::find(common.begin(), common.end(), name));
+  }
   add_common_options(*sub, setup.inv.flags, common);
   add_config_option(*sub, setup.config_path);
   sub->callback([&setup, pooled, sub, command] {

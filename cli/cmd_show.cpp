@@ -11,6 +11,7 @@
 #include "cli/preset_merge.hpp"
 #include "common/core/errors.hpp"
 #include "common/core/text_format.hpp"
+#include "common/report/copies.hpp"
 #include "common/report/translate.hpp"
 
 namespace cudalab {
@@ -53,10 +54,14 @@ int run_show(const Invocation& inv) {
     std::cout << effective_config(inv);
     return to_int(ExitCode::success);
   }
+  // The grader forms say on stdout when a run is not an original, intact run, so that a diff
+  // against the reference is never clean (copies.hpp, integrity_line).
+  const bool grader_form = inv.output.form == OutputPlan::Form::stable || inv.output.form == OutputPlan::Form::portable;
   std::vector<SavedRun> runs;
   try {
     runs = load_run_argument(inv.runs.front());
   } catch (const UsageError& e) {
+    if (grader_form) std::cout << unreadable_integrity_line(e.what()) << std::endl;
     throw UsageError(std::string("show: ") + e.what());
   }
   if (inv.flags.predict) ask_before_showing(runs, inv);
@@ -65,6 +70,10 @@ int run_show(const Invocation& inv) {
   std::vector<Report> reports;
   int exit_code = to_int(ExitCode::success);
   for (auto& run : runs) {
+    if (grader_form) {
+      const std::string line = integrity_line(run, run.built_in);
+      if (!line.empty()) std::cout << line << '\n';
+    }
     emit_report(run.report, one, /*recorded=*/true);
     if (run.integrity.state != Integrity::intact) {  // modified, or unsealed: said plainly, with its devices
       std::string devices;

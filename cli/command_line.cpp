@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/drop_folder.hpp"
 #include "cli/help_format.hpp"
 #include "cli/preset_merge.hpp"
 #include "cli/presets.hpp"
@@ -18,11 +19,11 @@ namespace cudalab {
 namespace {
 
 // The one ordered registration list: the subcommands in the order --help lists them.
-constexpr SetupFunction kRegistration[] = {setup_lessons, setup_all,  setup_live,  setup_show,      setup_compare,
-                                           setup_grade,   setup_list, setup_help,  setup_completion};
+constexpr SetupFunction kRegistration[] = {setup_lessons, setup_all,    setup_live, setup_show, setup_compare,
+                                           setup_grade,   setup_submit, setup_list, setup_help, setup_completion};
 
 std::vector<std::string> command_words() {
-  return {"list", "all", "show", "compare", "grade", "live", "help", "completion"};
+  return {"list", "all", "show", "compare", "grade", "submit", "live", "help", "completion"};
 }
 
 // A lesson number or name the user typed that is not a subcommand.
@@ -136,8 +137,15 @@ Invocation& CommandLine::parse(int argc, const char* const* argv) {
   if (inv_.command == Command::lesson && inv_.flags.live) inv_.command = Command::live;
   if (!inv_.flags.answers_path.empty() && !inv_.flags.predict) throw UsageError("--answers: only with --predict");
   mark_typed(inv_, parsed_);
-  apply_presets(inv_, parsed_, config_path_.empty() ? PresetFile{} : read_presets(config_path_));
+  const PresetFile presets = config_path_.empty() ? PresetFile{} : read_presets(config_path_);
+  apply_presets(inv_, parsed_, presets);
+  inv_.presets = presets;
   inv_.output = plan_output(inv_.flags);  // the one place output is decided
+  if (inv_.flags.submit) {  // refused before the run, not after it has measured
+    inv_.output.submit_dir = drop_folder_path(inv_.class_settings());
+    const std::string unsafe = check_drop_folder(inv_.output.submit_dir);
+    if (!unsafe.empty()) throw UsageError("--submit: " + unsafe);
+  }
   return inv_;
 }
 

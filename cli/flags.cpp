@@ -59,7 +59,9 @@ FlagTable<CommonFlags> make_common_flags() {
       .flag("table", &CommonFlags::tables, "list the numbers behind each plot too")
       .text("svg", &CommonFlags::svg_dir, "DIR", [](const std::string& t) { return check_output_dir(t); },
             "write each plot and timeline as an SVG file into DIR")
-      .flag("pause", &CommonFlags::pause, "wait for Enter between sections (on a terminal)");
+      .flag("pause", &CommonFlags::pause, "wait for Enter between sections (on a terminal)")
+      .flag("submit", &CommonFlags::submit,
+            "hand the run in to the class's drop folder ($CUDALAB_CLASS_DIR, or [grade] drop in --config)");
 }
 
 std::vector<FlagSpec> specs_named(const std::vector<std::string>& names) {
@@ -93,7 +95,7 @@ std::vector<std::string> lesson_flag_names(bool with_predict) {
 std::vector<std::string> all_flag_names() {
   std::vector<std::string> names;
   for (const auto& name : lesson_flag_names()) {
-    if (name != "live" && name != "predict" && name != "answers") names.push_back(name);
+    if (name != "live" && name != "predict" && name != "answers" && name != "submit") names.push_back(name);
   }
   return names;
 }

@@ -41,6 +41,7 @@ struct CommonFlags {
   bool tables = false;               // --table
   std::string svg_dir;               // --svg DIR
   bool pause = false;
+  bool submit = false;               // --submit: hand the run in to the class's drop folder
 };
 
 const FlagTable<CommonFlags>& common_flags();

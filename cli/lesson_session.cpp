@@ -18,6 +18,7 @@
 #include "common/gpu/phase.hpp"
 #include "common/queue/gpu_presence.hpp"
 #include "common/report/integrity.hpp"
+#include "common/report/provenance.hpp"
 #include "common/report/translate.hpp"
 
 namespace cudalab {
@@ -201,6 +202,7 @@ Report LessonSession::measure_once() {
 
 void LessonSession::stamp(Report& report, const DeviceInfo& info, ClassroomSnapshot& classroom) const {
   stamp_identity(report, *setup_.entry);
+  stamp_provenance(report, gpus_to_queue());  // who, where, the GPUs it held and the job: inside the digest
   classroom.after = query_gpu_activity(info.pci_bus_id);
   classroom.link_after = query_pcie_link(info.pci_bus_id);
   classroom.host_load = host_load_average();

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/drop_folder.hpp"
 #include "common/core/errors.hpp"
 #include "common/core/interrupt.hpp"
 #include "common/core/text_format.hpp"
@@ -106,6 +107,10 @@ void emit_report(const Report& report, const OutputPlan& plan, bool recorded) {
     }
   }
   emit_trace({report}, plan);
+  if (!plan.submit_dir.empty() && !recorded) {
+    const std::string name = hand_in(plan.submit_dir, report_to_json(report).dump(2) + "\n", report);
+    std::cerr << tr(plan.lang(), "cudalab: " + handed_in_line(report, name, plan.submit_dir)) << '\n';
+  }
   switch (plan.form) {
     case OutputPlan::Form::portable: std::cout << render_portable(report); break;
     case OutputPlan::Form::stable: std::cout << render_stable(report); break;

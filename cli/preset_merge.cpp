@@ -139,8 +139,8 @@ void check_section_names(const PresetFile& presets) {
     if (std::find(known.begin(), known.end(), s.name) != known.end()) continue;
     const CourseEntry* by_number = find_course_entry(s.name);
     const std::string guess = by_number != nullptr ? by_number->slug : closest_word(s.name, known);
-    throw UsageError(fmt::format("--config {}:{}: [{}] is not a section; a section is [all] (every lesson), [show] or a "
-                                 "lesson's name{}",
+    throw UsageError(fmt::format("--config {}:{}: [{}] is not a section; a section is [all] (every lesson), [show], "
+                                 "[grade] (the class) or a lesson's name{}",
                                  printable_value(presets.path, 200), s.line, printable_value(s.name),
                                  guess.empty() ? "" : fmt::format(" (did you mean [{}]?)", guess)));
   }

@@ -65,26 +65,20 @@ const char* kernel_file_system(const std::string& path) {
 
 }  // namespace
 
-std::string read_regular_file(const std::string& path, std::size_t max_bytes, std::string_view what) {
-  const std::string name = quoted(path);
-  const std::string limit = format_bytes(max_bytes);
-  struct stat info {};
-  if (::stat(path.c_str(), &info) != 0) throw UsageError(fmt::format("cannot open {}: {}", name, std::strerror(errno)));
-  // A FIFO or a device would block the read or never end: refuse before opening it.
-  if (!S_ISREG(info.st_mode)) throw UsageError(fmt::format("{} is {}, not {}", name, kind_of(info.st_mode), what));
-  const FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
-  if (fd.get() < 0) throw UsageError(fmt::format("cannot open {}: {}", name, std::strerror(errno)));
-  // The file may have been swapped between stat and open: check what was opened.
-  if (::fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode)) {
-    throw UsageError(fmt::format("{} is not a regular file, not {}", name, what));
-  }
-  const auto too_large = [&] { return UsageError(fmt::format("{} is too large for {} (over {})", name, what, limit)); };
+namespace {
+
+// Everything up to `max_bytes` from an open regular file, which `info` describes.
+std::string read_opened(int fd, const struct stat& info, const std::string& name, std::size_t max_bytes,
+                        std::string_view what) {
+  const auto too_large = [&] {
+    return UsageError(fmt::format("{} is too large for {} (over {})", name, what, format_bytes(max_bytes)));
+  };
   if (static_cast<std::size_t>(info.st_size) > max_bytes) throw too_large();
   std::string text;
   text.reserve(static_cast<std::size_t>(info.st_size));
   char buffer[1 << 16];
   for (;;) {
-    const ssize_t got = ::read(fd.get(), buffer, sizeof buffer);
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
     if (got == 0) break;
     if (got < 0 && errno == EINTR) {
       throw_if_interrupted();
@@ -95,6 +89,43 @@ std::string read_regular_file(const std::string& path, std::size_t max_bytes, st
     text.append(buffer, static_cast<std::size_t>(got));
   }
   return text;
+}
+
+constexpr int kReadFlags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
+
+}  // namespace
+
+std::string read_regular_file(const std::string& path, std::size_t max_bytes, std::string_view what) {
+  const std::string name = quoted(path);
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) throw UsageError(fmt::format("cannot open {}: {}", name, std::strerror(errno)));
+  // A FIFO or a device would block the read or never end: refuse before opening it.
+  if (!S_ISREG(info.st_mode)) throw UsageError(fmt::format("{} is {}, not {}", name, kind_of(info.st_mode), what));
+  const FileDescriptor fd(::open(path.c_str(), kReadFlags));
+  if (fd.get() < 0) throw UsageError(fmt::format("cannot open {}: {}", name, std::strerror(errno)));
+  // The file may have been swapped between stat and open: check what was opened.
+  if (::fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode)) {
+    throw UsageError(fmt::format("{} is not a regular file, not {}", name, what));
+  }
+  return read_opened(fd.get(), info, name, max_bytes, what);
+}
+
+UntrustedFile read_untrusted_file(const std::string& path, std::size_t max_bytes, std::string_view what) {
+  const std::string name = quoted(path);
+  struct stat info {};
+  if (::lstat(path.c_str(), &info) != 0) throw UsageError(fmt::format("cannot open {}: {}", name, std::strerror(errno)));
+  if (S_ISLNK(info.st_mode)) throw UsageError(fmt::format("{} is a symbolic link, not {}", name, what));
+  if (!S_ISREG(info.st_mode)) throw UsageError(fmt::format("{} is {}, not {}", name, kind_of(info.st_mode), what));
+  const FileDescriptor fd(::open(path.c_str(), kReadFlags | O_NOFOLLOW));
+  if (fd.get() < 0) throw UsageError(fmt::format("cannot open {}: {}", name, std::strerror(errno)));
+  if (::fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode)) {
+    throw UsageError(fmt::format("{} is not a regular file, not {}", name, what));
+  }
+  UntrustedFile file;
+  file.text = read_opened(fd.get(), info, name, max_bytes, what);
+  file.owner_uid = info.st_uid;
+  file.modified_s = static_cast<double>(info.st_mtim.tv_sec) + 1e-9 * static_cast<double>(info.st_mtim.tv_nsec);
+  return file;
 }
 
 std::string check_output_path(std::string_view path, bool allow_stdout) {

@@ -162,7 +162,7 @@ struct Typed {
 void add_help(std::vector<Typed>& typed) {
   typed.push_back({{"--help"}, 0});
   typed.push_back({{"help"}, 0});
-  for (const std::string command : {"list", "all", "show", "live", "compare", "grade", "help", "completion"}) {
+  for (const std::string command : {"list", "all", "show", "live", "compare", "grade", "submit", "help", "completion"}) {
     typed.push_back({{command, "--help"}, 0});
     typed.push_back({{"help", command}, 0});
   }
@@ -190,7 +190,7 @@ void add_recorded(std::vector<Typed>& typed, const std::string& class_dir, const
   }
   typed.push_back({{"compare", "03", doctored}, 1});
   typed.push_back({{"compare", "03", "03", doctored, "--tolerance", "10%"}, 1});
-  typed.push_back({{"grade", runs}, 0});
+  typed.push_back({{"grade", runs}, 1});  // the references handed in as runs are copies of themselves
   typed.push_back({{"grade", class_dir}, 1});
 }
 
@@ -352,7 +352,7 @@ TEST(Lang, HelpConfigAndErrorsInChineseLeaveNoEnglishLabel) {
   setenv("COLUMNS", "80", 1);
   std::vector<std::vector<std::string>> typed = {{"--help"}, {"help"}, {"all", "--print-config"},
                                                  {"live", "03", "--print-config"}};
-  for (const std::string command : {"list", "all", "show", "live", "compare", "grade", "help"}) {
+  for (const std::string command : {"list", "all", "show", "live", "compare", "grade", "submit", "help"}) {
     typed.push_back({command, "--help"});
   }
   typed.push_back({"help", "completion"});  // completion takes no --lang: its script has no words
@@ -363,7 +363,7 @@ TEST(Lang, HelpConfigAndErrorsInChineseLeaveNoEnglishLabel) {
   }
   const std::vector<std::vector<std::string>> mistakes = {
       {"compare"}, {"03", "--streams", "0"}, {"04", "--bogus"}, {"lesson-that-is-not"}, {"show", "no-such-run.json"},
-      {"03", "--size", "64XB"}, {"03"}};
+      {"03", "--size", "64XB"}, {"03"}, {"03", "--submit"}, {"submit", "no-such-run.json"}};
   for (auto args : typed) {
     args.insert(args.end(), {"--lang", "zh"});
     const Outcome o = run(args);

@@ -28,6 +28,9 @@
 #   CLASS_SIM_STOP=SECONDS                 the same with kill -STOP, which cannot be caught
 #   CLASS_SIM_SQUATTER=1                   a process that is no cudalab holds a flock on ticket 1
 #                                          of GPU 0's queue for the whole class
+#   CLASS_SIM_USERS=1                      student i runs as user cudalab-s<i> (created if missing),
+#                                          as a class of real accounts does: with --submit, each
+#                                          hands its run in under its own name
 #   CLASS_SIM_INSTRUCTOR=USER              students run as USER's pupils: each student runs as the
 #                                          user cudalab-student (created if missing), and USER (in
 #                                          the queue folder's instructors file) starts
@@ -107,14 +110,23 @@ if [ -n "${CLASS_SIM_SQUATTER:-}" ]; then
   staged_pids+=($!)
   echo "$(now) squatter pid $! holds ticket 1 of $gpu0" >>"$events"
 fi
-as_student=()
+student_user() { echo ""; }  # who student i runs as ("": whoever runs the class)
+if [ -n "${CLASS_SIM_INSTRUCTOR:-}" ] || [ -n "${CLASS_SIM_USERS:-}" ]; then
+  mkdir -p -m 1777 "$queue_dir"
+  chmod 1777 "$work"
+  # The students run as other users, who may not reach the build folder: a copy they can run.
+  cp "$bin" "$work/cudalab" && chmod 755 "$work/cudalab" && bin=$work/cudalab
+fi
 if [ -n "${CLASS_SIM_INSTRUCTOR:-}" ]; then
   id cudalab-student >/dev/null 2>&1 || useradd -M -s /usr/sbin/nologin cudalab-student || die "cannot create cudalab-student"
-  mkdir -p -m 1777 "$queue_dir" && printf '%s\n' "$CLASS_SIM_INSTRUCTOR" >"$queue_dir/instructors" && chmod 644 "$queue_dir/instructors"
-  chmod 1777 "$work"
-  # The students run as another user, who may not reach the build folder: a copy they can run.
-  cp "$bin" "$work/cudalab" && chmod 755 "$work/cudalab" && bin=$work/cudalab
-  as_student=(setpriv --reuid=cudalab-student --regid=cudalab-student --clear-groups --)
+  printf '%s\n' "$CLASS_SIM_INSTRUCTOR" >"$queue_dir/instructors" && chmod 644 "$queue_dir/instructors"
+  student_user() { echo cudalab-student; }
+fi
+if [ -n "${CLASS_SIM_USERS:-}" ]; then
+  for i in $(seq 1 "$students"); do
+    id "cudalab-s$i" >/dev/null 2>&1 || useradd -M -s /usr/sbin/nologin "cudalab-s$i" || die "cannot create cudalab-s$i"
+  done
+  student_user() { echo "cudalab-s$1"; }
 fi
 
 # Whether process PID holds a GPU's turn: its lock is on a ticket named h-<number> (gpu_queue.hpp).
@@ -159,7 +171,10 @@ for i in $(seq 1 "$students"); do
     trap '[ -n "$child" ] && kill "$child" 2>/dev/null; exit 143' TERM
     while [ ! -e "$work/go" ]; do sleep 0.005; done
     start=$(now)
-    "${as_student[@]}" "$bin" "$lesson" "$@" --json "$work/student$i.json" >"$work/student$i.log" 2>&1 &
+    user=$(student_user "$i")
+    as_user=()
+    [ -n "$user" ] && as_user=(setpriv --reuid="$user" --regid="$user" --clear-groups --)
+    "${as_user[@]}" "$bin" "$lesson" "$@" --json "$work/student$i.json" >"$work/student$i.log" 2>&1 &
     child=$!
     echo "$child" >"$work/student$i.pid"
     wait "$child"

@@ -18,6 +18,7 @@
 #include "common/gpu/phase.hpp"
 #include "common/queue/gpu_presence.hpp"
 #include "common/report/integrity.hpp"
+#include "common/report/provenance.hpp"
 #include "common/report/translate.hpp"
 
 namespace cudalab {
@@ -43,9 +44,9 @@ RunContext make_context(const LessonSetup& setup, const Invocation& inv) {
 }
 
 TurnSummary summary_of(const GpuTurns& turns, bool queued, double measured_s) {
-  if (!queued) return TurnSummary{false, 0.0, measured_s, 0, {}};
+  if (!queued) return TurnSummary{false, 0.0, measured_s, 0, {}, 0.0};
   const TurnRecord r = turns.record();
-  return TurnSummary{true, r.wait_s, r.held_s, r.position, {}};
+  return TurnSummary{true, r.wait_s, r.held_s, r.position, {}, r.taken_at};
 }
 
 void stamp_identity(Report& report, const CourseEntry& entry) {
@@ -53,7 +54,7 @@ void stamp_identity(Report& report, const CourseEntry& entry) {
   report.recorded_at = utc_timestamp_now();
   report.lesson_number = entry.number;
   report.lesson_slug = entry.slug;
-  report.lesson_title = entry.title;
+  report.lesson_title = entry.title.en;
 }
 
 // The preflight's warnings first, then the lesson's own, each once.
@@ -117,7 +118,7 @@ std::vector<std::string> LessonSession::gpus_to_queue() const {
 QueueOptions LessonSession::queue_options() const {
   QueueOptions options;
   options.lesson = setup_.entry->id();
-  options.turn_times = recorded_turn_times();
+  options.turn_times = course_turn_times();
   if (inv_.flags.queue_timeout_s > 0) options.timeout_s = inv_.flags.queue_timeout_s;
   options.has_context = [](const std::string& gpu_uuid, long pid) { return has_cuda_context(gpu_uuid, pid); };
   return options;
@@ -201,6 +202,7 @@ Report LessonSession::measure_once() {
 
 void LessonSession::stamp(Report& report, const DeviceInfo& info, ClassroomSnapshot& classroom) const {
   stamp_identity(report, *setup_.entry);
+  stamp_provenance(report, gpus_to_queue());  // who, where, the GPUs it held and the job: inside the digest
   classroom.after = query_gpu_activity(info.pci_bus_id);
   classroom.link_after = query_pcie_link(info.pci_bus_id);
   classroom.host_load = host_load_average();

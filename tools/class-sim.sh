@@ -22,11 +22,15 @@
 #   CLASS_SIM_TENANT=idle|kernels|copies   another user's process on GPU 0 while the class runs
 #                                          (tests/tenant: a notebook left open, a training job,
 #                                          a data loader); CUDALAB_TENANT names its binary
-#   CLASS_SIM_CTRL_Z=K:SECONDS             student K gets Ctrl-Z (SIGTSTP) once it holds the GPU,
-#                                          and `fg` (SIGCONT) SECONDS later
-#   CLASS_SIM_STOP=K:SECONDS               the same with kill -STOP, which cannot be caught
+#   CLASS_SIM_CTRL_Z=SECONDS               the first student to hold the GPU gets Ctrl-Z (SIGTSTP)
+#                                          half a second into its turn, and `fg` (SIGCONT) SECONDS
+#                                          later, while the others wait behind it
+#   CLASS_SIM_STOP=SECONDS                 the same with kill -STOP, which cannot be caught
 #   CLASS_SIM_SQUATTER=1                   a process that is no cudalab holds a flock on ticket 1
 #                                          of GPU 0's queue for the whole class
+#   CLASS_SIM_USERS=1                      student i runs as user cudalab-s<i> (created if missing),
+#                                          as a class of real accounts does: with --submit, each
+#                                          hands its run in under its own name
 #   CLASS_SIM_INSTRUCTOR=USER              students run as USER's pupils: each student runs as the
 #                                          user cudalab-student (created if missing), and USER (in
 #                                          the queue folder's instructors file) starts
@@ -106,12 +110,23 @@ if [ -n "${CLASS_SIM_SQUATTER:-}" ]; then
   staged_pids+=($!)
   echo "$(now) squatter pid $! holds ticket 1 of $gpu0" >>"$events"
 fi
-as_student=()
+student_user() { echo ""; }  # who student i runs as ("": whoever runs the class)
+if [ -n "${CLASS_SIM_INSTRUCTOR:-}" ] || [ -n "${CLASS_SIM_USERS:-}" ]; then
+  mkdir -p -m 1777 "$queue_dir"
+  chmod 1777 "$work"
+  # The students run as other users, who may not reach the build folder: a copy they can run.
+  cp "$bin" "$work/cudalab" && chmod 755 "$work/cudalab" && bin=$work/cudalab
+fi
 if [ -n "${CLASS_SIM_INSTRUCTOR:-}" ]; then
   id cudalab-student >/dev/null 2>&1 || useradd -M -s /usr/sbin/nologin cudalab-student || die "cannot create cudalab-student"
-  mkdir -p -m 1777 "$queue_dir" && printf '%s\n' "$CLASS_SIM_INSTRUCTOR" >"$queue_dir/instructors" && chmod 644 "$queue_dir/instructors"
-  chmod 1777 "$work"
-  as_student=(setpriv --reuid=cudalab-student --regid=cudalab-student --clear-groups --)
+  printf '%s\n' "$CLASS_SIM_INSTRUCTOR" >"$queue_dir/instructors" && chmod 644 "$queue_dir/instructors"
+  student_user() { echo cudalab-student; }
+fi
+if [ -n "${CLASS_SIM_USERS:-}" ]; then
+  for i in $(seq 1 "$students"); do
+    id "cudalab-s$i" >/dev/null 2>&1 || useradd -M -s /usr/sbin/nologin "cudalab-s$i" || die "cannot create cudalab-s$i"
+  done
+  student_user() { echo "cudalab-s$1"; }
 fi
 
 # Whether process PID holds a GPU's turn: its lock is on a ticket named h-<number> (gpu_queue.hpp).
@@ -126,14 +141,18 @@ for gpu in (d for d in os.listdir(queue) if d.startswith("GPU-")):
 sys.exit(1)
 PY
 
-# Ctrl-Z or kill -STOP on student K once it holds the GPU and has measured half a second, then
-# SIGCONT after SECONDS.
-stage_stop() {  # SIGNAL K:SECONDS
-  local signal=$1 k=${2%%:*} pause=${2#*:} pid
-  while [ ! -s "$work/student$k.pid" ]; do sleep 0.01; done
-  pid=$(cat "$work/student$k.pid")
-  until python3 "$work/holds_turn.py" "$queue_dir" "$pid" 2>/dev/null; do
-    kill -0 "$pid" 2>/dev/null || return
+# Ctrl-Z or kill -STOP on the first student that holds the GPU, half a second into its turn,
+# then SIGCONT after SECONDS.
+stage_stop() {  # SIGNAL SECONDS
+  local signal=$1 pause=$2 pid="" k
+  while [ -z "$pid" ]; do
+    for k in $(seq 1 "$students"); do
+      [ -s "$work/student$k.pid" ] || continue
+      if python3 "$work/holds_turn.py" "$queue_dir" "$(cat "$work/student$k.pid")" 2>/dev/null; then
+        pid=$(cat "$work/student$k.pid")
+        break
+      fi
+    done
     sleep 0.02
   done
   sleep 0.5
@@ -152,7 +171,10 @@ for i in $(seq 1 "$students"); do
     trap '[ -n "$child" ] && kill "$child" 2>/dev/null; exit 143' TERM
     while [ ! -e "$work/go" ]; do sleep 0.005; done
     start=$(now)
-    "${as_student[@]}" "$bin" "$lesson" "$@" --json "$work/student$i.json" >"$work/student$i.log" 2>&1 &
+    user=$(student_user "$i")
+    as_user=()
+    [ -n "$user" ] && as_user=(setpriv --reuid="$user" --regid="$user" --clear-groups --)
+    "${as_user[@]}" "$bin" "$lesson" "$@" --json "$work/student$i.json" >"$work/student$i.log" 2>&1 &
     child=$!
     echo "$child" >"$work/student$i.pid"
     wait "$child"
@@ -280,7 +302,9 @@ for i in range(1, students + 1):
     except (OSError, ValueError, IndexError):
         continue
     queue = (run or {}).get("queue") or {}
-    if isinstance(queue.get("wait_s"), (int, float)):
+    if isinstance(queue.get("taken_at"), (int, float)) and queue["taken_at"] > 0:
+        turn_starts.append((queue["taken_at"], i))
+    elif isinstance(queue.get("wait_s"), (int, float)):
         turn_starts.append((start + queue["wait_s"], i))
 try:
     events = [line.split(" ", 1) for line in open(os.path.join(work, "events.txt")).read().splitlines() if line]

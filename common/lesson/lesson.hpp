@@ -7,12 +7,14 @@
 //   model    pure predictions from the Measurements (primitives measured in the same run)
 //   report   a pure function (Params, Measurements, Prediction) -> Report, thresholds included,
 //            unit-tested with made-up measurements
-// and a lesson.cpp that hands them to make_lesson<>(). The course order, numbers and titles live
-// in cli/course.cpp. Nothing here knows CUDA or CLI11: a Lesson is a value the CLI configures.
+// and a lesson.cpp that describes the lesson (number, name, titles, summary, GPUs, usual turn) and
+// registers it with its factory, make_lesson<>() of the four parts (common/lesson/registry.hpp).
+// Nothing here knows CUDA or CLI11: a Lesson is a value the CLI configures.
 #pragma once
 
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -74,8 +76,8 @@ class FourPartLesson final : public Lesson {
   using Predict = Pr (*)(const P&, const M&);
   using Build = Report (*)(const P&, const M&, const Pr&);
 
-  FourPartLesson(Flags flags, Repetitions reps, Measure measure, Predict predict, Build build)
-      : flags_(flags), reps_(reps), measure_(measure), predict_(predict), build_(build) {}
+  FourPartLesson(Flags table, Repetitions reps, Measure measure, Predict predict, Build build)
+      : flags_(table), reps_(reps), measure_(measure), predict_(predict), build_(build) {}
 
   std::vector<FlagSpec> flags() const override { return flags_().specs(); }
   std::string set_flag(const std::string& name, const std::string& text) override {

@@ -391,13 +391,14 @@ GpuTurn wait_for_turn(std::unique_ptr<QueueTicket> ticket, const QueueOptions& o
   for (;;) {
     const std::vector<TicketInfo> ahead = look(ticket->live(o));
     if (position < 0) position = static_cast<int>(ahead.size());
-    if (ahead.empty() && ticket->take([&](const std::vector<TicketInfo>& now) { return look(now).empty(); }, o)) break;
     const double now_wall = patience.clock().wall_s();
     const std::uint64_t front = ahead.empty() ? 0 : ahead.front().number;
     if (front != holder) std::tie(holder, holder_seen_since) = std::make_pair(front, now_wall);
     QueueView view = make_queue_view(gpu_uuid, patience.waited(), ahead, o.turn_times, now_wall, holder_seen_since);
     view.passed_over = passed;
-    o.on_wait ? o.on_wait(view) : line->show(view);
+    // Whoever was passed over is named even when that makes the turn ours at once.
+    if (!ahead.empty() || !passed.empty()) o.on_wait ? o.on_wait(view) : line->show(view);
+    if (ahead.empty() && ticket->take([&](const std::vector<TicketInfo>& now) { return look(now).empty(); }, o)) break;
     patience.check();
     if (patience.out_of_time()) throw QueueTimeoutError(queue_timeout_line(view, o.timeout_s.value_or(0)));
     patience.pause(o.poll_s);
@@ -407,6 +408,7 @@ GpuTurn wait_for_turn(std::unique_ptr<QueueTicket> ticket, const QueueOptions& o
   turn.taken_at_ = turn.clock_->steady_s();
   turn.record_.wait_s = patience.waited();
   turn.record_.position = position;
+  turn.record_.taken_at = turn.clock_->wall_s();
   ticket->mark_holding(turn.clock_->wall_s());
   turn.ticket_ = std::move(ticket);
   if (line) line->done(gpu_uuid, turn.record_.wait_s);
@@ -427,6 +429,7 @@ TurnRecord GpuTurns::record() const {
     total.held_s = std::max(total.held_s, r.held_s);
     total.position = std::max(total.position, r.position);
     total.shared = total.shared || r.shared;
+    total.taken_at = std::max(total.taken_at, r.taken_at);  // the last GPU's turn: when measuring could start
   }
   return total;
 }

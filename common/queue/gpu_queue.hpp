@@ -96,6 +96,7 @@ struct QueueOptions {
 struct TurnRecord {
   double wait_s = 0;   // from asking for the turn to getting it
   double held_s = 0;   // from getting it to giving it back (so far, while held)
+  double taken_at = 0;  // when it was taken: wall-clock seconds since the epoch
   int position = 0;    // runs ahead on arrival, the holder included: 0 = the GPU was free
   // Another run held this GPU's turn beside this one when it gave the turn back: this run was
   // passed over (stopped, or slow to use the GPU) and someone else measured meanwhile.

@@ -2,7 +2,6 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <pwd.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,8 +10,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <map>
-#include <mutex>
 
 #include <fmt/format.h>
 
@@ -25,16 +22,6 @@ namespace {
 constexpr int kOpenFlags = O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
 
 std::string why() { return std::strerror(errno); }
-
-std::string look_up_user(uid_t uid) {
-  struct passwd entry {};
-  struct passwd* found = nullptr;
-  std::string buffer(16384, '\0');
-  if (::getpwuid_r(uid, &entry, buffer.data(), buffer.size(), &found) == 0 && found != nullptr) {
-    return printable_value(found->pw_name, 32);
-  }
-  return fmt::format("uid {}", uid);
-}
 
 FileFacts facts_of(const struct stat& st) { return {st.st_dev, st.st_ino, st.st_uid}; }
 
@@ -234,16 +221,6 @@ std::vector<std::string> list_names(int dir, std::size_t max_entries) {
   }
   ::closedir(listing);
   return names;
-}
-
-std::string user_name(uid_t uid) {
-  // Asked every poll for every ticket ahead: the password database may be a network service.
-  static std::mutex mutex;
-  static std::map<uid_t, std::string> known;
-  const std::lock_guard<std::mutex> lock(mutex);
-  const auto it = known.find(uid);
-  if (it != known.end()) return it->second;
-  return known[uid] = look_up_user(uid);
 }
 
 std::optional<uid_t> process_uid(long pid) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "common/core/errors.hpp"
+#include "common/core/identity.hpp"
 
 namespace cudalab {
 
@@ -121,8 +122,8 @@ inline constexpr std::size_t kMaxFolderEntries = 65536;
 // The names in `dir` (at most `max_entries`, "." and ".." left out).
 std::vector<std::string> list_names(int dir, std::size_t max_entries);
 
-// The login name of `uid` from the password database, or "uid N".
-std::string user_name(uid_t uid);
+// The login name of `uid` (core/identity.hpp), as the queue's messages name a ticket's owner.
+using cudalab::user_name;
 
 // The effective uid of process `pid`: the owner of /proc/PID. nullopt when it is not visible.
 std::optional<uid_t> process_uid(long pid);

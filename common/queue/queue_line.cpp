@@ -154,6 +154,7 @@ void WaitingLine::show(const QueueView& v) {
     std::fprintf(out_, "%s%s\n", terminal_ && drawn_ ? "\r\x1b[K" : "", passed_over_line(v.gpu, passed).c_str());
     last_key_.clear();  // the waiting line is drawn again below it
   }
+  if (v.ahead == 0 && !v.order_lock_busy) return;  // only a passing over to say: the turn is ours
   const std::string key = v.holder ? fmt::format("{}|{}|{}|{}|{}|{}", v.ahead, v.holder->number, v.holder->pid,
                                                  v.holder->user, v.holder->lesson, v.holder_stuck)
                                    : fmt::format("{}|{}", v.ahead, v.order_lock_busy);

@@ -2,8 +2,8 @@
 // is not cudalab and either holds a context and does nothing (a notebook left open), runs kernels
 // (a training job), or only copies (a data loader). `watch` prints what NVML sees of every
 // process on the GPU every 100 ms, which is how the tenant rule in common/gpu/preflight was
-// checked against real tenants.
-//   cudalab_tenant idle|kernels|copies SECONDS [DEVICE]
+// checked against real tenants. `busy` does both kernels and copies, as the issue's busy tenant.
+//   cudalab_tenant idle|kernels|copies|busy SECONDS [DEVICE]
 //   cudalab_tenant watch SECONDS [DEVICE]
 #include <unistd.h>
 
@@ -65,6 +65,23 @@ void copies(double seconds) {
   }
 }
 
+// Kernels on one stream and 64 MiB copies each way on another, side by side.
+void busy(double seconds) {
+  const DeviceBuffer<unsigned> sink(1);
+  const DeviceBuffer<unsigned char> device(kBufferBytes);
+  const PinnedBuffer<unsigned char> host(kBufferBytes);
+  const Stream compute, copy;
+  const auto start = Clock::now();
+  while (seconds_since(start) < seconds) {
+    for (int i = 0; i < 20; ++i) spin<<<132 * 4, 256, 0, compute>>>(200000, sink.data());
+    CUDALAB_CHECK_LAUNCH();
+    CUDALAB_CUDA_CHECK(cudaMemcpyAsync(device.data(), host.data(), kBufferBytes, cudaMemcpyHostToDevice, copy));
+    CUDALAB_CUDA_CHECK(cudaMemcpyAsync(host.data(), device.data(), kBufferBytes, cudaMemcpyDeviceToHost, copy));
+    compute.synchronize();
+    copy.synchronize();
+  }
+}
+
 unsigned long long now_us() {
   return static_cast<unsigned long long>(
       std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -100,7 +117,7 @@ void watch(double seconds, const std::string& bus_id) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: cudalab_tenant idle|kernels|copies|watch SECONDS [DEVICE]\n");
+    std::fprintf(stderr, "usage: cudalab_tenant idle|kernels|copies|busy|watch SECONDS [DEVICE]\n");
     return 2;
   }
   const std::string mode = argv[1];
@@ -118,6 +135,7 @@ int main(int argc, char** argv) {
     if (mode == "idle") idle(seconds);
     else if (mode == "kernels") kernels(seconds);
     else if (mode == "copies") copies(seconds);
+    else if (mode == "busy") busy(seconds);
     else {
       std::fprintf(stderr, "cudalab_tenant: unknown mode '%s'\n", mode.c_str());
       return 2;

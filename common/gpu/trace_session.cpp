@@ -199,7 +199,6 @@ const char* sync_name(std::uint32_t type) {
   }
 }
 
-// "void cudalab::lesson::(anonymous namespace)::scale<float>(float*, int)" -> "scale<float>".
 // Why the driver moved pages, for the Chrome trace.
 const char* migration_cause(std::uint32_t flags) {
   switch (flags) {
@@ -247,6 +246,7 @@ std::string lane_name_of(std::uint32_t id) {
   }
 }
 
+// "void cudalab::lesson::(anonymous namespace)::scale<float>(float*, int)" -> "scale<float>".
 std::string short_kernel_name(const char* mangled) {
   if (mangled == nullptr) return "kernel";
   int status = 0;

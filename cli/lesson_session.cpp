@@ -110,7 +110,9 @@ std::vector<std::string> LessonSession::gpus_to_queue() const {
   // A lesson whose headline moves when another GPU on its PCIe path measures too takes the turns
   // of those GPUs as well (README, "Several GPUs").
   if (setup_.lesson->shares_host_path()) {
-    const auto sharing = gpus_sharing_host_path(query_device(ctx_.device).pci_bus_id);
+    // Asked before the turn: no CUDA context yet (query_device would make one, and a waiting
+    // student with a context would count as a process that works beside the one measuring).
+    const auto sharing = gpus_sharing_host_path(pci_bus_id_of_device(ctx_.device));
     if (sharing.size() > 1) {
       say(inv_, fmt::format("cudalab: {} takes turns with the {} GPUs behind this GPU's PCIe host bridge: a run on "
                             "any of them moves its headline",
@@ -127,6 +129,7 @@ QueueOptions LessonSession::queue_options() const {
   options.turn_times = course_turn_times();
   if (inv_.flags.queue_timeout_s > 0) options.timeout_s = inv_.flags.queue_timeout_s;
   options.has_context = [](const std::string& gpu_uuid, long pid) { return has_cuda_context(gpu_uuid, pid); };
+  options.words = [lang = inv_.output.lang()](const std::string& line) { return tr(lang, line); };
   return options;
 }
 

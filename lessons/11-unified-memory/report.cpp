@@ -61,7 +61,8 @@ void add_ways(ReportBuilder& b, const Params& p, const Measurements& m, const Pr
                   .with_prediction(predicted.prefetched_ms))
       .metric(measured("way.zero_copy", "zero-copy (mapped host memory)", "ms", zero_copy)
                   .with_prediction(predicted.zero_copy_ms.front()))
-      .metric(ratio("ratio.on_demand", "on demand / explicit", median_of(totals(m.on_demand)), "way.on_demand"))
+      .metric(ratio("ratio.on_demand", "on demand / explicit", median_of(totals(m.on_demand)), "way.on_demand")
+                  .with_compare_tolerance(kOnDemandCompareTolerance))
       .metric(ratio("ratio.prefetched", "prefetched / explicit", median_of(column(m.prefetched, &EnqueuedSample::ms)),
                     "way.prefetched"))
       .metric(ratio("ratio.zero_copy", "zero-copy / explicit", median_of(zero_copy), "way.zero_copy"))

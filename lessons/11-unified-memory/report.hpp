@@ -12,7 +12,13 @@ namespace cudalab::unified_memory {
 // "Prefetching wins back what faulting loses": the prefetched pipeline takes at most this share of
 // the on-demand run's time. (Prefetched ≈ explicit was the first guess; on the lab H100 the
 // prefetched pipeline took 4 to 5 times the copies' time, so the lesson measures how far it is.)
-inline constexpr double kPrefetchedMaxShareOfOnDemand = 0.5;
+// At 32 MiB five lone processes on the H100 read 26% to 51% of the on-demand time; 75% keeps the
+// claim (prefetching wins back what faulting loses) without sitting on the edge of the spread.
+inline constexpr double kPrefetchedMaxShareOfOnDemand = 0.75;
+// The headline, on demand / explicit, varies from process to process as the driver's fault
+// handling does: five lone processes on the H100 read 10.35 to 14.65 (their reference 11.75), so
+// `compare` holds it to a wider band than a copy's bandwidth.
+inline constexpr double kOnDemandCompareTolerance = 0.35;
 // "On demand is slower": at least this many times the explicit pipeline's time.
 inline constexpr double kOnDemandMinSlowdown = 1.5;
 // The sparse read: zero-copy at most this share of copying the whole buffer first.

@@ -402,7 +402,7 @@ TEST(Grade, AClassFolderWithADoctoredAndATruncatedRun) {
   EXPECT_EQ(text.code, to_int(ExitCode::verify_failed)) << "a folder with a modified run does not all pass";
   // Every reference handed in as a student's run is a copy: none passes.
   EXPECT_NE(text.out.find(fmt::format("0 of {} runs pass", references + 2)), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find("a copy of the built-in reference run " + reference_run_name(4) + " (the same digest)"),
+  EXPECT_NE(text.out.find("a copy of the built-in reference run " + reference_run_name(4) + " (the same run id)"),
             std::string::npos) << text.out;
   EXPECT_NE(text.out.find("  zz-truncated.json\n      unreadable\n      'zz-truncated.json' is not valid JSON"),
             std::string::npos) << text.out;
@@ -513,7 +513,7 @@ TEST(Show, ALessonNumberOrNameShowsItsBuiltInReferenceRun) {
   const Outcome by_file = run({"show", reference_path(3), "--stable"});
   ASSERT_EQ(by_file.code, 0) << by_file.err;
   const Outcome by_number = run({"show", "03", "--stable"});
-  EXPECT_EQ("integrity copy of the built-in reference run " + reference_run_name(3) + " (the same digest)\n" +
+  EXPECT_EQ("integrity copy of the built-in reference run " + reference_run_name(3) + " (the same run id)\n" +
                 by_number.out,
             by_file.out);
   EXPECT_EQ(run({"show", "3", "--stable"}).out, by_number.out);

@@ -13,6 +13,7 @@
 #include "common/core/phases.hpp"
 #include "common/core/progress.hpp"
 #include "common/core/version.hpp"
+#include "common/gpu/device.hpp"
 #include "common/gpu/launch_latch.hpp"
 #include "common/gpu/nvml.hpp"
 #include "common/gpu/phase.hpp"
@@ -123,6 +124,18 @@ std::vector<std::string> LessonSession::gpus_to_queue() const {
   return gpus;
 }
 
+// The CUDA devices the lesson measured on: its device, or the first N (every visible one when
+// the lesson says nullopt), as gpus_to_queue counts them.
+std::vector<int> LessonSession::devices_measured() const {
+  const std::optional<int> wanted = setup_.lesson->gpus_measured();
+  if (wanted == 1) return {ctx_.device};
+  int count = device_count();
+  if (wanted) count = std::min(count, std::max(*wanted, 0));
+  std::vector<int> devices;
+  for (int i = 0; i < count; ++i) devices.push_back(i);
+  return devices;
+}
+
 QueueOptions LessonSession::queue_options() const {
   QueueOptions options;
   options.lesson = setup_.entry->id();
@@ -200,6 +213,10 @@ Report LessonSession::measure_once() {
     classroom.busiest_during = watch.busiest();
   }
   const double measured_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  // The context goes before the turn: a process that tore it down as it exited, after giving the
+  // turn back, moved the next student's figures (lab H100: a class's first student read 03 at
+  // 1.63x, against 2.23x alone, while the run before it exited) and no process list showed why.
+  in_phase("release", [&] { release_devices(devices_measured()); });
   turns.release();
   report.turn = summary_of(turns, !inv_.flags.no_queue, measured_s);
   report.turn->phases = take_phases();

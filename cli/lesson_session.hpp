@@ -35,6 +35,7 @@ class LessonSession {
   Report measure_once();                 // one attempt: turn, measure, give back, stamp
   GpuTurns take_turns();                 // sets ctx_.device first under --device auto
   std::vector<std::string> gpus_to_queue() const;
+  std::vector<int> devices_measured() const;
   QueueOptions queue_options() const;
   GpuActivity wait_for_idle_gpu(const DeviceInfo& info) const;
   void stamp(Report& report, const DeviceInfo& info, ClassroomSnapshot& classroom) const;

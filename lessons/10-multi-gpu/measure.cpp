@@ -82,7 +82,7 @@ class PeerAccess {
 
 int gpus_to_use(const Params& p, int visible) {
   if (visible < kMinGpus) {
-    throw WaivedError(fmt::format("lesson 10 needs at least {} GPUs and found {}; a run recorded on two H200s: "
+    throw WaivedError(fmt::format("lesson 10 needs at least {} GPUs and found {}; a run recorded on two H100s: "
                                   "cudalab show course-notes/runs/10-multi-gpu.json",
                                   kMinGpus, visible));
   }

@@ -21,10 +21,4 @@ inline const FlagTable<Params>& flags() {
   return table;
 }
 
-// Its cudaFree headline (alloc.speedup) is a host-side figure: with a student of 08 on the other GPU
-// of the two-H100 machine, 2 of 8 of a class spread by --device auto read it as noisy (alloc.kept
-// spread 84%), while its stream-0 headline held. It takes the turns of the GPUs behind its host
-// bridge too (README, "Several GPUs").
-inline bool shares_host_path_of(const Params&) { return true; }
-
 }  // namespace cudalab::default_stream

@@ -97,35 +97,25 @@ Report LessonSession::run() {
   }
 }
 
-// The GPUs a lesson measures on: its device, or the first N (every visible one when the lesson
-// says nullopt), whose turns are taken in one order so that no two runs deadlock.
+// The GPUs a lesson measures on (devices_measured), whose turns are taken in one order so that no
+// two runs deadlock.
 std::vector<std::string> LessonSession::gpus_to_queue() const {
-  const std::optional<int> wanted = setup_.lesson->gpus_measured();
   std::vector<std::string> gpus;
-  if (wanted == 1) {
-    gpus.push_back(queue_name_of_device(ctx_.device));
-  } else {
-    gpus = queue_names_of_devices();
-    if (wanted) gpus.resize(std::min<std::size_t>(gpus.size(), static_cast<std::size_t>(std::max(*wanted, 0))));
-  }
+  for (const int device : devices_measured()) gpus.push_back(queue_name_of_device(device));
   // A lesson whose headline moves when another GPU on its PCIe path measures too takes the turns
   // of those GPUs as well (README, "Several GPUs").
   if (setup_.lesson->shares_host_path()) {
     // Asked before the turn: no CUDA context yet (query_device would make one, and a waiting
     // student with a context would count as a process that works beside the one measuring).
-    const auto sharing = gpus_sharing_host_path(pci_bus_id_of_device(ctx_.device));
-    if (sharing.size() > 1) {
-      say(inv_, fmt::format("cudalab: {} takes turns with the {} GPUs behind this GPU's PCIe host bridge: a run on "
-                            "any of them moves its headline",
-                            setup_.entry->slug, sharing.size()));
+    for (const auto& uuid : gpus_sharing_host_path(pci_bus_id_of_device(ctx_.device))) {
+      if (std::find(gpus.begin(), gpus.end(), uuid) == gpus.end()) gpus.push_back(uuid);  // its own is there
     }
-    gpus.insert(gpus.end(), sharing.begin(), sharing.end());
   }
   return gpus;
 }
 
-// The CUDA devices the lesson measured on: its device, or the first N (every visible one when
-// the lesson says nullopt), as gpus_to_queue counts them.
+// The CUDA devices the lesson measures on: its device, or the first N (every visible one when
+// the lesson says nullopt).
 std::vector<int> LessonSession::devices_measured() const {
   const std::optional<int> wanted = setup_.lesson->gpus_measured();
   if (wanted == 1) return {ctx_.device};
@@ -161,7 +151,13 @@ GpuTurns LessonSession::take_turns() {
     return GpuTurns(std::move(chosen.turn));
   }
   if (automatic) ctx_.device = least_busy_device();
-  return take_gpu_turns(gpus_to_queue(), options);
+  const std::vector<std::string> gpus = gpus_to_queue();
+  if (gpus.size() > devices_measured().size()) {  // said once, where the turns are taken
+    say(inv_, fmt::format("cudalab: {} takes turns with the {} GPUs behind this GPU's PCIe host bridge: a run on any "
+                          "of them moves its headline",
+                          setup_.entry->slug, gpus.size()));
+  }
+  return take_gpu_turns(gpus, options);
 }
 
 // --wait-idle: looks at the GPU in windows of half a second until no other process worked in one

@@ -79,6 +79,34 @@ const CLI::App* deepest_parsed(const CLI::App& app) {
   return found;
 }
 
+// What a command lacks when CLI11 found a positional missing or short ("RUN is required", "RUNS:
+// At least 2 required but received 1"), in our words: the command, the positional and what it
+// takes, from its own help ("compare: 2 or more RUNS needed, 1 given; the baseline ..."). "" when
+// no positional of `parsed` lacks a value.
+std::string missing_positional(const CLI::App* parsed) {
+  if (parsed == nullptr) return {};
+  for (const CLI::Option* opt : parsed->get_options()) {
+    if (!opt->get_positional()) continue;
+    const int least = std::max(opt->get_expected_min(), opt->get_required() ? 1 : 0);
+    const auto got = static_cast<int>(opt->count());
+    if (got >= least) continue;
+    const std::string type = opt->get_type_name();
+    const std::string name =
+        opt->get_name() + (type.find('|') != std::string::npos ? " (" + type + ")" : std::string());
+    const std::string path = command_path(parsed);
+    if (least <= 1) return fmt::format("{}: no {} given; {}", path, name, opt->get_description());
+    return fmt::format("{}: {} or more {} needed, {} given; {}", path, least, name, got, opt->get_description());
+  }
+  return {};
+}
+
+// Called while CLI11's error is handled: ours when a positional lacks a value, else CLI11's own.
+[[noreturn]] void refuse_missing_positional(const CLI::App* parsed) {
+  const std::string missing = missing_positional(parsed);
+  if (missing.empty()) throw;
+  throw UsageError(missing);
+}
+
 }  // namespace
 
 CommandLine::CommandLine()
@@ -130,6 +158,10 @@ Invocation& CommandLine::parse(int argc, const char* const* argv) {
     app_.parse(argc, argv);
   } catch (const CLI::ExtrasError&) {
     throw UsageError(extras_message());
+  } catch (const CLI::RequiredError&) {
+    refuse_missing_positional(deepest_parsed(app_));
+  } catch (const CLI::ArgumentMismatch&) {
+    refuse_missing_positional(deepest_parsed(app_));
   }
   if (inv_.flags.live && parsed_ == nullptr) {
     throw UsageError("--live needs a lesson: cudalab live 03, or cudalab 03 --live");

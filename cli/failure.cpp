@@ -48,6 +48,23 @@ Failure failure_of(const std::exception_ptr& error) {
   }
 }
 
+namespace {
+
+// A message in the student's language. One the catalogue does not know whole may still be
+// "WHERE: what", the flag or command a check names in front of its own words ("--lang: 'fr' is
+// not allowed; ...", "grade: '/nope' is not a directory"): then the words are translated apart.
+std::string spoken_message(Lang lang, const std::string& message) {
+  std::string spoken = tr(lang, message);
+  if (lang == Lang::en || spoken != message) return spoken;
+  const std::size_t colon = message.find(": ");
+  const bool one_word = colon != std::string::npos && colon > 0 && colon <= 40 &&
+                        message.find_first_of(" \t") > colon;
+  if (!one_word) return spoken;
+  return message.substr(0, colon) + "：" + tr(lang, message.substr(colon + 2));
+}
+
+}  // namespace
+
 // The frame and the message are translated apart: a pattern of the message must not swallow the
 // frame.
 std::string failure_line(const Failure& failure, Lang lang, const std::string& where) {
@@ -56,7 +73,7 @@ std::string failure_line(const Failure& failure, Lang lang, const std::string& w
   const std::string frame = tr(lang, failure.frame);
   const std::size_t at = frame.find("{}");
   if (at == std::string::npos) return line + frame;
-  return line + frame.substr(0, at) + tr(lang, printable(failure.message)) + frame.substr(at + 2);
+  return line + frame.substr(0, at) + spoken_message(lang, printable(failure.message)) + frame.substr(at + 2);
 }
 
 }  // namespace cudalab

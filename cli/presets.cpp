@@ -244,7 +244,7 @@ PresetFile read_presets(const std::string& path) {
   } catch (const UsageError& e) {
     const std::string message = e.what();
     if (message.rfind("--config", 0) == 0) throw;
-    throw UsageError("--config " + message);
+    throw UsageError("--config: " + message);  // the file itself: cannot open, too large, not a file
   }
 }
 

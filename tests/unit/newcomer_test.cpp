@@ -237,6 +237,60 @@ TEST(NewcomerCli, PathsOfTheKernelAreRefusedBeforeTheGpu) {
   EXPECT_EQ(run({"03", "--svg", "/proc/sys"}).code, to_int(ExitCode::usage));
 }
 
+// CLI11's own words for a missing positional: "RUN is required", "RUNS: At least 2 required but
+// received 1", which neither said which command nor what it takes.
+TEST(NewcomerCli, AMissingPositionalNamesTheCommandAndWhatItTakes) {
+  Outcome o = run({"compare", "03"});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage));
+  EXPECT_TRUE(one_line(o.err)) << o.err;
+  EXPECT_NE(o.err.find("cudalab: error: compare: 2 or more RUNS needed, 1 given; the baseline (a file, or a lesson"),
+            std::string::npos)
+      << o.err;
+  o = run({"show"});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage));
+  EXPECT_NE(o.err.find("show: no RUN given; a run saved with --json, or a lesson (03"), std::string::npos) << o.err;
+  o = run({"completion"});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage));
+  EXPECT_NE(o.err.find("completion: no SHELL (bash|zsh|fish) given; the shell"), std::string::npos) << o.err;
+  o = run({"compare", "03", "--lang", "zh"});
+  EXPECT_NE(o.err.find("compare：至少需要 2 个 RUNS，只给了 1 个；先给基准"), std::string::npos) << o.err;
+  o = run({"submit", "--lang", "zh"});
+  EXPECT_NE(o.err.find("submit：缺少 RUN；用 --json 保存的运行"), std::string::npos) << o.err;
+}
+
+// ── errors under zh ─────────────────────────────────────────────────────────
+
+// Under zh, a flag's check and the file errors stayed English after the translated "错误：".
+TEST(NewcomerZhErrors, AFlagsCheckAndFileErrorsAreInChinese) {
+  hide_gpus();
+  Outcome o = run({"03", "--lang", "zh", "--json", "/nonexistent-cudalab-dir/run.json"});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage));
+  EXPECT_TRUE(one_line(o.err)) << o.err;
+  EXPECT_EQ(o.err, "cudalab：错误：--json：无法写入 '/nonexistent-cudalab-dir/run.json'：没有那个文件或目录\n");
+  o = run({"--config", "/nonexistent-cudalab.toml", "03", "--lang", "zh"});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage));
+  EXPECT_EQ(o.err, "cudalab：错误：--config：无法打开 '/nonexistent-cudalab.toml'：没有那个文件或目录\n");
+  o = run({"grade", "/nonexistent-cudalab-dir", "--lang", "zh"});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage));
+  EXPECT_EQ(o.err, "cudalab：错误：grade：'/nonexistent-cudalab-dir' 不是目录\n");
+  o = run({"03", "--svg", "/nonexistent-cudalab-dir/a/b", "--lang", "zh"});
+  EXPECT_EQ(o.err, "cudalab：错误：--svg：无法创建 '/nonexistent-cudalab-dir/a/b'：没有那个文件或目录\n");
+}
+
+// `--lang fr` under a Chinese locale: the language asked for is not one, so the locale's speaks.
+TEST(NewcomerZhErrors, ALanguageNotAllowedIsSaidInTheLocalesLanguage) {
+  setenv("LC_ALL", "zh_CN.UTF-8", 1);
+  const Outcome o = run({"03", "--lang", "fr"});
+  unsetenv("LC_ALL");
+  EXPECT_EQ(o.code, to_int(ExitCode::usage));
+  EXPECT_EQ(o.err, "cudalab：错误：--lang：不能用“fr”；可选值：zh, en\n");
+  setenv("LC_ALL", "C", 1);
+  const std::string english = run({"03", "--lang", "fr"}).err;
+  unsetenv("LC_ALL");
+  EXPECT_EQ(english, "cudalab: error: --lang: 'fr' is not allowed; use one of zh, en\n")
+      << "English stays as it was";
+}
+
 // ── output ──────────────────────────────────────────────────────────────────
 
 TEST(NewcomerOutput, SvgSaysWhyItWroteNothing) {

@@ -270,6 +270,10 @@ TEST(NewcomerZhErrors, AFlagsCheckAndFileErrorsAreInChinese) {
   o = run({"--config", "/nonexistent-cudalab.toml", "03", "--lang", "zh"});
   EXPECT_EQ(o.code, to_int(ExitCode::usage));
   EXPECT_EQ(o.err, "cudalab：错误：--config：无法打开 '/nonexistent-cudalab.toml'：没有那个文件或目录\n");
+  o = run({"--config", testing::TempDir(), "03", "--lang", "zh"});
+  EXPECT_NE(o.err.find("是目录，不是预设文件（TOML）"), std::string::npos) << o.err;
+  o = run({"03", "--predict", "--answers", "/nonexistent-cudalab.answers", "--lang", "zh"});
+  EXPECT_EQ(o.err, "cudalab：错误：--answers：无法打开 '/nonexistent-cudalab.answers'：没有那个文件或目录\n");
   o = run({"grade", "/nonexistent-cudalab-dir", "--lang", "zh"});
   EXPECT_EQ(o.code, to_int(ExitCode::usage));
   EXPECT_EQ(o.err, "cudalab：错误：grade：'/nonexistent-cudalab-dir' 不是目录\n");

@@ -23,7 +23,7 @@ std::vector<Guess> ask_predictions(const CourseEntry& lesson, const CommonFlags&
   }
   if (!flags.answers_path.empty()) return read_answers(flags.answers_path, questions);
   if (!stdin_is_terminal()) throw UsageError("--predict: needs a terminal to ask on, or --answers FILE");
-  return ask(questions, std::cin, std::cerr);
+  return ask(questions, std::cin, std::cerr, lang);
 }
 
 }  // namespace cudalab

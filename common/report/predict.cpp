@@ -12,6 +12,7 @@
 #include "common/core/interrupt.hpp"
 #include "common/core/files.hpp"
 #include "common/core/text_format.hpp"
+#include "common/report/translate.hpp"
 
 namespace cudalab {
 
@@ -112,13 +113,13 @@ std::vector<Question> questions_for(Lang lang, const std::string& notes_file) {
   return out;
 }
 
-std::vector<Guess> ask(const std::vector<Question>& questions, std::istream& in, std::ostream& out) {
+std::vector<Guess> ask(const std::vector<Question>& questions, std::istream& in, std::ostream& out, Lang lang) {
   std::vector<Guess> guesses;
   for (const auto& q : questions) {
     for (;;) {
       out << "\n? " << q.text << '\n';
       if (!q.choices.empty()) out << "  " << choices_text(q) << '\n';
-      out << "  your answer (" << q.unit << "): " << std::flush;
+      out << "  " << tr(lang, fmt::format("your answer ({}):", q.unit)) << ' ' << std::flush;
       std::string line;
       if (!std::getline(in, line)) {
         throw_if_interrupted();  // a signal ends the read too (EINTR): that is not "input ended"
@@ -128,7 +129,7 @@ std::vector<Guess> ask(const std::vector<Question>& questions, std::istream& in,
         guesses.push_back({q.metric, q.text, *v});
         break;
       }
-      out << "  a number, please" << (q.choices.empty() ? "" : ", or a letter") << '\n';
+      out << "  " << tr(lang, q.choices.empty() ? "a number, please" : "a number, please, or a letter") << '\n';
     }
   }
   return guesses;

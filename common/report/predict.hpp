@@ -28,8 +28,10 @@ std::vector<Question> questions_for(Lang lang, const std::string& notes_file);
 std::optional<Question> parse_question(const std::string& line);
 
 // Asks each question on `out` and reads a number (or a choice's number) from `in`, asking again
-// after a bad answer; throws UsageError when `in` ends first.
-std::vector<Guess> ask(const std::vector<Question>& questions, std::istream& in, std::ostream& out);
+// after a bad answer; throws UsageError when `in` ends first. The prompts are in `lang`, as the
+// questions (questions_for) are.
+std::vector<Guess> ask(const std::vector<Question>& questions, std::istream& in, std::ostream& out,
+                       Lang lang = Lang::en);
 
 // Answers from a file (homework, tests): `metric.key = 2.5` lines, or bare numbers in question
 // order; `#` starts a comment. Throws UsageError naming --answers for anything else, and for a

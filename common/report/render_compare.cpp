@@ -175,29 +175,42 @@ void comparison_text(std::ostringstream& out, const Comparison& c, std::size_t w
   put_wrapped(out, tr(lang, verdict_sentence(c, lang)), width, 2, 4);
 }
 
-void comparison_md(std::ostringstream& out, const Comparison& c) {
-  out << fmt::format("### Lesson {:02d} {}: B against A\n\n", c.a->report.lesson_number, c.a->report.lesson_slug);
-  out << "| run | file | device · recorded · integrity · environment | why disturbed |\n|---|---|---|---|\n";
+// A markdown table's heading row, translated whole (its cells are words the catalogue knows as
+// one line), and the row that aligns its columns.
+void md_heading(std::ostringstream& out, const std::string& heading, const std::string& alignment, Lang lang) {
+  out << tr(lang, heading) << '\n' << alignment << '\n';
+}
+
+// Markdown for a course page, in the student's language as the text form is: headings, verdicts
+// and fixed phrases through the catalogue; keys, units, numbers and file names as they are.
+void comparison_md(std::ostringstream& out, const Comparison& c, Lang lang) {
+  out << "### " << tr(lang, fmt::format("Lesson {:02d} {}: B against A", c.a->report.lesson_number, c.a->report.lesson_slug))
+      << "\n\n";
+  md_heading(out, "| run | file | device · recorded · integrity · environment | why disturbed |", "|---|---|---|---|", lang);
   for (const auto* run : {c.a, c.b}) {
     const auto& disturbance = run == c.a ? c.disturbance_a : c.disturbance_b;
-    out << fmt::format("| {} | {} | {} | {} |\n", run == c.a ? "A" : "B", md_cell(run->source),
-                       md_cell(joined(run_items(*run, disturbance), " · ")), md_cell(joined(disturbance, "; ")));
+    out << fmt::format("| {} | {} | {} | {} |\n", run == c.a ? "A" : "B", md_cell(tr(lang, run->source)),
+                       md_cell(joined(run_items(*run, disturbance), " · ", lang)), md_cell(joined(disturbance, "; ", lang)));
   }
-  for (const auto& p : c.params) out << fmt::format("\nParam `{}`: {} → {}\n", p.name, md_cell(p.a), md_cell(p.b));
-  out << "\n| | metric | unit | A | B | B/A | tolerance | verdict |\n|---|---|---|---:|---:|---:|---:|---|\n";
+  for (const auto& p : c.params) {
+    out << '\n' << tr(lang, fmt::format("Param `{}`: {} → {}", p.name, md_cell(p.a), md_cell(p.b))) << '\n';
+  }
+  out << '\n';
+  md_heading(out, "| | metric | unit | A | B | B/A | tolerance | verdict |", "|---|---|---|---:|---:|---:|---:|---|", lang);
   for (const auto& m : c.metrics) {
     const auto ratio = m.ratio();
-    out << fmt::format("| {} | {} | {} | {} | {} | {} | ±{}{} | {} |\n", m.headline ? "**headline**" : "",
+    out << fmt::format("| {} | {} | {} | {} | {} | {} | ±{}{} | {} |\n", m.headline ? tr(lang, "**headline**") : "",
                        md_cell(m.key), md_cell(m.unit), value_text(m.a), value_text(m.b),
-                       ratio ? fmt::format("{:.3f}", *ratio) : "—", percent_text(m.tolerance), m.capped ? " (capped)" : "",
-                       metric_verdict(m));
+                       ratio ? fmt::format("{:.3f}", *ratio) : "—", percent_text(m.tolerance),
+                       m.capped ? " " + tr(lang, "(capped)") : "", tr(lang, metric_verdict(m)));
   }
-  out << "\n| check | kind | headline | A | B |\n|---|---|---|---|---|\n";
+  out << '\n';
+  md_heading(out, "| check | kind | headline | A | B |", "|---|---|---|---|---|", lang);
   for (const auto& x : c.checks) {
-    out << fmt::format("| {} | {} | {} | {} | {} |\n", md_cell(x.key), kind_name(x.kind), x.headline ? "yes" : "",
-                       verdict_of(x.a), verdict_of(x.b));
+    out << fmt::format("| {} | {} | {} | {} | {} |\n", md_cell(x.key), tr(lang, kind_name(x.kind)),
+                       x.headline ? tr(lang, "yes") : "", tr(lang, verdict_of(x.a)), tr(lang, verdict_of(x.b)));
   }
-  out << "\n**Verdict:** " << md_cell(verdict_sentence(c)) << "\n\n";
+  out << "\n" << tr(lang, "**Verdict:**") << ' ' << md_cell(tr(lang, verdict_sentence(c, lang))) << "\n\n";
 }
 
 void comparison_csv(std::ostringstream& out, const Comparison& c) {
@@ -327,25 +340,28 @@ void grade_text_row(std::ostringstream& out, const GradeRow& row, const std::vec
   for (const auto& problem : grade_problems(row, lang)) put_wrapped(out, problem, width, 6, 8);
 }
 
-// Why a row does not count, or why it fails: for markdown and CSV.
-std::string row_problems(const GradeRow& row) {
-  return row.superseded ? "superseded by a later submission" : joined(grade_problems(row), "; ");
+// Why a row does not count, or why it fails: for markdown (in `lang`) and CSV (in English).
+std::string row_problems(const GradeRow& row, Lang lang = Lang::en) {
+  if (row.superseded) return tr(lang, "superseded by a later submission");
+  std::string out;
+  for (const auto& problem : grade_problems(row, lang)) out += (out.empty() ? "" : lang == Lang::zh ? "；" : "; ") + problem;
+  return out;
 }
 
-// The markdown cells of a row.
-std::vector<std::string> grade_fields(const GradeRow& row) {
+// The markdown cells of a row, its words in `lang`.
+std::vector<std::string> grade_fields(const GradeRow& row, Lang lang) {
   const Report* r = row.run != nullptr ? &row.run->report : nullptr;
   return {row.file,
           row.student,
           r ? node_of(*r) : "",
           r ? lesson_of(*r) : "",
-          r ? device_of(*r) : "",
+          r ? tr(lang, device_of(*r)) : "",
           r ? joined(headline_items(*r), "; ") : "",
           r ? tally(*r, CheckKind::verify) : "",
           r ? tally(*r, CheckKind::expect) : "",
-          r ? row.run->integrity.describe() : "unreadable",
-          r ? (r->disturbed() ? "disturbed" : "clean") : "",
-          row_problems(row)};
+          tr(lang, r ? row.run->integrity.describe() : "unreadable"),
+          r ? tr(lang, r->disturbed() ? "disturbed" : "clean") : "",
+          row_problems(row, lang)};
 }
 
 constexpr const char* kGradeCsvHeader =
@@ -390,7 +406,7 @@ std::string render_comparisons(const std::vector<Comparison>& comparisons, Table
       if (i > 0) out << '\n';
       comparison_text(out, comparisons[i], width, lang);
     } else if (format == TableFormat::md) {
-      comparison_md(out, comparisons[i]);
+      comparison_md(out, comparisons[i], lang);
     } else {
       comparison_csv(out, comparisons[i]);
     }
@@ -404,8 +420,8 @@ std::string render_grades(const std::vector<GradeRow>& rows, TableFormat format,
   if (format == TableFormat::csv) {
     out << kGradeCsvHeader;
   } else if (format == TableFormat::md) {
-    out << "| file | student | node | lesson | device | headline | verify | expect | integrity | environment | problems |\n"
-           "|---|---|---|---|---|---|---|---|---|---|---|\n";
+    md_heading(out, "| file | student | node | lesson | device | headline | verify | expect | integrity | environment | problems |",
+               "|---|---|---|---|---|---|---|---|---|---|---|", lang);
   }
   for (const auto& row : rows) {
     if (format == TableFormat::text) {
@@ -415,7 +431,7 @@ std::string render_grades(const std::vector<GradeRow>& rows, TableFormat format,
       for (auto& field : fields) field = csv_field(field);
       out << joined(fields, ",") << '\n';
     } else {
-      std::vector<std::string> fields = grade_fields(row);
+      std::vector<std::string> fields = grade_fields(row, lang);
       for (auto& field : fields) field = md_cell(field);
       out << "| " << joined(fields, " | ") << " |\n";
     }

@@ -11,6 +11,7 @@
 #include "common/core/errors.hpp"
 #include "common/core/text_format.hpp"
 #include "common/core/version.hpp"
+#include "common/report/predict.hpp"
 #include "fake_lesson.hpp"
 #include "test_support.hpp"
 
@@ -293,6 +294,42 @@ TEST(NewcomerZhErrors, ALanguageNotAllowedIsSaidInTheLocalesLanguage) {
   unsetenv("LC_ALL");
   EXPECT_EQ(english, "cudalab: error: --lang: 'fr' is not allowed; use one of zh, en\n")
       << "English stays as it was";
+}
+
+// The questions of --predict came in zh, the prompts around them in English.
+TEST(NewcomerZhErrors, PredictsPromptsAreInTheStudentsLanguage) {
+  const std::vector<Question> questions = {{"speedup", "x", "快多少？", {1, 2, 3}}};
+  std::istringstream in("lots\nb\n");
+  std::ostringstream out;
+  const auto guesses = ask(questions, in, out, Lang::zh);
+  ASSERT_EQ(guesses.size(), 1u);
+  EXPECT_DOUBLE_EQ(guesses[0].answer, 2);
+  EXPECT_NE(out.str().find("  你的答案（x）： "), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("  请输入一个数，或一个字母\n"), std::string::npos) << out.str();
+  EXPECT_EQ(out.str().find("your answer"), std::string::npos) << out.str();
+  EXPECT_EQ(out.str().find("please"), std::string::npos) << out.str();
+}
+
+// `compare --format md` and `grade --format md` were wholly English under zh.
+TEST(NewcomerZhErrors, MarkdownOfCompareAndGradeIsInTheStudentsLanguage) {
+  Outcome o = run({"compare", "03", "03", "--format", "md", "--lang", "zh"});
+  EXPECT_EQ(o.code, 0) << o.err;
+  for (const std::string zh : {"### 第 03 课 " + slug_of(3) + "：B 与 A 对比", std::string("| 运行 | 文件 |"),
+                               std::string("| | 指标 | 单位 | A | B | B/A | 容差 | 结论 |"),
+                               std::string("| 检查 | 种类 | 主要检查 | A | B |"), std::string("**结论：** B 与 A 相符")}) {
+    EXPECT_NE(o.out.find(zh), std::string::npos) << zh << "\n" << o.out;
+  }
+  for (const char* english : {"against A", "| run |", "metric", "Verdict", "| pass |"}) {
+    EXPECT_EQ(o.out.find(english), std::string::npos) << english << "\n" << o.out;
+  }
+  EXPECT_NE(run({"compare", "03", "03", "--format", "md"}).out.find("**Verdict:** B holds against A"), std::string::npos);
+
+  const std::string dir = testing::TempDir() + "zh_grade_md";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/broken.json") << "not a run";
+  o = run({"grade", dir, "--format", "md", "--lang", "zh"});
+  EXPECT_NE(o.out.find("| 文件 | 学生 | 节点 | 课 | 设备 |"), std::string::npos) << o.out << o.err;
+  EXPECT_EQ(o.out.find("| file |"), std::string::npos) << o.out;
 }
 
 // ── output ──────────────────────────────────────────────────────────────────

@@ -50,17 +50,24 @@ Failure failure_of(const std::exception_ptr& error) {
 
 namespace {
 
-// A message in the student's language. One the catalogue does not know whole may still be
-// "WHERE: what", the flag or command a check names in front of its own words ("--lang: 'fr' is
-// not allowed; ...", "grade: '/nope' is not a directory"): then the words are translated apart.
+// A message in the student's language. Many are "WHERE: what", the flag or command a check names
+// in front of its own words ("--lang: 'fr' is not allowed; ...", "grade: '/nope' is not a
+// directory"): when the catalogue knows no entry that speaks the whole, or knows it only through
+// a pattern that left the head in English ("{} is not a directory"), the words are translated
+// apart and the head kept as typed.
 std::string spoken_message(Lang lang, const std::string& message) {
-  std::string spoken = tr(lang, message);
-  if (lang == Lang::en || spoken != message) return spoken;
+  const std::string whole = tr(lang, message);
   const std::size_t colon = message.find(": ");
   const bool one_word = colon != std::string::npos && colon > 0 && colon <= 40 &&
                         message.find_first_of(" \t") > colon;
-  if (!one_word) return spoken;
-  return message.substr(0, colon) + "：" + tr(lang, message.substr(colon + 2));
+  if (lang == Lang::en || !one_word) return whole;
+  const std::string head = message.substr(0, colon);
+  const bool known = whole != message;
+  if (known && whole.rfind(head + ": ", 0) != 0) return whole;  // an entry that speaks the head too
+  const std::string what = message.substr(colon + 2);
+  const std::string spoken = tr(lang, what);
+  if (known && spoken == what) return whole;
+  return head + "：" + spoken;
 }
 
 }  // namespace

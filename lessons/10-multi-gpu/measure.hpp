@@ -36,6 +36,10 @@ struct PeerCopies {
   std::vector<double> large_ms;        // GPU 0 -> 1
   std::vector<double> mid_ms;          // GPU 0 -> 1
   std::vector<double> both_ms;         // 0 -> 1 and 1 -> 0 at once, large_bytes each way
+  // Every copy above follows an untimed copy that wakes the link; these two follow 100 ms of idle
+  // host instead, when a link may have dropped into its low-power state.
+  std::vector<double> cold_one_ms;     // as large_ms
+  std::vector<double> cold_both_ms;    // as both_ms
   std::vector<double> staged_ms;       // 0 -> pinned host -> 1, large_bytes
   std::vector<double> d2h_ms;          // the staged copy's first hop alone
   std::vector<double> h2d_ms;          // ... and its second hop alone

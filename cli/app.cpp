@@ -14,6 +14,7 @@
 #include "common/core/errors.hpp"
 #include "common/core/gpu_queue.hpp"
 #include "common/core/interrupt.hpp"
+#include "common/core/rendezvous.hpp"
 #include "common/core/text_format.hpp"
 #include "common/report/translate.hpp"
 
@@ -76,6 +77,9 @@ int run_cli(int argc, const char* const* argv) {
     print_error_line(lang(), "{}", "cudalab: interrupted; everything was released");
     return interrupt_exit_code();  // 130 after Ctrl-C, 143 after SIGTERM
   } catch (const QueueTimeoutError& e) {  // not a CUDA error: the GPU stayed busy for too long
+    print_error_line(lang(), "cudalab: {}", e.what());
+    return to_int(ExitCode::runtime);
+  } catch (const RendezvousError& e) {  // not a CUDA error either: another rank did not answer
     print_error_line(lang(), "cudalab: {}", e.what());
     return to_int(ExitCode::runtime);
   } catch (const RuntimeError& e) {

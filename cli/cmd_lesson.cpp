@@ -10,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/help_format.hpp"
 #include "cli/preset_merge.hpp"
+#include "cli/ranks.hpp"
 #include "common/core/errors.hpp"
 #include "common/core/gpu_presence.hpp"
 #include "common/core/gpu_queue.hpp"
@@ -78,16 +79,44 @@ std::vector<std::string> gpus_measured(const LessonSetup& setup, const RunContex
   return all;
 }
 
-// Before any CUDA context: the turn on every GPU the lesson measures on (none with --no-queue).
-GpuTurns take_turns(const LessonSetup& setup, const Invocation& inv, const RunContext& ctx,
-                    const std::vector<std::string>& gpus) {
-  if (inv.flags.no_queue) return {};
+QueueOptions queue_options(const LessonSetup& setup, const Invocation& inv) {
   QueueOptions options;
   options.lesson = setup.entry->id();
   options.turn_times = recorded_turn_times();
   if (inv.flags.queue_timeout_s > 0) options.timeout_s = inv.flags.queue_timeout_s;
-  (void)ctx;
-  return take_gpu_turns(gpus, options);
+  return options;
+}
+
+// Before any CUDA context: the turn on every GPU the lesson measures on (none with --no-queue).
+GpuTurns take_turns(const LessonSetup& setup, const Invocation& inv, const std::vector<std::string>& gpus) {
+  if (inv.flags.no_queue) return {};
+  return take_gpu_turns(gpus, queue_options(setup, inv));
+}
+
+// Where this run measures, and its turn there: the lesson's GPUs, or, for one rank of a run of
+// processes, its own GPU after it has met the other ranks (cli/ranks.hpp). Before any context.
+struct Placement {
+  std::vector<std::string> gpus;
+  std::optional<Rendezvous> rendezvous;
+  GpuTurns turns;
+};
+
+Placement place_run(const LessonSetup& setup, const Invocation& inv, RunContext& ctx) {
+  Placement place;
+  ctx.rank = rank_of_process(setup, inv);
+  if (!ctx.rank) {
+    if (setup.lesson->ranks_to_start() > 0) {
+      throw UsageError("--ranks: only a lesson run starts ranks (cudalab NN --ranks N), not `all` or live mode");
+    }
+    place.gpus = gpus_measured(setup, ctx);
+    place.turns = take_turns(setup, inv, place.gpus);
+    return place;
+  }
+  if (!ctx.device_given) ctx.device = device_of_rank(*ctx.rank, device_count());
+  place.gpus = {queue_name_of_device(ctx.device)};
+  place.rendezvous.emplace(meet_ranks(*ctx.rank, place.gpus.front()));
+  if (!inv.flags.no_queue) place.turns = take_turn_as_rank(*place.rendezvous, queue_options(setup, inv));
+  return place;
 }
 
 TurnSummary summary_of(const GpuTurns& turns, bool queued, double measured_s) {
@@ -161,12 +190,13 @@ TurnTimes recorded_turn_times() {
 }
 
 Report run_stamped_lesson(const LessonSetup& setup, const Invocation& inv) {
-  const RunContext ctx = make_context(setup, inv);
-  const std::vector<std::string> gpus = gpus_measured(setup, ctx);
+  RunContext ctx = make_context(setup, inv);
   // The turn is held only while the lesson measures: taken before the CUDA context exists (a
   // waiting student is invisible to NVML), given back before anything is rendered.
-  GpuTurns turns = take_turns(setup, inv, ctx, gpus);
-  for (const auto& gpu : gpus) announce_gpu_presence(gpu);
+  Placement place = place_run(setup, inv, ctx);
+  if (place.rendezvous) ctx.rendezvous = &*place.rendezvous;
+  GpuTurns& turns = place.turns;
+  for (const auto& gpu : place.gpus) announce_gpu_presence(gpu);
   use_device(ctx.device);
   const DeviceInfo info = query_device(ctx.device);
   ClassroomSnapshot classroom;
@@ -236,14 +266,19 @@ int run_lesson_command(Invocation& inv) {
     return to_int(ExitCode::success);
   }
   LessonSetup& setup = inv.lesson();
-  progress::enable(inv.output.progress);
-  std::vector<Guess> guesses = ask_predictions(setup, inv);
+  const std::optional<RankEnvironment> rank = rank_of_process(setup, inv);
+  const bool reports = !rank || rank->rank == 0;  // rank 0 reports for every rank
   Report report;
+  std::vector<Guess> guesses;
   try {
+    if (!rank && setup.lesson->ranks_to_start() > 0) return launch_ranks(setup, inv);
+    progress::enable(inv.output.progress && reports);
+    if (reports) guesses = ask_predictions(setup, inv);
     report = run_stamped_lesson(setup, inv);
   } catch (const NoGpuError& e) {
     throw NoGpuError(std::string(e.what()) + "; " + reference_hint(setup.entry));
   }
+  if (!reports) return to_int(ExitCode::success);
   report.guesses = std::move(guesses);
   emit_report(report, inv.output);
   return exit_code_for(report, inv.flags.strict);

@@ -35,6 +35,7 @@ struct Invocation {
   Origins flag_origins;              // the common flags
   std::vector<LessonSetup> lessons;  // lesson and live: one; all: every built lesson
   OutputPlan output;                 // decided once, from flags and the environment
+  std::vector<std::string> arguments;  // argv as typed: --ranks starts copies of the same command
 
   // The arguments of the commands that are not lessons.
   std::vector<std::string> runs;     // show: one RUN; compare: the baseline, then the others

@@ -10,13 +10,10 @@
 #include "cli/command_line.hpp"
 #include "cli/commands.hpp"
 #include "cli/completion.hpp"
+#include "cli/failure.hpp"
 #include "cli/live.hpp"
+#include "cli/man_page.hpp"
 #include "common/core/errors.hpp"
-#include "common/core/gpu_queue.hpp"
-#include "common/core/interrupt.hpp"
-#include "common/core/rendezvous.hpp"
-#include "common/core/text_format.hpp"
-#include "common/report/translate.hpp"
 
 namespace cudalab {
 
@@ -30,9 +27,11 @@ int dispatch(CommandLine& command_line, Invocation& inv) {
     case Command::show: return run_show(inv);
     case Command::compare: return run_compare(inv);
     case Command::grade: return run_grade(inv);
+    case Command::submit: return run_submit(inv);
     case Command::list: return run_list(inv);
     case Command::help:
-      std::cout << command_line.help_of(inv.help_topic);
+      if (inv.manual && !inv.help_topic.empty()) throw UsageError("help --man prints the whole manual; give no TOPIC");
+      std::cout << (inv.manual ? man_page(command_line.app(), inv.output.lang()) : command_line.help_of(inv.help_topic));
       return to_int(ExitCode::success);
     case Command::completion:
       std::cout << completion_script(command_line.app(), inv.shell);
@@ -40,14 +39,6 @@ int dispatch(CommandLine& command_line, Invocation& inv) {
     case Command::course: break;
   }
   return run_course(inv);
-}
-
-// "cudalab: error: …" in `lang`, on one line, every character printable. The frame and the
-// message are translated apart: a pattern of the message must not swallow the frame.
-void print_error_line(Lang lang, const std::string& frame, const std::string& message) {
-  const std::string translated = tr(lang, frame);
-  const std::size_t at = translated.find("{}");
-  std::cerr << translated.substr(0, at) << tr(lang, printable(message)) << translated.substr(at + 2) << '\n';
 }
 
 }  // namespace
@@ -64,30 +55,11 @@ int run_cli(int argc, const char* const* argv) {
     return command_line.app().exit(e);
   } catch (const CLI::CallForVersion& e) {
     return command_line.app().exit(e);
-  } catch (const CLI::ParseError& e) {
-    print_error_line(lang(), "cudalab: error: {}", e.what());
-    return to_int(ExitCode::usage);
-  } catch (const UsageError& e) {
-    print_error_line(lang(), "cudalab: error: {}", e.what());
-    return to_int(ExitCode::usage);
-  } catch (const WaivedError& e) {
-    print_error_line(lang(), "cudalab: waived: {}", e.what());
-    return to_int(ExitCode::waived);
-  } catch (const InterruptedError&) {
-    print_error_line(lang(), "{}", "cudalab: interrupted; everything was released");
-    return interrupt_exit_code();  // 130 after Ctrl-C, 143 after SIGTERM
-  } catch (const QueueTimeoutError& e) {  // not a CUDA error: the GPU stayed busy for too long
-    print_error_line(lang(), "cudalab: {}", e.what());
-    return to_int(ExitCode::runtime);
-  } catch (const RendezvousError& e) {  // not a CUDA error either: another rank did not answer
-    print_error_line(lang(), "cudalab: {}", e.what());
-    return to_int(ExitCode::runtime);
-  } catch (const RuntimeError& e) {
-    print_error_line(lang(), "cudalab: CUDA error: {}", e.what());
-    return to_int(ExitCode::runtime);
-  } catch (const std::exception& e) {
-    print_error_line(lang(), "cudalab: internal error: {}", e.what());
-    return to_int(ExitCode::runtime);
+  } catch (...) {
+    // Every other way a command ends: one line and its exit code, from the one mapping.
+    const Failure failure = failure_of(std::current_exception());
+    std::cerr << failure_line(failure, lang()) << '\n';
+    return failure.exit_code;
   }
 }
 

@@ -5,11 +5,13 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/failure.hpp"
 #include "cli/help_format.hpp"
 #include "cli/preset_merge.hpp"
 #include "common/core/errors.hpp"
 #include "common/core/progress.hpp"
 #include "common/gpu/device.hpp"
+#include "common/queue/gpu_queue.hpp"
 #include "common/report/render_summary.hpp"
 #include "common/report/translate.hpp"
 
@@ -23,32 +25,49 @@ TourForm tour_form(const OutputPlan& plan) {
   return TourForm::text;
 }
 
+// The tour as one lesson of it runs: with its own copy of the common flags (the tour's, then its
+// preset section's) and the output they make; the JSON and trace files are written once, at the end.
+Invocation one_lesson_of(const LessonSetup& setup) {
+  Invocation one;
+  one.command = Command::all;
+  one.flags = setup.tour.flags;
+  one.flag_origins = setup.tour.origins;
+  one.output = plan_output(one.flags);
+  one.output.json_file.clear();
+  one.output.trace_file.clear();
+  return one;
+}
+
 // One lesson of the tour; "" when it ran (its report appended), else why it did not.
-std::string run_one_of_all(const LessonSetup& setup, const Invocation& inv, const OutputPlan& per_lesson,
-                           std::vector<Report>& reports, int& exit_code) {
+std::string run_one_of_all(const LessonSetup& setup, const Invocation& inv, std::vector<Report>& reports,
+                           int& exit_code) {
+  const std::string where = fmt::format("lesson {:02d} {}", setup.entry->number, setup.entry->slug);
   const Lang lang = inv.output.lang();
-  const std::string name = fmt::format("cudalab: lesson {:02d} {}: ", setup.entry->number, setup.entry->slug);
   if (!setup.preset_error.empty()) {
-    std::cerr << name << tr(lang, setup.preset_error) << '\n';
+    std::cerr << failure_line(usage_failure(setup.preset_error), lang, where) << '\n';
     exit_code = std::max(exit_code, to_int(ExitCode::usage));
     return "preset error";
   }
   try {
-    Report report = run_stamped_lesson(setup, inv);
+    const Invocation one = one_lesson_of(setup);
+    Report report = run_stamped_lesson(setup, one);
     if (inv.output.form != OutputPlan::Form::json) {
-      emit_report(report, per_lesson);
+      emit_report(report, one.output);
       std::cout << '\n';
     }
-    exit_code = std::max(exit_code, exit_code_for(report, inv.flags.strict));
+    exit_code = std::max(exit_code, exit_code_for(report, one.flags.strict));
     reports.push_back(std::move(report));
     return {};
-  } catch (const WaivedError& e) {
-    // A lesson this machine cannot run (two GPUs wanted, one found) is skipped; the others count.
-    std::cerr << name << tr(lang, "waived: " + std::string(e.what())) << '\n';
-    return "waived";
-  } catch (const RuntimeError& e) {
-    std::cerr << name << tr(lang, "CUDA error: " + std::string(e.what())) << '\n';
-    exit_code = std::max(exit_code, to_int(ExitCode::runtime));
+  } catch (const QueueTimeoutError&) {
+    throw;  // the GPU stays busy: every lesson after this one would wait as long again
+  } catch (...) {
+    const Failure failure = failure_of(std::current_exception());
+    // Ctrl-C ends the tour; a bug too. A lesson this machine cannot run (two GPUs wanted, one
+    // found) is skipped and the others count; any other failure counts against the exit code.
+    if (failure.internal || failure.interrupted || failure.exit_code == to_int(ExitCode::usage)) throw;
+    std::cerr << failure_line(failure, lang, where) << '\n';
+    if (failure.exit_code == to_int(ExitCode::waived)) return "waived";
+    exit_code = std::max(exit_code, failure.exit_code);
     return "runtime error";
   }
 }
@@ -63,9 +82,7 @@ void setup_all(CLI::App& app, CommandSetup& setup) {
   sub->callback([&setup, sub] {
     setup.inv.command = Command::all;
     setup.inv.lessons.clear();
-    for (const auto& entry : course()) {
-      if (entry.make != nullptr) setup.inv.lessons.push_back(LessonSetup{&entry, entry.make(), {}, {}});
-    }
+    for (const auto& entry : course()) setup.inv.lessons.push_back(LessonSetup{&entry, entry.make(), {}, {}, {}});
     setup.parsed = sub;
   });
 }
@@ -81,14 +98,11 @@ int run_all(Invocation& inv) {
   } catch (const NoGpuError& e) {
     throw NoGpuError(std::string(e.what()) + "; " + reference_hint(nullptr));
   }
-  OutputPlan per_lesson = inv.output;
-  per_lesson.json_file.clear();   // the JSON file holds all runs, written once at the end
-  per_lesson.trace_file.clear();  // so does the trace file
   std::vector<Report> reports;
   std::vector<TourRow> rows;
   int exit_code = to_int(ExitCode::success);
   for (const auto& setup : inv.lessons) {
-    const std::string failure = run_one_of_all(setup, inv, per_lesson, reports, exit_code);
+    const std::string failure = run_one_of_all(setup, inv, reports, exit_code);
     rows.push_back({setup.entry->number, setup.entry->slug, nullptr, failure});
   }
   emit_reports_json(reports, inv.output);

@@ -17,12 +17,18 @@ namespace cudalab {
 
 namespace {
 
+// " (2+ GPUs)" after the summary of a lesson that needs more than one.
+std::string gpus_note(const CourseEntry& lesson, Lang lang) {
+  if (lesson.gpus_needed <= 1) return {};
+  return " " + tr(lang, fmt::format("({}+ GPUs)", lesson.gpus_needed));
+}
+
 void print_course(Lang lang, std::size_t terminal) {
   std::cout << tr(lang, fmt::format("cudalab {} — GPU concurrency, one experiment per lesson", kVersion)) << "\n\n";
   const std::size_t indent = 2 + 2 + 2 + 20 + 2;  // "  NN  slug                  "
   const std::size_t width = std::max<std::size_t>(indent + 24, terminal);
   for (const auto& e : course()) {
-    const auto lines = wrap_text(tr(lang, e.summary) + (e.make ? "" : tr(lang, "  (not built yet)")), width - indent);
+    const auto lines = wrap_text(e.summary.in(lang) + gpus_note(e, lang), width - indent);
     for (std::size_t i = 0; i < lines.size(); ++i) {
       std::cout << (i == 0 ? fmt::format("  {:02d}  {}  ", e.number, pad_right(e.slug, 20)) : std::string(indent, ' '))
                 << lines[i] << '\n';
@@ -38,20 +44,15 @@ void print_course(Lang lang, std::size_t terminal) {
   }
 }
 
-// `list --times`: what a turn on the GPU costs, lesson by lesson, as each reference run held it.
+// `list --times`: what a turn on the GPU costs, lesson by lesson, as each lesson describes it.
 void print_turn_times(Lang lang, std::size_t terminal) {
-  const TurnTimes times = recorded_turn_times();
   std::cout << '\n';
-  for (const auto& line : wrap_text(tr(lang, "GPU time per turn, as each lesson's reference run held it (recorded with "
-                                             "--timeline: one extra traced run):"),
+  for (const auto& line : wrap_text(tr(lang, "usual GPU time per turn, each lesson with its defaults on the lab GPU:"),
                                     terminal)) {
     std::cout << line << '\n';
   }
   for (const auto& e : course()) {
-    const auto it = times.by_lesson.find(e.id());
-    const std::string held = it == times.by_lesson.end() ? tr(lang, "no turn recorded")
-                                                         : tr(lang, fmt::format("{:.2f} s", it->second));
-    std::cout << fmt::format("  {:02d}  {}  ", e.number, pad_right(e.slug, 20)) << held << '\n';
+    std::cout << fmt::format("  {:02d}  {}  {}\n", e.number, pad_right(e.slug, 20), tr(lang, fmt::format("{:.2f} s", e.usual_turn)));
   }
 }
 
@@ -60,7 +61,7 @@ void print_turn_times(Lang lang, std::size_t terminal) {
 void setup_list(CLI::App& app, CommandSetup& setup) {
   CLI::App* sub = app.add_subcommand("list", "the lessons in course order");
   add_common_options(*sub, setup.inv.flags, {"lang"});
-  sub->add_flag("--times", setup.inv.list_times, "also the GPU time each lesson held in its reference run");
+  sub->add_flag("--times", setup.inv.list_times, "also the GPU time each lesson usually holds per turn");
   sub->callback([&setup, sub] {
     setup.inv.command = Command::list;
     setup.parsed = sub;
@@ -70,6 +71,7 @@ void setup_list(CLI::App& app, CommandSetup& setup) {
 void setup_help(CLI::App& app, CommandSetup& setup) {
   CLI::App* sub = app.add_subcommand("help", "help for a lesson or command: cudalab help 03");
   sub->add_option("TOPIC", setup.inv.help_topic, "a lesson (number or name) or a command");
+  sub->add_flag("--man", setup.inv.manual, "the whole manual as a man page (roff), as installed in man1/cudalab.1");
   add_common_options(*sub, setup.inv.flags, {"lang"});
   sub->callback([&setup, sub] {
     setup.inv.command = Command::help;

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/drop_folder.hpp"
 #include "cli/help_format.hpp"
 #include "cli/preset_merge.hpp"
 #include "cli/presets.hpp"
@@ -18,19 +19,15 @@ namespace cudalab {
 namespace {
 
 // The one ordered registration list: the subcommands in the order --help lists them.
-constexpr SetupFunction kRegistration[] = {setup_lessons, setup_all,  setup_live,  setup_show,      setup_compare,
-                                           setup_grade,   setup_list, setup_help,  setup_completion};
+constexpr SetupFunction kRegistration[] = {setup_lessons, setup_all,    setup_live, setup_show, setup_compare,
+                                           setup_grade,   setup_submit, setup_list, setup_help, setup_completion};
 
 std::vector<std::string> command_words() {
-  return {"list", "all", "show", "compare", "grade", "live", "help", "completion"};
+  return {"list", "all", "show", "compare", "grade", "submit", "live", "help", "completion"};
 }
 
 // A lesson number or name the user typed that is not a subcommand.
 std::string unknown_command_message(const std::string& word) {
-  if (const CourseEntry* entry = find_course_entry(word)) {
-    return fmt::format("lesson {:02d} {} is not built yet; run `cudalab list` for the lessons you can run",
-                       entry->number, entry->slug);
-  }
   std::vector<std::string> words = command_words();
   for (const auto& entry : course()) words.push_back(entry.slug);
   const std::string guess = closest_word(word, words);
@@ -141,13 +138,21 @@ Invocation& CommandLine::parse(int argc, const char* const* argv) {
   if (inv_.command == Command::lesson && inv_.flags.live) inv_.command = Command::live;
   if (!inv_.flags.answers_path.empty() && !inv_.flags.predict) throw UsageError("--answers: only with --predict");
   mark_typed(inv_, parsed_);
-  if (!config_path_.empty()) apply_presets(inv_, parsed_, read_presets(config_path_));
+  const PresetFile presets = config_path_.empty() ? PresetFile{} : read_presets(config_path_);
+  apply_presets(inv_, parsed_, presets);
+  inv_.presets = presets;
   inv_.output = plan_output(inv_.flags);  // the one place output is decided
+  if (inv_.flags.submit) {  // refused before the run, not after it has measured
+    inv_.output.submit_dir = drop_folder_path(inv_.class_settings());
+    const std::string unsafe = check_drop_folder(inv_.output.submit_dir);
+    if (!unsafe.empty()) throw UsageError("--submit: " + unsafe);
+  }
   return inv_;
 }
 
 std::string CommandLine::help_of(const std::string& topic) {
-  if (topic.empty()) return app_.help();
+  // Not app_.help(): CLI11 hands that to the parsed subcommand, which is `help` itself.
+  if (topic.empty()) return app_.get_formatter()->make_help(&app_, app_.get_name(), CLI::AppFormatMode::Normal);
   const CourseEntry* entry = find_course_entry(topic);
   const std::string name = entry != nullptr ? entry->slug : topic;
   for (CLI::App* sub : app_.get_subcommands({})) {

@@ -9,7 +9,6 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/invocation.hpp"
-#include "common/core/queue_line.hpp"
 #include "common/report/report.hpp"
 
 namespace cudalab {
@@ -32,6 +31,7 @@ void setup_live(CLI::App& app, CommandSetup& setup);
 void setup_show(CLI::App& app, CommandSetup& setup);
 void setup_compare(CLI::App& app, CommandSetup& setup);
 void setup_grade(CLI::App& app, CommandSetup& setup);
+void setup_submit(CLI::App& app, CommandSetup& setup);
 void setup_list(CLI::App& app, CommandSetup& setup);
 void setup_help(CLI::App& app, CommandSetup& setup);
 void setup_completion(CLI::App& app, CommandSetup& setup);
@@ -42,6 +42,7 @@ int run_live(Invocation& inv);
 int run_show(const Invocation& inv);
 int run_compare(const Invocation& inv);
 int run_grade(const Invocation& inv);
+int run_submit(const Invocation& inv);
 int run_list(const Invocation& inv);
 int run_course(const Invocation& inv);  // no command: the course list and where to start
 
@@ -54,10 +55,6 @@ CLI::App* add_lesson_subcommand(CLI::App& parent, const CourseEntry& entry, Comm
 Report run_stamped_lesson(const LessonSetup& setup, const Invocation& inv);
 
 // Without a GPU a student can still read what the lesson showed on the lab's.
-std::string reference_hint(const CourseEntry* entry);
-
-// How long each lesson usually holds the GPU, from the turn its reference run recorded: the
-// queue's wait estimate, its rule for a stuck turn, and `list --times` read them.
-TurnTimes recorded_turn_times();
+std::string reference_hint(const CourseEntry* entry, bool predicting = false);
 
 }  // namespace cudalab

@@ -42,7 +42,6 @@ std::vector<std::string> split_choices(const std::string& type_name) {
 std::vector<std::string> lesson_words() {
   std::vector<std::string> words;
   for (const auto& e : course()) {
-    if (e.make == nullptr) continue;
     for (const auto& n : e.names()) words.push_back(n);
   }
   return words;
@@ -62,7 +61,7 @@ CommandWords describe(const CLI::App& sub, const std::string& prefix) {
     FlagWords f{"--" + opt->get_lnames().front(), false, {}};
     const std::string t = opt->get_type_size() == 0 ? "" : opt->get_type_name();
     f.file = t.rfind("FILE", 0) == 0 || t == "DIR";
-    if (t.find('|') != std::string::npos && t.find("auto") == std::string::npos) f.words = split_choices(t);
+    if (t.find('|') != std::string::npos) f.words = split_choices(t);  // --color auto|always|never, --lang zh|en
     if (t == "N|auto") f.words = {"auto", "0", "1"};
     c.flags.push_back(f);
   }
@@ -83,10 +82,17 @@ std::vector<CommandWords> every_command(const CLI::App& app) {
 }
 
 std::string positional_words(const std::string& kind, const std::vector<std::string>& commands) {
-  if (kind == "lessons") return join(lesson_words());
   if (kind == "topics") return join(lesson_words()) + " " + join(commands);
   if (kind.find('|') != std::string::npos) return join(split_choices(kind));
-  return join(lesson_words());  // runs: a lesson's reference run, or a file (bash adds files)
+  if (kind == "dirs") return "";
+  return join(lesson_words());  // lessons; runs: a lesson's reference run, or a file (added below)
+}
+
+// What the shell adds to the words of a positional: files for a run, folders for grade's.
+const char* positional_paths(const std::string& kind) {
+  if (kind == "runs") return "f";
+  if (kind == "dirs") return "d";
+  return "";
 }
 
 std::vector<std::string> top_words(const CLI::App& app) {
@@ -118,7 +124,8 @@ std::string bash_cases(const CLI::App& app) {
     }
     flags.push_back("--help");
     const std::string args = c.positional.empty() ? "" : positional_words(c.positional, commands);
-    flag_cases += fmt::format("    {}) words=\"{}\"; args=\"{}\" ;;\n", join(patterns, "|"), join(flags), args);
+    flag_cases += fmt::format("    {}) words=\"{}\"; args=\"{}\"; paths=\"{}\" ;;\n", join(patterns, "|"), join(flags), args,
+                              positional_paths(c.positional));
   }
   return fmt::format("  case \"$cmd $prev\" in\n{}  esac\n  if [ -n \"$words\" ]; then\n"
                      "    COMPREPLY=($(compgen -W \"$words\" -- \"$cur\")); return\n  fi\n"
@@ -130,7 +137,7 @@ std::string bash_script(const CLI::App& app) {
   return fmt::format(
       "# cudalab completion for bash: source <(cudalab completion bash)\n"
       "_cudalab() {{\n"
-      "  local cur=\"${{COMP_WORDS[COMP_CWORD]}}\" prev=\"${{COMP_WORDS[COMP_CWORD-1]}}\" cmd=\"\" words=\"\" args=\"\" i w\n"
+      "  local cur=\"${{COMP_WORDS[COMP_CWORD]}}\" prev=\"${{COMP_WORDS[COMP_CWORD-1]}}\" cmd=\"\" words=\"\" args=\"\" paths=\"\" i w\n"
       "  for ((i = 1; i < COMP_CWORD; i++)); do\n"
       "    w=\"${{COMP_WORDS[i]}}\"\n"
       "    case \"$w\" in\n"
@@ -146,7 +153,8 @@ std::string bash_script(const CLI::App& app) {
       "{}"
       "  case \"$cur\" in\n"
       "    -*) COMPREPLY=($(compgen -W \"$words --config\" -- \"$cur\")) ;;\n"
-      "    *) COMPREPLY=($(compgen -W \"$args\" -- \"$cur\")) ;;\n"
+      "    *) COMPREPLY=($(compgen -W \"$args\" -- \"$cur\"))\n"
+      "       if [ -n \"$paths\" ]; then COMPREPLY+=($(compgen -\"$paths\" -- \"$cur\")); fi ;;\n"
       "  esac\n"
       "}}\n"
       "complete -o default -F _cudalab cudalab\n",
@@ -172,6 +180,10 @@ std::string fish_script(const CLI::App& app) {
     std::vector<std::string> tests;
     for (const auto& n : c.names) tests.push_back(fmt::format("test (__cudalab_command) = '{}'", n));
     const std::string cond = join(tests, "; or ");
+    if (c.positional == "runs") out += fmt::format("complete -c cudalab -n \"{}\" -F -a \"{}\"\n", cond, join(lesson_words()));
+    if (c.positional == "dirs") {
+      out += fmt::format("complete -c cudalab -n \"{}\" -x -a \"(__fish_complete_directories)\"\n", cond);
+    }
     for (const auto& f : c.flags) {
       const std::string values = f.file ? " -r -F" : f.words.empty() ? "" : fmt::format(" -x -a \"{}\"", join(f.words));
       out += fmt::format("complete -c cudalab -n \"{}\" -l {}{}\n", cond, f.flag.substr(2), values);

@@ -1,33 +1,27 @@
-// The course: every lesson in order, with its number, name and one-line summary. A lesson
-// whose factory is null is announced by `cudalab list` but is not a subcommand yet.
+// The course: the lessons this build holds, in course order, each as it describes itself in its
+// own folder (common/lesson/registry.hpp). Nothing in cli/ names a lesson.
 #pragma once
 
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "common/lesson/lesson.hpp"
+#include "common/lesson/registry.hpp"
+#include "common/queue/queue_line.hpp"
 
 namespace cudalab {
 
-struct CourseEntry {
-  int number;
-  const char* slug;
-  const char* title;
-  const char* summary;
-  std::unique_ptr<Lesson> (*make)();  // nullptr: not built yet
-
-  // "03-stream-overlap": the name of its notes file and of its reference run.
-  std::string id() const;
-  // "03", "3" or "stream-overlap".
-  bool matches(const std::string& word) const;
-  // The words that name it on the command line: its slug, "03" and "3".
-  std::vector<std::string> names() const;
-};
+using CourseEntry = LessonDescription;
 
 const std::vector<CourseEntry>& course();
 
-// The lesson `word` names, built or not; nullptr when none does.
+// The lesson `word` names (03, 3 or stream-overlap); nullptr when none does.
 const CourseEntry* find_course_entry(const std::string& word);
+
+// Whether the lesson's notes ask predict-first questions: only then does it take --predict.
+bool asks_predictions(const CourseEntry& lesson);
+
+// How long each lesson usually holds the GPU, from the lessons' descriptions: the queue's wait
+// estimate, its rule for a stuck turn, and `list --times` read them.
+TurnTimes course_turn_times();
 
 }  // namespace cudalab

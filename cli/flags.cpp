@@ -4,6 +4,7 @@
 
 #include "common/core/files.hpp"
 #include "common/core/units.hpp"
+#include "common/core/version.hpp"
 
 namespace cudalab {
 
@@ -24,14 +25,14 @@ FlagTable<CommonFlags> make_common_flags() {
       .in_group("Common options")
       .text("device", &CommonFlags::device, "N|auto", check_device,
             "CUDA device index, or auto: the GPU with the shortest queue", "0")
-      .optional_integer("repeat", &CommonFlags::repeat, 1, 100000, "the lesson's",
-                        "timed repetitions (default: the lesson's, adaptive)")
+      .optional_integer("repeat", &CommonFlags::repeat, 1, 100000, "the lesson's, adaptive",
+                        "timed repetitions: exactly N when given")
       .optional_integer("warmup", &CommonFlags::warmup, 0, 10000, "the lesson's", "untimed warm-up runs")
       .flag("strict", &CommonFlags::strict, "a failed expect check fails the exit code too")
       .flag("timeline", &CommonFlags::timeline, "trace one extra, untimed run with CUPTI and draw it: one lane per stream")
       .text("trace", &CommonFlags::trace_path, "FILE",
             [](const std::string& t) { return check_output_path(t, /*allow_stdout=*/false); },
-            "write that traced run as Chrome trace events to FILE.json (open in ui.perfetto.dev)")
+            "write that traced run to FILE as Chrome trace events, a JSON file (open in ui.perfetto.dev)")
       .integer("wait-idle", &CommonFlags::wait_idle_s, 0, 3600,
                "wait up to SECONDS for processes other than cudalab to leave the GPU before measuring")
       .named("SECONDS")
@@ -58,7 +59,9 @@ FlagTable<CommonFlags> make_common_flags() {
       .flag("table", &CommonFlags::tables, "list the numbers behind each plot too")
       .text("svg", &CommonFlags::svg_dir, "DIR", [](const std::string& t) { return check_output_dir(t); },
             "write each plot and timeline as an SVG file into DIR")
-      .flag("pause", &CommonFlags::pause, "wait for Enter between sections (on a terminal)");
+      .flag("pause", &CommonFlags::pause, "wait for Enter between sections (on a terminal)")
+      .flag("submit", &CommonFlags::submit,
+            "hand the run in to the class's drop folder ($CUDALAB_CLASS_DIR, or [grade] drop in --config)");
 }
 
 std::vector<FlagSpec> specs_named(const std::vector<std::string>& names) {
@@ -80,22 +83,26 @@ const FlagTable<CommonFlags>& common_flags() {
   return table;
 }
 
-std::vector<std::string> lesson_flag_names() {
+std::vector<std::string> lesson_flag_names(bool with_predict) {
   std::vector<std::string> names;
-  for (const auto& row : common_flags().rows()) names.push_back(row.spec.name);
+  for (const auto& row : common_flags().rows()) {
+    const bool predicting = row.spec.name == "predict" || row.spec.name == "answers";
+    if (with_predict || !predicting) names.push_back(row.spec.name);
+  }
   return names;
 }
 
 std::vector<std::string> all_flag_names() {
   std::vector<std::string> names;
   for (const auto& name : lesson_flag_names()) {
-    if (name != "live" && name != "predict" && name != "answers") names.push_back(name);
+    if (name != "live" && name != "predict" && name != "answers" && name != "submit") names.push_back(name);
   }
   return names;
 }
 
 std::vector<std::string> show_flag_names() {
-  return {"format", "stable", "portable", "color", "lang", "table", "svg", "pause", "trace", "print-config"};
+  return {"format", "stable", "portable", "color",   "lang",   "table",
+          "svg",    "pause",  "trace",    "predict", "answers", "print-config"};
 }
 
 void add_flag_options(CLI::App& app, const std::vector<FlagSpec>& flags, const FlagSetter& set_flag) {
@@ -121,6 +128,8 @@ void add_common_options(CLI::App& app, CommonFlags& flags, const std::vector<std
   add_flag_options(app, specs_named(names), [&flags](const std::string& name, const std::string& text) {
     return common_flags().find(name)->set(flags, text);
   });
+  // --version wherever a command takes the common flags: `cudalab 03 --version` as well.
+  app.set_version_flag("--version", fmt::format("cudalab {}", kToolVersion))->group("Common options");
 }
 
 void add_config_option(CLI::App& app, std::string& path) {

@@ -23,7 +23,7 @@ struct CommonFlags {
   std::optional<int> warmup;
   bool strict = false;
   bool timeline = false;
-  std::string trace_path;            // --trace FILE.json
+  std::string trace_path;            // --trace FILE (Chrome trace JSON)
   int wait_idle_s = 0;               // --wait-idle SECONDS
   bool no_queue = false;             // --no-queue: measure without taking a turn
   int queue_timeout_s = 0;           // --queue-timeout SECONDS, 0: wait as long as it takes
@@ -41,12 +41,14 @@ struct CommonFlags {
   bool tables = false;               // --table
   std::string svg_dir;               // --svg DIR
   bool pause = false;
+  bool submit = false;               // --submit: hand the run in to the class's drop folder
 };
 
 const FlagTable<CommonFlags>& common_flags();
 
 // The names of the common flags each kind of command takes, in --help order.
-std::vector<std::string> lesson_flag_names();  // a lesson run (and live mode)
+// A lesson run (and live mode); --predict and --answers only for a lesson that asks questions.
+std::vector<std::string> lesson_flag_names(bool with_predict = true);
 std::vector<std::string> all_flag_names();     // `cudalab all`
 std::vector<std::string> show_flag_names();    // `cudalab show`
 

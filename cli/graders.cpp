@@ -14,6 +14,8 @@
 #include "cli/help_format.hpp"
 #include "common/core/errors.hpp"
 #include "common/core/text_format.hpp"
+#include "cli/class_folder.hpp"
+#include "common/report/class_checks.hpp"
 #include "common/report/compare.hpp"
 #include "common/report/reference_runs.hpp"
 
@@ -27,24 +29,25 @@ double parse_tolerance(const std::string& text) {
   return std::stod(digits) / 100.0;  // check_tolerance has accepted it
 }
 
-void add_table_format(CLI::App& sub, CommandSetup& setup) {
-  add_flag_options(sub, {{"format", FlagKind::choice, "output form", "text", {"text", "md", "csv"}, "Output", "text|md|csv"}},
-                   [&setup](const std::string&, const std::string& text) {
-                     std::string error = check_choice(text, {"text", "md", "csv"});
+void add_table_format(CLI::App& sub, CommandSetup& setup, const std::vector<std::string>& forms) {
+  std::string names;
+  for (const auto& f : forms) names += (names.empty() ? "" : "|") + f;
+  add_flag_options(sub, {{"format", FlagKind::choice, "output form", "text", forms, "Output", names}},
+                   [&setup, forms](const std::string&, const std::string& text) {
+                     std::string error = check_choice(text, forms);
                      if (error.empty()) setup.inv.table_format = text;
                      return error;
                    });
+  sub.add_flag("--bom", setup.inv.bom, "begin CSV with a UTF-8 byte-order mark, for spreadsheets that want one")
+      ->group("Output");
   add_common_options(sub, setup.inv.flags, {"lang", "color"});
 }
 
-// A reader's message names the file by the path it was given; the grade row already names it, so
-// the reason says it by its short name only.
-std::string with_short_name(std::string message, const std::string& path, const std::string& name) {
-  const std::string full = printable(path);
-  for (std::size_t at = message.find(full); at != std::string::npos; at = message.find(full, at + name.size())) {
-    message.replace(at, full.size(), name);
-  }
-  return message;
+// The byte-order mark --bom asks for: only CSV takes one.
+std::string byte_order_mark(const Invocation& inv) {
+  if (!inv.bom) return {};
+  if (inv.table_format != "csv") throw UsageError("--bom: only with --format csv");
+  return "\xEF\xBB\xBF";
 }
 
 }  // namespace
@@ -68,7 +71,9 @@ std::vector<SavedRun> load_run_argument(const std::string& argument) {
   if (const CourseEntry* entry = find_course_entry(argument)) {
     const auto text = reference_run(entry->id());
     if (!text) throw UsageError(fmt::format("lesson {:02d} {} has no reference run yet", entry->number, entry->slug));
-    return parse_saved_runs(std::string(*text), "built-in " + entry->id());
+    auto runs = parse_saved_runs(std::string(*text), "built-in " + entry->id());
+    for (auto& run : runs) run.built_in = true;
+    return runs;
   }
   throw UsageError(fmt::format("'{}' is neither a file nor a lesson; give a run saved with --json, or a lesson "
                                "(01 to {:02d}) for its reference run",
@@ -92,7 +97,7 @@ void setup_compare(CLI::App& app, CommandSetup& setup) {
          },
          "how far a metric may stray from the baseline, for every metric (e.g. 15%)")
       ->type_name("PERCENT");
-  add_table_format(*sub, setup);
+  add_table_format(*sub, setup, {"text", "md", "csv"});
   sub->callback([&setup, sub] {
     setup.inv.command = Command::compare;
     setup.parsed = sub;
@@ -100,12 +105,15 @@ void setup_compare(CLI::App& app, CommandSetup& setup) {
 }
 
 void setup_grade(CLI::App& app, CommandSetup& setup) {
-  CLI::App* sub = app.add_subcommand("grade", "a class's runs in one table: grade submissions/");
+  CLI::App* sub = app.add_subcommand("grade", "a class's runs in one table and a gradebook: grade submissions/");
   sub->footer(help_footer());
-  sub->add_option("DIR", setup.inv.grade_dir, "a folder of submitted runs (*.json, each saved with --json)")
-      ->required()
+  sub->add_option("DIR", setup.inv.grade_dir,
+                  "a class's folder of runs (*.json, read with its subfolders); left out: the class's drop folder")
       ->type_name("DIR");
-  add_table_format(*sub, setup);
+  sub->add_flag("--gradebook", setup.inv.gradebook, "only the gradebook: a row per student, a column per lesson")
+      ->group("Output");
+  add_table_format(*sub, setup, {"text", "md", "csv", "gradescope"});
+  add_config_option(*sub, setup.config_path);
   sub->callback([&setup, sub] {
     setup.inv.command = Command::grade;
     setup.parsed = sub;
@@ -130,40 +138,37 @@ int run_compare(const Invocation& inv) {
   for (const auto& file : others) {
     for (const auto& run : file) comparisons.push_back(compare_runs(baseline.front(), run, tolerance));
   }
-  std::cout << render_comparisons(comparisons, parse_table_format(inv.table_format), inv.output.style.width,
+  std::cout << byte_order_mark(inv)
+            << render_comparisons(comparisons, parse_table_format(inv.table_format), inv.output.style.width,
                                   inv.output.lang());
   const bool all_hold = std::all_of(comparisons.begin(), comparisons.end(), [](const Comparison& c) { return c.passed(); });
   return to_int(all_hold ? ExitCode::success : ExitCode::verify_failed);
 }
 
 int run_grade(const Invocation& inv) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const std::string dir = inv.grade_dir;
-  if (!fs::is_directory(dir, ec)) throw UsageError("grade: '" + printable_value(dir) + "' is not a directory");
-  std::vector<std::string> files;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    if (entry.path().extension() == ".json") files.push_back(entry.path().string());
+  const std::string bom = byte_order_mark(inv);
+  const ClassPolicy policy = class_policy(inv);
+  ClassRuns runs = read_class_runs(grade_folder(inv));
+  if (inv.table_format == "gradescope") {  // one student's submission, whatever its files are named
+    for (auto& row : runs.rows) row.student = row.run != nullptr ? "submission" : "";
   }
-  if (ec) throw UsageError("grade: cannot read '" + printable_value(dir) + "': " + ec.message());
-  std::sort(files.begin(), files.end());
-  std::vector<std::vector<SavedRun>> runs(files.size());
-  std::vector<GradeRow> rows;
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    const std::string name = printable(fs::path(files[i]).filename().string());
-    try {
-      runs[i] = read_saved_runs(files[i]);
-    } catch (const UsageError& e) {
-      rows.push_back({name, nullptr, with_short_name(e.what(), files[i], name)});
-      continue;
-    }
-    for (std::size_t k = 0; k < runs[i].size(); ++k) {
-      rows.push_back({runs[i].size() == 1 ? name : fmt::format("{} [{}]", name, k + 1), &runs[i][k], {}});
+  check_class_runs(runs.rows, policy);
+  const Gradebook book = make_gradebook(runs.rows, policy);
+  const std::size_t width = inv.output.style.width;
+  const Lang lang = inv.output.lang();
+  if (inv.table_format == "gradescope") {
+    std::cout << render_gradescope(runs.rows, book);
+  } else {
+    const TableFormat format = parse_table_format(inv.table_format);
+    std::cout << bom;
+    if (inv.gradebook) {
+      std::cout << render_gradebook(book, format, width, lang);
+    } else {
+      std::cout << render_grades(runs.rows, format, width, lang);
+      if (format != TableFormat::csv && !book.students.empty()) std::cout << '\n' << render_gradebook(book, format, width, lang);
     }
   }
-  if (rows.empty()) throw UsageError("grade: '" + printable_value(dir) + "' holds no .json files");
-  std::cout << render_grades(rows, parse_table_format(inv.table_format), inv.output.style.width, inv.output.lang());
-  const bool all_pass = std::all_of(rows.begin(), rows.end(), grade_passes);
+  const bool all_pass = std::all_of(runs.rows.begin(), runs.rows.end(), grade_passes);
   return to_int(all_pass ? ExitCode::success : ExitCode::verify_failed);
 }
 

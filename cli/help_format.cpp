@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "cli/course.hpp"
 #include "common/core/errors.hpp"
 #include "common/core/text_format.hpp"
@@ -74,11 +76,12 @@ WrappingFormatter::WrappingFormatter(std::function<Lang()> lang) : lang_(std::mo
 
 std::string WrappingFormatter::tr_(const std::string& text) const { return tr(lang_(), text); }
 
-// A lesson's command speaks its title, whose Chinese is in the lesson's own catalogue
-// ("01 · the GPU as a factory of engines — …"); any other command, the shared one alone.
+// A lesson's command is described by the lesson itself, in both languages ("03 · overlapping
+// copies and kernels — one stream vs many: …"); any other command through the catalogue.
 std::string WrappingFormatter::tr_of_(const CLI::App* app, const std::string& text) const {
   const CourseEntry* lesson = find_course_entry(app->get_name());
-  return tr(lang_(), text, lesson == nullptr ? std::string() : lesson->id());
+  if (lesson == nullptr) return tr_(text);
+  return fmt::format("{:02d} · {} — {}", lesson->number, lesson->title.in(lang_()), lesson->summary.in(lang_()));
 }
 
 std::string WrappingFormatter::make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const {
@@ -122,15 +125,23 @@ std::string WrappingFormatter::make_subcommands(const CLI::App* app, CLI::AppFor
   return out;
 }
 
-std::string WrappingFormatter::make_option(const CLI::Option* opt, bool is_positional) const {
-  std::string left = "  " + (is_positional ? opt->get_name() : make_option_name(opt, false));
-  if (!is_positional && opt->get_type_size() != 0 && !opt->get_type_name().empty()) left += " " + opt->get_type_name();
+std::string WrappingFormatter::option_names(const CLI::Option* opt, bool is_positional) const {
+  std::string names = is_positional ? opt->get_name() : make_option_name(opt, false);
+  if (!is_positional && opt->get_type_size() != 0 && !opt->get_type_name().empty()) names += " " + opt->get_type_name();
   // A positional shows its values only when they are a choice (SHELL bash|zsh|fish), never a
   // CLI11 type tag.
-  if (is_positional && opt->get_type_name().find('|') != std::string::npos) left += " " + opt->get_type_name();
+  if (is_positional && opt->get_type_name().find('|') != std::string::npos) names += " " + opt->get_type_name();
+  return names;
+}
+
+std::string WrappingFormatter::option_words(const CLI::Option* opt) const {
   std::string text = tr_(opt->get_description());
   if (!opt->get_default_str().empty()) text += " " + tr_("[default: " + opt->get_default_str() + "]");
-  return two_columns(left, text);
+  return text;
+}
+
+std::string WrappingFormatter::make_option(const CLI::Option* opt, bool is_positional) const {
+  return two_columns("  " + option_names(opt, is_positional), option_words(opt));
 }
 
 std::string WrappingFormatter::make_subcommand(const CLI::App* sub) const {

@@ -26,6 +26,13 @@ class WrappingFormatter : public CLI::Formatter {
   std::string make_description(const CLI::App* app) const override;
   std::string make_footer(const CLI::App* app) const override;
 
+  // The words of --help, for the man page too: an option's names with its value ("--size SIZE"),
+  // its description with its default, and a command's description, in the help's language.
+  std::string option_names(const CLI::Option* opt, bool is_positional) const;
+  std::string option_words(const CLI::Option* opt) const;
+  std::string command_words(const CLI::App* app) const { return tr_of_(app, app->get_description()); }
+  std::string words(const std::string& text) const { return tr_(text); }
+
  private:
   std::string tr_(const std::string& text) const;
   std::string tr_of_(const CLI::App* app, const std::string& text) const;

@@ -13,13 +13,29 @@
 #include "cli/course.hpp"
 #include "cli/flags.hpp"
 #include "cli/output.hpp"
+#include "cli/presets.hpp"
 
 namespace cudalab {
 
-enum class Command { course, lesson, all, live, show, compare, grade, list, help, completion };
+enum class Command { course, lesson, all, live, show, compare, grade, submit, list, help, completion };
 
 // Where a flag's value came from: "default", "flag", "preset class.toml:3 [stream-overlap]".
 using Origins = std::map<std::string, std::string>;
+
+// A value of a lesson's preset section that `cudalab all` leaves aside (the tour decides where its
+// output goes, and asks no predictions): it applies when the lesson runs alone.
+struct AloneOnly {
+  std::string name;
+  std::string value;
+  std::string origin;
+};
+
+// Under `cudalab all`, the common flags one lesson runs with: the tour's, then its own section's.
+struct TourFlags {
+  CommonFlags flags;
+  Origins origins;
+  std::vector<AloneOnly> alone_only;
+};
 
 // One lesson as configured: its params live in the Lesson object.
 struct LessonSetup {
@@ -27,6 +43,7 @@ struct LessonSetup {
   std::unique_ptr<Lesson> lesson;
   Origins origins;           // the lesson's own flags
   std::string preset_error;  // `all` with --config: its section was refused; it does not run
+  TourFlags tour;            // `all` only
 };
 
 struct Invocation {
@@ -36,16 +53,22 @@ struct Invocation {
   std::vector<LessonSetup> lessons;  // lesson and live: one; all: every built lesson
   OutputPlan output;                 // decided once, from flags and the environment
   std::vector<std::string> arguments;  // argv as typed: --ranks starts copies of the same command
+  std::optional<PresetFile> presets;  // the class preset (--config), when one was given
 
   // The arguments of the commands that are not lessons.
-  std::vector<std::string> runs;     // show: one RUN; compare: the baseline, then the others
-  std::string grade_dir;
+  std::vector<std::string> runs;     // show, submit: one RUN; compare: the baseline, then the others
+  std::string grade_dir;             // "": the class's drop folder
+  bool gradebook = false;            // grade --gradebook: students × lessons only
+  bool bom = false;                  // grade, compare --bom: a UTF-8 byte-order mark before CSV
   std::string tolerance;             // compare --tolerance, "" when not given
-  std::string table_format = "text"; // compare and grade: text | md | csv
+  std::string table_format = "text"; // compare: text | md | csv; grade: also gradescope
   std::string help_topic;
+  bool manual = false;               // help --man
   std::string shell;                 // completion
   bool list_times = false;           // list --times
 
+  // [grade] of the class preset; null when there is none.
+  const ClassSettings* class_settings() const { return presets && presets->grade ? &*presets->grade : nullptr; }
   const LessonSetup& lesson() const { return lessons.front(); }
   LessonSetup& lesson() { return lessons.front(); }
 };

@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/failure.hpp"
+#include "cli/flag_lookup.hpp"
 #include "cli/help_format.hpp"
 #include "cli/suggest.hpp"
 #include "common/core/errors.hpp"
@@ -56,6 +58,20 @@ void follow(OutputPlan& plan, const CommonFlags& flags, const std::string& name)
   if (name == "timeline") plan.style.timelines = flags.timeline;
 }
 
+// `text` indented by two, folded to the terminal; its later lines hang four in.
+void add_wrapped(std::vector<std::string>& lines, const std::string& text, std::size_t width) {
+  const auto folded = wrap_text(text, width > 24 ? width - 4 : 20);
+  for (std::size_t i = 0; i < folded.size(); ++i) lines.push_back((i == 0 ? "  " : "    ") + folded[i]);
+}
+
+// What may be typed at the prompt: its commands, then the parameters a change may name.
+std::vector<std::string> prompt_words(const Lesson& lesson) {
+  std::vector<std::string> names{"quit", "help", "full", "reset", "save"};
+  for (const auto& s : lesson.flags()) names.push_back(s.name);
+  for (const auto& n : live_flag_names()) names.push_back(n);
+  return names;
+}
+
 class Sitting {
  public:
   Sitting(Invocation& inv, const LiveRunner& runner, std::ostream& out)
@@ -75,16 +91,13 @@ class Sitting {
     return to_int(ExitCode::success);
   }
 
-  std::vector<std::string> words() const {
-    std::vector<std::string> names{"quit", "help", "full", "reset", "save"};
-    for (const auto& s : inv_.lesson().lesson->flags()) names.push_back(s.name);
-    for (const auto& n : live_flag_names()) names.push_back(n);
-    return names;
-  }
+  std::vector<std::string> words() const { return prompt_words(*inv_.lesson().lesson); }
 
  private:
   Lang lang() const { return inv_.output.lang(); }
-  void error(const std::string& text) { out_ << tr(lang(), "cudalab: error: " + text) << '\n'; }
+  void error(const std::string& text) {
+    out_ << failure_line(usage_failure(text), lang()) << '\n';
+  }
 
   // One command line; false to end the sitting.
   bool command(const std::string& line) {
@@ -107,17 +120,12 @@ class Sitting {
   // `name value`: set through the flag's own row on a copy, then run the copy.
   void change(const std::string& name, const std::optional<std::string>& value) {
     Settings next = current();
-    const auto specs = next.lesson->flags();
-    const auto own = std::find_if(specs.begin(), specs.end(), [&](const FlagSpec& s) { return s.name == name; });
-    const auto live = live_flag_names();
-    const bool common = std::find(live.begin(), live.end(), name) != live.end();
-    if (own == specs.end() && !common) return unknown(name);
-    const FlagSpec& spec = own != specs.end() ? *own : common_flags().find(name)->spec;
-    if (!value && spec.kind != FlagKind::on_off) return error(fmt::format("{} needs a value: {} VALUE", name, name));
-    const std::string text = value.value_or("on");
-    const std::string problem = own != specs.end() ? next.lesson->set_flag(name, text)
-                                                   : common_flags().find(name)->set(next.flags, text);
-    if (!problem.empty()) return error("--" + name + ": " + problem);
+    FlagLookup lookup(next.lesson.get(), next.flags, live_flag_names());
+    const FlagSpec* spec = lookup.find(name);
+    if (spec == nullptr) return unknown(name);
+    if (!value && spec->kind != FlagKind::on_off) return error(fmt::format("{} needs a value: {} VALUE", name, name));
+    const std::string problem = lookup.set(name, value.value_or("on"));
+    if (!problem.empty()) return error(problem);
     follow(next.output, next.flags, name);
     attempt(std::move(next));
   }
@@ -139,15 +147,15 @@ class Sitting {
       runs_.push_back({report, render_text(report, inv_.output.style)});
       print_latest();
       return;
-    } catch (const InterruptedError&) {
-      clear_interrupted();
-      out_ << '\n' << tr(lang(), "stopped; back at the prompt (the settings of the last finished run are kept)") << '\n';
-    } catch (const UsageError& e) {
-      error(e.what());
-    } catch (const WaivedError& e) {
-      out_ << tr(lang(), "cudalab: waived: " + std::string(e.what())) << '\n';
-    } catch (const RuntimeError& e) {
-      out_ << tr(lang(), "cudalab: CUDA error: " + std::string(e.what())) << '\n';
+    } catch (...) {
+      const Failure failure = failure_of(std::current_exception());
+      if (failure.internal) throw;  // a bug ends the sitting, as it ends any command
+      if (failure.interrupted) {
+        clear_interrupted();
+        out_ << '\n' << tr(lang(), "stopped; back at the prompt (the settings of the last finished run are kept)") << '\n';
+      } else {
+        out_ << failure_line(failure, lang()) << '\n';
+      }
     }
     install(std::move(before));
   }
@@ -241,8 +249,12 @@ std::vector<std::string> live_flag_names() {
 std::vector<std::string> compare_live_runs(const Report& now, const Report& previous, const Report& first,
                                            std::size_t width) {
   std::vector<std::string> lines;
-  const std::size_t label_w = width >= 80 ? 26 : 18;
-  lines.push_back(fmt::format("  {}  {:>12}  {:>19}  {:>19}", pad_right("", label_w), "this run", "previous", "first"));
+  // "  label  this run  previous ×r  first ×r": 58 columns besides the label; a terminal too narrow
+  // for the first run's column leaves it out (37 besides the label).
+  const bool with_first = width >= 58 + 12;
+  const std::size_t label_w = std::clamp<std::size_t>(width - std::min(width, std::size_t(with_first ? 58 : 37)), 12, 26);
+  lines.push_back(fmt::format("  {}  {:>12}  {:>19}", pad_right("", label_w), "this run", "previous") +
+                  (with_first ? fmt::format("  {:>19}", "first") : ""));
   for (const auto& key : now.headline_metric_keys()) {
     const Metric* m = now.find_metric(key);
     if (m == nullptr) continue;
@@ -250,18 +262,20 @@ std::vector<std::string> compare_live_runs(const Report& now, const Report& prev
     const Metric* f = first.find_metric(key);
     std::string label = m->label;
     if (display_width(label) > label_w) label = wrap_text(label, label_w - 1).front() + "…";
-    lines.push_back(fmt::format("  {}  {:>12}  {:>12} {:>6}  {:>12} {:>6}", pad_right(label, label_w), value_text(m),
-                                value_text(p), ratio_text(m, p), value_text(f), ratio_text(m, f)));
+    lines.push_back(fmt::format("  {}  {:>12}  {:>12} {:>6}", pad_right(label, label_w), value_text(m), value_text(p),
+                                ratio_text(m, p)) +
+                    (with_first ? fmt::format("  {:>12} {:>6}", value_text(f), ratio_text(m, f)) : ""));
   }
   for (const auto& c : now.checks) {
     for (const auto& old : previous.checks) {
       if (old.key == c.key && old.passed != c.passed) {
-        lines.push_back(fmt::format("  {} {} {}: {}", old.passed ? "✓→✗" : "✗→✓",
-                                    c.kind == CheckKind::verify ? "verify" : "expect", c.key, c.summary));
+        add_wrapped(lines, fmt::format("{} {} {}: {}", old.passed ? "✓→✗" : "✗→✓",
+                                       c.kind == CheckKind::verify ? "verify" : "expect", c.key, c.summary),
+                    width);
       }
     }
   }
-  if (!now.headline.empty()) lines.push_back("  " + now.headline);
+  if (!now.headline.empty()) add_wrapped(lines, now.headline, width);
   return lines;
 }
 
@@ -272,9 +286,7 @@ int run_sitting(Invocation& inv, const LiveRunner& runner, LineReader& reader, s
 void setup_live(CLI::App& app, CommandSetup& setup) {
   CLI::App* live = app.add_subcommand("live", "run a lesson, then change its flags at a prompt and re-run in place");
   live->footer(help_footer());
-  for (const auto& entry : course()) {
-    if (entry.make != nullptr) add_lesson_subcommand(*live, entry, setup, Command::live);
-  }
+  for (const auto& entry : course()) add_lesson_subcommand(*live, entry, setup, Command::live);
   live->callback([&setup] {
     if (setup.inv.command != Command::live) throw UsageError("live needs a lesson: cudalab live 03");
   });
@@ -291,10 +303,7 @@ int run_live(Invocation& inv) {
                                  "run, and `cudalab live {:02d}` runs on a machine with a GPU",
                                  e.what(), entry->number, entry->number));
   }
-  std::vector<std::string> words{"quit", "help", "full", "reset", "save"};
-  for (const auto& s : inv.lesson().lesson->flags()) words.push_back(s.name);
-  for (const auto& n : live_flag_names()) words.push_back(n);
-  const auto reader = make_line_reader(words);
+  const auto reader = make_line_reader(prompt_words(*inv.lesson().lesson));
   return run_sitting(inv, run_stamped_lesson, *reader, std::cout);
 }
 

@@ -10,6 +10,9 @@
 #include <iostream>
 #include <string>
 
+#include <fmt/format.h>
+
+#include "cli/drop_folder.hpp"
 #include "common/core/errors.hpp"
 #include "common/core/interrupt.hpp"
 #include "common/core/text_format.hpp"
@@ -51,6 +54,11 @@ void pause_for_enter(Lang lang) {
 }
 
 OutputPlan::Form form_of(const CommonFlags& f) {
+  const bool json = f.format == "json" || f.json_path == "-";
+  if (json && (f.portable || f.stable)) {  // two forms on one stdout: say so rather than pick one
+    throw UsageError(fmt::format("--{} and {} are two output forms; choose one", f.portable ? "portable" : "stable",
+                                 f.format == "json" ? "--format json" : "--json -"));
+  }
   if (f.portable) return OutputPlan::Form::portable;
   if (f.stable) return OutputPlan::Form::stable;
   if (f.format == "json" || f.json_path == "-") return OutputPlan::Form::json;
@@ -86,11 +94,23 @@ void emit_report(const Report& report, const OutputPlan& plan, bool recorded) {
   if (!plan.json_file.empty()) write_json_file(plan.json_file, report_to_json(report));
   if (!plan.svg_dir.empty()) {
     const auto written = write_report_svgs(report, plan.svg_dir, plan.lang());
-    std::cerr << tr(plan.lang(), fmt::format("cudalab: wrote {} SVG file{} to {}", written.size(),
-                                             written.size() == 1 ? "" : "s", printable_value(plan.svg_dir)))
-              << '\n';
+    if (written.empty()) {
+      std::cerr << tr(plan.lang(), fmt::format("cudalab: --svg: this run drew no plot and no timeline, so no SVG file was "
+                                               "written to {} (a plot needs two or more points, such as a sweep of "
+                                               "sizes; --timeline adds a timeline)",
+                                               printable_value(plan.svg_dir)))
+                << '\n';
+    } else {
+      std::cerr << tr(plan.lang(), fmt::format("cudalab: wrote {} SVG file{} to {}", written.size(),
+                                               written.size() == 1 ? "" : "s", printable_value(plan.svg_dir)))
+                << '\n';
+    }
   }
   emit_trace({report}, plan);
+  if (!plan.submit_dir.empty() && !recorded) {
+    const std::string name = hand_in(plan.submit_dir, report_to_json(report).dump(2) + "\n", report);
+    std::cerr << tr(plan.lang(), "cudalab: " + handed_in_line(report, name, plan.submit_dir)) << '\n';
+  }
   switch (plan.form) {
     case OutputPlan::Form::portable: std::cout << render_portable(report); break;
     case OutputPlan::Form::stable: std::cout << render_stable(report); break;

@@ -20,6 +20,7 @@ struct OutputPlan {
   std::string svg_dir;     // --svg DIR
   TextStyle style;         // language, colour, width, unicode, tables, timelines, pause
   bool progress = false;   // a progress line on stderr: a person watches the text form there
+  std::string submit_dir;  // --submit: the drop folder the run is handed into ("": none)
 
   Lang lang() const { return style.lang; }
 };

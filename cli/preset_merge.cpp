@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/flag_lookup.hpp"
 #include "cli/suggest.hpp"
 #include "common/core/errors.hpp"
 #include "common/core/text_format.hpp"
@@ -13,128 +14,137 @@ namespace cudalab {
 
 namespace {
 
-// The flags one preset section may set: some common flags, and a lesson's own.
-struct FlagScope {
-  std::vector<std::string> common;
-  LessonSetup* lesson = nullptr;  // null: no lesson flags (all, show)
-  const CLI::App* typed_in = nullptr;  // the subcommand whose typed flags win over the preset
-  bool skip_foreign = false;       // under `all`, a lesson section's common flags apply only when it runs alone
-};
+// Switches that choose what the command does rather than how a lesson runs: typed, never preset.
+bool command_line_only(const std::string& name) { return name == "print-config" || name == "live"; }
 
-bool typed(const FlagScope& scope, const std::string& name) {
-  if (scope.typed_in == nullptr) return false;
-  const CLI::Option* opt = scope.typed_in->get_option_no_throw("--" + name);
-  return opt != nullptr && opt->count() > 0;
+// The flags `cudalab all` decides once for the whole tour (where its output goes and in which
+// form), and the ones it does not take at all (it asks no predictions).
+bool alone_only_under_all(const std::string& name) {
+  static const std::vector<std::string> names{"format", "json", "stable", "portable", "svg", "trace", "predict", "answers"};
+  return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-const FlagSpec* lesson_spec(const FlagScope& scope, const std::vector<FlagSpec>& specs, const std::string& name) {
-  if (scope.lesson == nullptr) return nullptr;
-  const auto it = std::find_if(specs.begin(), specs.end(), [&](const FlagSpec& s) { return s.name == name; });
-  return it == specs.end() ? nullptr : &*it;
-}
-
-std::vector<std::string> known_names(const FlagScope& scope, const std::vector<FlagSpec>& specs) {
-  std::vector<std::string> names = scope.common;
-  for (const auto& s : specs) names.push_back(s.name);
+std::vector<std::string> preset_names(std::vector<std::string> names) {
+  names.erase(std::remove_if(names.begin(), names.end(), command_line_only), names.end());
   return names;
 }
 
-// The value as the flag's row takes it: a switch wants true/false, a path a quoted string,
-// anything else a value.
-std::string flag_text(const FlagSpec& spec, const PresetValue& v) {
-  const bool is_switch = spec.kind == FlagKind::on_off;
-  if (is_switch != (v.type == PresetValue::Type::boolean)) {
-    throw UsageError(is_switch ? fmt::format("{} is a switch: write {} = true or {} = false", v.key, v.key, v.key)
-                               : fmt::format("{} takes a value, not {}", v.key, printable_value(v.text)));
-  }
-  const bool path = spec.value_name == "FILE" || spec.value_name == "DIR";
-  if (path && v.type != PresetValue::Type::string) {
-    throw UsageError(fmt::format("{} takes a path in quotes ({} = \"name\"), not {}", v.key, v.key, printable_value(v.text)));
-  }
-  return is_switch ? (v.text == "true" ? "on" : "off") : v.text;
+bool typed(const CLI::App* typed_in, const std::string& name) {
+  if (typed_in == nullptr) return false;
+  const CLI::Option* opt = typed_in->get_option_no_throw("--" + name);
+  return opt != nullptr && opt->count() > 0;
 }
 
-// Sets one value; "" when it was applied or skipped, else the error (without the origin).
-std::string apply_value(Invocation& inv, const FlagScope& scope, const std::string& section, const PresetValue& v,
-                        const std::string& origin) {
-  const auto specs = scope.lesson != nullptr ? scope.lesson->lesson->flags() : std::vector<FlagSpec>{};
-  const FlagSpec* own = lesson_spec(scope, specs, v.key);
-  const bool common = std::find(scope.common.begin(), scope.common.end(), v.key) != scope.common.end();
-  if (own == nullptr && !common) {
-    if (scope.skip_foreign && common_flags().find(v.key) != nullptr) return {};
-    const std::string guess = closest_word(v.key, known_names(scope, specs));
-    return fmt::format("{} is not a flag of {}{}", printable_value(v.key), printable_value(section),
-                       guess.empty() ? "" : fmt::format(" (did you mean {}?)", guess));
+std::string quoted_if_text(const PresetValue& v) {
+  const std::string shown = printable_value(v.text);
+  return v.type == PresetValue::Type::string ? "\"" + shown + "\"" : shown;
+}
+
+// Why a value of this TOML type cannot be this flag's, or "".
+std::string type_problem(const FlagSpec& spec, const PresetValue& v) {
+  using Type = PresetValue::Type;
+  const std::string& k = v.key;
+  const std::string was = quoted_if_text(v);
+  switch (spec.kind) {
+    case FlagKind::on_off:
+      if (v.type == Type::boolean) return {};
+      return fmt::format("{} is a switch: write {} = true or {} = false, not {}", k, k, k, was);
+    case FlagKind::integer:
+      if (v.type == Type::integer) return {};
+      return fmt::format("{} takes a whole number without quotes ({} = 8), not {}", k, k, was);
+    case FlagKind::size:
+      if (v.type == Type::integer || v.type == Type::string) return {};
+      return fmt::format("{} takes a size ({} = \"64MiB\", or a number of bytes), not {}", k, k, was);
+    case FlagKind::text:
+      if (v.type == Type::string) return {};
+      if (v.type == Type::integer && spec.value_name.rfind("N", 0) == 0) return {};  // device = 1
+      break;
+    case FlagKind::choice:
+    case FlagKind::output_file:
+      if (v.type == Type::string) return {};
+      break;
   }
+  const bool path = spec.value_name == "FILE" || spec.value_name == "DIR";
+  return path ? fmt::format("{} takes a path in quotes ({} = \"name\"), not {}", k, k, was)
+              : fmt::format("{} takes text in quotes ({} = \"{}\"), not {}", k, k,
+                            spec.choices.empty() ? "..." : spec.choices.front(), was);
+}
+
+// The value as the flag's row takes it: a switch as on/off, anything else as typed.
+std::string flag_text(const FlagSpec& spec, const PresetValue& v) {
+  const std::string problem = type_problem(spec, v);
+  if (!problem.empty()) throw UsageError(problem);
+  return spec.kind == FlagKind::on_off ? (v.text == "true" ? "on" : "off") : v.text;
+}
+
+// Where a section's values go: the flags it may set, where their origins are kept, and which
+// subcommand's typed flags win over it.
+struct Target {
+  FlagLookup lookup;
+  Origins& lesson_origins;
+  Origins& common_origins;
+  const CLI::App* typed_in = nullptr;
+  std::vector<AloneOnly>* alone_only = nullptr;  // under `all`, a lesson's section: set aside here
+};
+
+std::string unknown_key(const Target& target, const std::string& section, const PresetValue& v) {
+  if (command_line_only(v.key)) {
+    return fmt::format("{} is not a preset key: type --{} on the command line", printable_value(v.key), v.key);
+  }
+  return fmt::format("{} is not a flag of {}{}", printable_value(v.key), printable_value(section),
+                     target.lookup.did_you_mean(v.key));
+}
+
+// Sets one value unless the command line set it; "" when it was applied (or set aside), else why not.
+std::string apply_value(Target& target, const std::string& section, const PresetValue& v, const std::string& origin) {
+  const FlagSpec* spec = target.lookup.find(v.key);
+  if (spec == nullptr) return unknown_key(target, section, v);
   try {
-    const FlagSpec& spec = own != nullptr ? *own : common_flags().find(v.key)->spec;
-    const std::string text = flag_text(spec, v);  // a wrong type is an error even where the command line wins
-    if (typed(scope, v.key)) return {};           // the command line wins
-    const std::string error = own != nullptr ? scope.lesson->lesson->set_flag(v.key, text)
-                                             : common_flags().find(v.key)->set(inv.flags, text);
-    if (!error.empty()) return "--" + v.key + ": " + error;
+    const std::string text = flag_text(*spec, v);  // a wrong type is an error even where the command line wins
+    const bool own = target.lookup.is_lessons_own(v.key);
+    if (target.alone_only != nullptr && !own && alone_only_under_all(v.key)) {
+      CommonFlags scratch;  // checked by its rule all the same
+      const std::string error = common_flags().find(v.key)->set(scratch, text);
+      if (!error.empty()) return "--" + v.key + ": " + error;
+      target.alone_only->push_back({v.key, v.text, "preset " + origin});
+      return {};
+    }
+    if (typed(target.typed_in, v.key)) return {};  // the command line wins
+    const std::string error = target.lookup.set(v.key, text);
+    if (!error.empty()) return error;
+    (own ? target.lesson_origins : target.common_origins)[v.key] = "preset " + origin;
   } catch (const UsageError& e) {
     return e.what();
   }
-  (own != nullptr ? scope.lesson->origins : inv.flag_origins)[v.key] = "preset " + origin;
   return {};
 }
 
-// Every value of `section_name`; throws on the first refused one.
-void apply_section(Invocation& inv, const PresetFile& presets, const std::string& section_name, const FlagScope& scope) {
+// Every value of `section_name`, if the file has that section; throws on the first refused one.
+void apply_section(const PresetFile& presets, const std::string& section_name, Target target) {
   const PresetSection* section = presets.find(section_name);
   if (section == nullptr) return;
   for (const auto& v : section->values) {
     const std::string origin = preset_origin(presets, *section, v);
-    const std::string error = apply_value(inv, scope, section_name, v, origin);
+    const std::string error = apply_value(target, section_name, v, origin);
     if (!error.empty()) throw UsageError("--config " + origin + ": " + error);
   }
 }
 
-}  // namespace
-
-void mark_typed(Invocation& inv, const CLI::App* parsed) {
-  if (parsed == nullptr) return;
-  for (const CLI::Option* opt : parsed->get_options()) {
-    if (opt->count() == 0 || opt->get_lnames().empty()) continue;
-    const std::string name = opt->get_lnames().front();
-    const bool lesson_flag = !inv.lessons.empty() && inv.command != Command::all &&
-                             [&] {
-                               for (const auto& s : inv.lesson().lesson->flags()) {
-                                 if (s.name == name) return true;
-                               }
-                               return false;
-                             }();
-    (lesson_flag ? inv.lesson().origins : inv.flag_origins)[name] = "flag";
+// A section is [all], [show] or a lesson's name: anything else is a mistake the file's author
+// must hear of, whichever command reads it.
+void check_section_names(const PresetFile& presets) {
+  std::vector<std::string> known{"all", "show"};
+  for (const auto& lesson : course()) known.push_back(lesson.slug);
+  for (const auto& s : presets.sections) {
+    if (std::find(known.begin(), known.end(), s.name) != known.end()) continue;
+    const CourseEntry* by_number = find_course_entry(s.name);
+    const std::string guess = by_number != nullptr ? by_number->slug : closest_word(s.name, known);
+    throw UsageError(fmt::format("--config {}:{}: [{}] is not a section; a section is [all] (every lesson), [show], "
+                                 "[grade] (the class) or a lesson's name{}",
+                                 printable_value(presets.path, 200), s.line, printable_value(s.name),
+                                 guess.empty() ? "" : fmt::format(" (did you mean [{}]?)", guess)));
   }
 }
-
-void apply_presets(Invocation& inv, const CLI::App* parsed, const PresetFile& presets) {
-  switch (inv.command) {
-    case Command::lesson:
-    case Command::live:
-      apply_section(inv, presets, inv.lesson().entry->slug, {lesson_flag_names(), &inv.lesson(), parsed, false});
-      break;
-    case Command::all:
-      apply_section(inv, presets, "all", {all_flag_names(), nullptr, parsed, false});
-      for (auto& setup : inv.lessons) {
-        try {
-          apply_section(inv, presets, setup.entry->slug, {{}, &setup, nullptr, true});
-        } catch (const UsageError& e) {
-          setup.preset_error = e.what();  // only this lesson stops
-        }
-      }
-      break;
-    case Command::show: apply_section(inv, presets, "show", {show_flag_names(), nullptr, parsed, false}); break;
-    default: break;
-  }
-}
-
-}  // namespace cudalab
-
-namespace cudalab {
-
-namespace {
 
 std::string origin_of(const Origins& origins, const std::string& name) {
   const auto it = origins.find(name);
@@ -146,7 +156,7 @@ std::string resolved_value(const Invocation& inv, const LessonSetup* lesson, con
                            const std::string& value) {
   if (!value.empty()) return value;
   if (name == "lang") return std::string(lang_name(inv.output.lang())) + " (from LC_ALL/LANG)";
-  if (name == "device") return "0 (device-query: every device)";
+  if (name == "device") return "0 (every device, for a lesson that lists them)";
   if (lesson != nullptr && (name == "repeat" || name == "warmup")) {
     const Repetitions reps = lesson->lesson->default_repetitions();
     return fmt::format("{} (the lesson's, adaptive)", name == "repeat" ? reps.repeat : reps.warmup);
@@ -197,17 +207,18 @@ void print_rows(std::string& out, const std::vector<std::pair<std::string, std::
   }
 }
 
-void print_common(std::string& out, const Invocation& inv, const std::vector<std::string>& names,
-                  const LessonSetup* lesson) {
+// The common flags `names` as `flags` holds them, each with where it came from.
+void print_common(std::string& out, const Invocation& inv, const CommonFlags& flags, const Origins& origins,
+                  const std::vector<std::string>& names, const LessonSetup* lesson) {
   std::vector<std::pair<std::string, std::string>> rows;
   for (const auto& name : names) {
-    if (name == "print-config" || name == "live") continue;
+    if (command_line_only(name)) continue;
     const auto* row = common_flags().find(name);
-    std::string value = resolved_value(inv, lesson, name, row->value(inv.flags));
+    std::string value = resolved_value(inv, lesson, name, row->value(flags));
     if (row->spec.kind == FlagKind::on_off) value = value == "on" ? "true" : "false";  // as a preset writes it
     rows.emplace_back(name, value);
   }
-  print_rows(out, rows, inv.flag_origins, inv.output.lang(), inv.output.style.width);
+  print_rows(out, rows, origins, inv.output.lang(), inv.output.style.width);
 }
 
 void print_lesson(std::string& out, const LessonSetup& setup, Lang lang, std::size_t width) {
@@ -220,7 +231,77 @@ void print_lesson(std::string& out, const LessonSetup& setup, Lang lang, std::si
   print_rows(out, rows, setup.origins, lang, width);
 }
 
+// Under `all`, one lesson's block: its own flags, the common flags its section changed, and the
+// values of its section that only a lone run of it uses.
+void print_tour_lesson(std::string& out, const Invocation& inv, const LessonSetup& setup) {
+  const Lang lang = inv.output.lang();
+  const std::size_t width = inv.output.style.width;
+  const std::string heading = fmt::format("# lesson {:02d} {}", setup.entry->number, setup.entry->slug);
+  comment_line(out, tr(lang, setup.preset_error.empty() ? heading : heading + " — refused: " + setup.preset_error), width);
+  print_lesson(out, setup, lang, width);
+  std::vector<std::string> changed;
+  for (const auto& name : all_flag_names()) {
+    if (origin_of(setup.tour.origins, name) != origin_of(inv.flag_origins, name)) changed.push_back(name);
+  }
+  print_common(out, inv, setup.tour.flags, setup.tour.origins, changed, &setup);
+  std::vector<std::pair<std::string, std::string>> rows;
+  Origins origins;
+  for (const auto& a : setup.tour.alone_only) {
+    rows.emplace_back(a.name, a.value);
+    origins[a.name] = a.origin + " (only when it runs alone)";
+  }
+  print_rows(out, rows, origins, lang, width);
+}
+
 }  // namespace
+
+void mark_typed(Invocation& inv, const CLI::App* parsed) {
+  if (parsed == nullptr) return;
+  for (const CLI::Option* opt : parsed->get_options()) {
+    if (opt->count() == 0 || opt->get_lnames().empty()) continue;
+    const std::string name = opt->get_lnames().front();
+    const bool lesson_flag = !inv.lessons.empty() && inv.command != Command::all &&
+                             FlagLookup(inv.lesson().lesson.get(), inv.flags, {}).is_lessons_own(name);
+    (lesson_flag ? inv.lesson().origins : inv.flag_origins)[name] = "flag";
+  }
+}
+
+// [all] first, for every lesson; then the lesson's own section; flags typed on the command line
+// win over both. Under `all` each lesson gets its own copy of the tour's flags, and a bad section
+// stops only its lesson.
+void apply_presets(Invocation& inv, const CLI::App* parsed, const PresetFile& presets) {
+  check_section_names(presets);
+  const auto every_lesson = preset_names(all_flag_names());
+  const auto own_section = [](const LessonSetup& s) { return preset_names(lesson_flag_names(asks_predictions(*s.entry))); };
+  switch (inv.command) {
+    case Command::lesson:
+    case Command::live: {
+      LessonSetup& setup = inv.lesson();
+      apply_section(presets, "all", {FlagLookup(nullptr, inv.flags, every_lesson), setup.origins, inv.flag_origins, parsed, nullptr});
+      apply_section(presets, setup.entry->slug,
+                    {FlagLookup(setup.lesson.get(), inv.flags, own_section(setup)), setup.origins, inv.flag_origins, parsed, nullptr});
+      break;
+    }
+    case Command::all:
+      apply_section(presets, "all", {FlagLookup(nullptr, inv.flags, every_lesson), inv.flag_origins, inv.flag_origins, parsed, nullptr});
+      for (auto& setup : inv.lessons) {
+        setup.tour = TourFlags{inv.flags, inv.flag_origins, {}};
+        try {
+          apply_section(presets, setup.entry->slug,
+                        {FlagLookup(setup.lesson.get(), setup.tour.flags, own_section(setup)), setup.origins,
+                         setup.tour.origins, parsed, &setup.tour.alone_only});
+        } catch (const UsageError& e) {
+          setup.preset_error = e.what();  // only this lesson stops
+        }
+      }
+      break;
+    case Command::show:
+      apply_section(presets, "show", {FlagLookup(nullptr, inv.flags, preset_names(show_flag_names())), inv.flag_origins,
+                                      inv.flag_origins, parsed, nullptr});
+      break;
+    default: break;
+  }
+}
 
 std::string effective_config(const Invocation& inv) {
   std::string out;
@@ -229,26 +310,23 @@ std::string effective_config(const Invocation& inv) {
   switch (inv.command) {
     case Command::all:
       comment_line(out, tr(lang, "# effective flags of all: value, then where it came from"), width);
-      print_common(out, inv, all_flag_names(), nullptr);
+      print_common(out, inv, inv.flags, inv.flag_origins, all_flag_names(), nullptr);
       for (const auto& setup : inv.lessons) {
         out += '\n';
-        const std::string heading = fmt::format("# lesson {:02d} {}", setup.entry->number, setup.entry->slug);
-        comment_line(out,
-                     tr(lang, setup.preset_error.empty() ? heading : heading + " — refused: " + setup.preset_error),
-                     width);
-        print_lesson(out, setup, lang, width);
+        print_tour_lesson(out, inv, setup);
       }
       break;
     case Command::show:
       comment_line(out, tr(lang, "# effective flags of show: value, then where it came from"), width);
-      print_common(out, inv, show_flag_names(), nullptr);
+      print_common(out, inv, inv.flags, inv.flag_origins, show_flag_names(), nullptr);
       break;
     default:
       comment_line(out,
                    tr(lang, fmt::format("# effective flags of {}: value, then where it came from", inv.lesson().entry->slug)),
                    width);
       print_lesson(out, inv.lesson(), lang, width);
-      print_common(out, inv, lesson_flag_names(), &inv.lesson());
+      print_common(out, inv, inv.flags, inv.flag_origins, lesson_flag_names(asks_predictions(*inv.lesson().entry)),
+                   &inv.lesson());
       break;
   }
   return out;

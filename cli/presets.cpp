@@ -2,8 +2,14 @@
 
 #include <toml++/toml.h>
 
+#include <cctype>
+#include <ctime>
+#include <string_view>
+#include <vector>
+
 #include <fmt/format.h>
 
+#include "cli/suggest.hpp"
 #include "common/core/errors.hpp"
 #include "common/core/files.hpp"
 #include "common/core/text_format.hpp"
@@ -37,16 +43,45 @@ std::string section_above(std::string_view text, std::size_t line) {
   return section.substr(first, section.find_last_not_of(" \t") - first + 1);
 }
 
-// toml++ says "Error while parsing value: could not determine value type"; the reader needs the
-// second half, and a hint for the commonest mistake, text without quotes.
+// What went wrong, in our words: toml++'s own descriptions ("Error while parsing key-value pair:
+// expected '=', saw '\n'") name its grammar, not what a teacher writing a preset did. The first
+// rule whose words appear in the description wins; the last says only that the line is not TOML.
 std::string syntax_problem(std::string_view description) {
-  std::string_view what = description;
-  if (what.rfind("Error while parsing", 0) == 0 && what.find(": ") != std::string_view::npos) {
-    what.remove_prefix(what.find(": ") + 2);
+  struct Rule {
+    std::vector<std::string_view> words;  // any of them
+    const char* problem;
+  };
+  static const Rule kRules[] = {
+      {{"value-terminator"}, "only a # comment may follow a value on its line"},
+      {{"could not determine value type", "could not be interpreted as a value", "expected value"},
+       "a value TOML cannot read: text goes in quotes (size = \"64MiB\"), numbers and true/false do not"},
+      {{"cannot redefine existing", "cannot insert"}, "this key or [section] is given twice"},
+      {{"expected '='"}, "a key needs = and a value: streams = 8"},
+      {{"encountered end-of-file"}, "the file ends inside a text, a [section] or a list: a closing quote or ] is missing"},
+      {{"expected ']'", "table header", "array-of-tables"}, "a section header is one name in brackets: [stream-overlap]"},
+      {{"expected a comment or whitespace"}, "only a # comment may follow a value on its line"},
+      {{"expected keys, tables", "expected bare key", "blank bare keys"},
+       "a line holds a key (streams = 8), a [section] or a # comment"},
+      {{"string: unescaped control"}, "a text in quotes must end on its line: a closing quote is missing"},
+      {{"control character", "unicode", "escape sequence", "line-ending backslash", "length limit"},
+       "a character or escape that TOML does not allow here"},
+      {{"digit", "underscore", "leading zero", "64 bits", "exponent", "numeric value"},
+       "a number TOML cannot read: write whole numbers plainly (repeat = 20)"},
+  };
+  // "size = 64MiB": a number followed by letters is text that lost its quotes.
+  const std::size_t saw = description.find("saw '");
+  const bool number = description.find("integer") != std::string_view::npos ||
+                      description.find("floating-point") != std::string_view::npos;
+  if (number && saw != std::string_view::npos && saw + 5 < description.size() &&
+      std::isalpha(static_cast<unsigned char>(description[saw + 5]))) {
+    return kRules[1].problem;
   }
-  std::string out = printable_value(what, 100);
-  if (what.find("value type") != std::string_view::npos) out += " (text is quoted: size = \"64MiB\")";
-  return out;
+  for (const Rule& rule : kRules) {
+    for (const auto& w : rule.words) {
+      if (description.find(w) != std::string_view::npos) return rule.problem;
+    }
+  }
+  return "this is not valid TOML";
 }
 
 [[noreturn]] void refuse_syntax(const toml::parse_error& e, std::string_view text, const std::string& path) {
@@ -91,6 +126,84 @@ PresetSection section_of(const std::string& file, const std::string& name, const
   return section;
 }
 
+// ---- [grade] ----------------------------------------------------------------------------------
+
+struct ClassKey {
+  const std::string& file;
+  const std::string& key;
+  const toml::node& node;
+
+  [[noreturn]] void refuse(const std::string& why) const {
+    throw UsageError(fmt::format("--config {}:{} [{}] {}: {}", printable_value(file, kPathChars), node.source().begin.line,
+                                 kClassSection, printable_value(key), why));
+  }
+  std::string text() const {
+    if (const auto* s = node.as_string()) return s->get();
+    refuse("takes text in quotes: " + key + " = \"...\"");
+  }
+  // A list of texts (a lesson may be a number); one value alone is a list of one.
+  std::vector<std::string> list() const {
+    const auto item = [this](const toml::node& n) {
+      if (const auto* s = n.as_string()) return s->get();
+      if (const auto* i = n.as_integer()) return std::to_string(i->get());
+      refuse("takes a list of texts in quotes: " + key + " = [\"...\", \"...\"]");
+    };
+    const toml::array* array = node.as_array();
+    if (array == nullptr) return {item(node)};
+    std::vector<std::string> out;
+    for (const auto& element : *array) out.push_back(item(element));
+    return out;
+  }
+  // A TOML date-time with its offset, as UTC in the form runs record their time.
+  std::string utc_time() const {
+    const auto* value = node.as_date_time();
+    if (value == nullptr || !value->get().offset) {
+      refuse("takes a date and time with its offset, without quotes: " + key + " = 2026-12-01T23:59:00Z (or +08:00)");
+    }
+    const toml::date_time& t = value->get();
+    std::tm tm{};
+    tm.tm_year = t.date.year - 1900, tm.tm_mon = t.date.month - 1, tm.tm_mday = t.date.day;
+    tm.tm_hour = t.time.hour, tm.tm_min = t.time.minute, tm.tm_sec = t.time.second;
+    const std::time_t utc = ::timegm(&tm) - static_cast<std::time_t>(t.offset->minutes) * 60;
+    std::tm out{};
+    ::gmtime_r(&utc, &out);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &out);
+    return text;
+  }
+};
+
+ClassSettings class_settings_of(const std::string& file, const toml::node& node) {
+  ClassSettings settings;
+  settings.line = static_cast<int>(node.source().begin.line);
+  const toml::table* table = node.as_table();
+  if (table == nullptr) {
+    throw UsageError(fmt::format("--config {}:{}: {} is a section: [{}]", printable_value(file, kPathChars),
+                                 settings.line, kClassSection, kClassSection));
+  }
+  static const std::vector<std::string> kKeys{"drop", "lessons", "build", "gpus", "opens", "due"};
+  for (const auto& [name, value] : *table) {
+    const std::string key(name.str());
+    const ClassKey k{file, key, value};
+    if (key == "drop") settings.drop = k.text();
+    else if (key == "lessons") settings.lessons = k.list();
+    else if (key == "build") settings.build = k.text();
+    else if (key == "gpus") settings.gpus = k.list();
+    else if (key == "opens") settings.opens = k.utc_time();
+    else if (key == "due") settings.due = k.utc_time();
+    else {
+      const std::string guess = closest_word(key, kKeys);
+      k.refuse(fmt::format("is not a key of [{}] (drop, lessons, build, gpus, opens, due){}", kClassSection,
+                           guess.empty() ? "" : fmt::format("; did you mean {}?", guess)));
+    }
+  }
+  if (!settings.opens.empty() && !settings.due.empty() && settings.due < settings.opens) {
+    throw UsageError(fmt::format("--config {}:{} [{}]: due ({}) is before opens ({})", printable_value(file, kPathChars),
+                                 settings.line, kClassSection, settings.due, settings.opens));
+  }
+  return settings;
+}
+
 }  // namespace
 
 const PresetSection* PresetFile::find(const std::string& name) const {
@@ -107,8 +220,14 @@ PresetFile parse_presets(const std::string& text, const std::string& path) {
   } catch (const toml::parse_error& e) {
     refuse_syntax(e, text, path);
   }
-  PresetFile file{path, {}};
-  for (const auto& [key, node] : root) file.sections.push_back(section_of(path, std::string(key.str()), node));
+  PresetFile file{path, {}, std::nullopt};
+  for (const auto& [key, node] : root) {
+    if (key.str() == kClassSection) {
+      file.grade = class_settings_of(path, node);
+    } else {
+      file.sections.push_back(section_of(path, std::string(key.str()), node));
+    }
+  }
   // toml++ keeps a table's keys sorted; a person reads the file top to bottom.
   std::stable_sort(file.sections.begin(), file.sections.end(),
                    [](const PresetSection& a, const PresetSection& b) { return a.line < b.line; });

@@ -4,6 +4,7 @@
 // stops only its own lesson. The file is untrusted: read without blocking, at most 1 MiB.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,9 +24,22 @@ struct PresetSection {
   std::vector<PresetValue> values;  // in the order of the file
 };
 
+// [grade]: the class itself rather than a lesson's flags (README, "Running a course"): where
+// students hand runs in, and what `grade` holds the runs to. Every key may be left out.
+inline constexpr const char* kClassSection = "grade";
+struct ClassSettings {
+  int line = 0;
+  std::string drop;                  // drop = "/srv/cudalab/inbound": the folder runs are handed into
+  std::vector<std::string> lessons;  // lessons = ["03", "stream-overlap"]: the assigned lessons, as typed
+  std::string build;                 // build = "0.1.0+527b0d19ea9f": the cudalab build the class runs
+  std::vector<std::string> gpus;     // gpus = ["NVIDIA H100 80GB HBM3", "GPU-8f0e..."]: names or UUIDs
+  std::string opens, due;            // opens/due = 2026-11-20T09:00:00Z: as UTC "YYYY-MM-DDTHH:MM:SSZ"
+};
+
 struct PresetFile {
   std::string path;
   std::vector<PresetSection> sections;  // in the order of the file
+  std::optional<ClassSettings> grade;   // [grade], when the file has one
   const PresetSection* find(const std::string& name) const;
 };
 

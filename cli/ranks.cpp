@@ -18,8 +18,9 @@
 #include "common/core/errors.hpp"
 #include "common/core/interrupt.hpp"
 #include "common/core/rank_environment.hpp"
-#include "common/core/rendezvous.hpp"
+#include "common/queue/rendezvous.hpp"
 #include "common/gpu/device.hpp"
+#include "common/queue/queue_line.hpp"
 
 extern char** environ;
 

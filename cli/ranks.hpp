@@ -5,7 +5,7 @@
 //   own) and waits for them. Rank 0 prints the report; the exit code is rank 0's, or the first
 //   failing rank's. The launcher creates no CUDA context and takes no GPU turn.
 // - Under a launcher (that one, torchrun, srun), `cudalab NN` is one rank: it measures only its
-//   own GPU, meets the other ranks through a folder (core/rendezvous.hpp) before any of them
+//   own GPU, meets the other ranks through a folder (queue/rendezvous.hpp) before any of them
 //   creates a CUDA context, and takes its own GPU's turn in the queue, in one order across the
 //   ranks (by GPU, as one process takes several GPUs' turns), so that two runs of ranks never
 //   wait for each other's GPUs in a cycle. No rank measures before every rank holds its turn.
@@ -14,9 +14,10 @@
 #include <optional>
 
 #include "cli/invocation.hpp"
-#include "common/core/gpu_queue.hpp"
+#include "common/gpu/gpu_turns.hpp"
+#include "common/queue/gpu_queue.hpp"
 #include "common/core/rank_environment.hpp"
-#include "common/core/rendezvous.hpp"
+#include "common/queue/rendezvous.hpp"
 
 namespace cudalab {
 

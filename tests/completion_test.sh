@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Tab completion as bash runs it: source the generated script, set COMP_WORDS/COMP_CWORD as bash
 # would for a half-typed line, call the completion function and read COMPREPLY (built with
-# compgen). Covers every subcommand, the values of --lang, --format and --memory, and flags after
-# `--config FILE NN`, the order the README shows.
+# compgen). Covers every subcommand, the values of --lang, --format, --color and --memory, files
+# after show and compare, folders after grade, and flags after `--config FILE NN`, the order the
+# README shows.
 #   tests/completion_test.sh path/to/cudalab
 set -u
 cudalab=${1:?path to cudalab}
@@ -51,6 +52,18 @@ offers "show 03 --po" --portable
 offers "show 03 --pa" --pause
 offers "live 03 --str" --streams
 offers "completion " bash zsh fish
+offers "03 --color " auto always never
+offers "show 03 --color " auto always never
+# A run is a lesson or a file; grade takes a folder.
+workdir=$(mktemp -d)
+trap 'rm -rf "$workdir"' EXIT
+mkdir "$workdir/submissions" && touch "$workdir/mine.json"
+cd "$workdir" || exit 1
+offers "show " 03 mine.json
+offers "show mi" mine.json
+offers "compare 03 " mine.json
+offers "grade " submissions
+offers "grade sub" submissions
 
 if [ "$failures" -gt 0 ]; then
   echo "completion_test: $failures missing"

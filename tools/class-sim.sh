@@ -17,7 +17,25 @@
 # without the queue. Do not pass --json. It runs on the GPU machine; it is not a unit test.
 #
 # Environment: CUDALAB (the binary; default build/cudalab, then build-dev/cudalab, then cudalab on
-# PATH), CLASS_SIM_KEEP=DIR (keep every run, log and compare output in DIR).
+# PATH), CLASS_SIM_KEEP=DIR (keep every run, log and compare output in DIR), and what a real
+# course server brings, each staged after the lone run:
+#   CLASS_SIM_TENANT=idle|kernels|copies   another user's process on GPU 0 while the class runs
+#                                          (tests/tenant: a notebook left open, a training job,
+#                                          a data loader); CUDALAB_TENANT names its binary
+#   CLASS_SIM_CTRL_Z=SECONDS               the first student to hold the GPU gets Ctrl-Z (SIGTSTP)
+#                                          half a second into its turn, and `fg` (SIGCONT) SECONDS
+#                                          later, while the others wait behind it
+#   CLASS_SIM_STOP=SECONDS                 the same with kill -STOP, which cannot be caught
+#   CLASS_SIM_SQUATTER=1                   a process that is no cudalab holds a flock on ticket 1
+#                                          of GPU 0's queue for the whole class
+#   CLASS_SIM_USERS=1                      student i runs as user cudalab-s<i> (created if missing),
+#                                          as a class of real accounts does: with --submit, each
+#                                          hands its run in under its own name
+#   CLASS_SIM_INSTRUCTOR=USER              students run as USER's pupils: each student runs as the
+#                                          user cudalab-student (created if missing), and USER (in
+#                                          the queue folder's instructors file) starts
+#                                          `cudalab live LESSON` once the class is queued
+# The staged events and when the next turn began after each are printed under the table.
 # Exit status: 0 when the class ran, whatever the students' results; 2 for a bad argument, a
 # missing binary or python3, or a lone run that wrote no JSON (nothing to hold students to).
 set -u
@@ -44,10 +62,11 @@ fi
 if [ -z "$bin" ] || [ ! -x "$bin" ]; then die "no cudalab binary: build it, or set CUDALAB=PATH"; fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/class-sim.XXXXXX") || die "cannot make a temporary folder"
-student_pids=()
+student_pids=() staged_pids=()
 cleanup() {
-  for pid in "${student_pids[@]}"; do kill -TERM "$pid" 2>/dev/null; done
+  for pid in "${student_pids[@]}" "${staged_pids[@]}"; do kill -TERM "$pid" 2>/dev/null; done
   [ ${#student_pids[@]} -gt 0 ] && wait "${student_pids[@]}" 2>/dev/null
+  [ ${#staged_pids[@]} -gt 0 ] && wait "${staged_pids[@]}" 2>/dev/null
   if [ -n "${CLASS_SIM_KEEP:-}" ]; then
     mkdir -p "$CLASS_SIM_KEEP" && cp -r "$work"/. "$CLASS_SIM_KEEP"/ && echo "class-sim: runs kept in $CLASS_SIM_KEEP" >&2
   fi
@@ -71,6 +90,79 @@ if [ ! -s "$work/lone.json" ]; then
   die "the lone run wrote no JSON (exit $lone_rc)"
 fi
 
+queue_dir=${CUDALAB_QUEUE_DIR:-/tmp/cudalab-queue}
+tenant_bin=${CUDALAB_TENANT:-$(dirname "$bin")/tests/cudalab_tenant}
+events="$work/events.txt"
+: >"$events"
+if [ -n "${CLASS_SIM_TENANT:-}" ]; then
+  [ -x "$tenant_bin" ] || die "no tenant binary at $tenant_bin (set CUDALAB_TENANT)"
+  "$tenant_bin" "$CLASS_SIM_TENANT" 3600 >"$work/tenant.log" 2>&1 &
+  staged_pids+=($!)
+  sleep 1.5  # its context exists before the class starts
+  echo "$(now) tenant $CLASS_SIM_TENANT started" >>"$events"
+fi
+if [ -n "${CLASS_SIM_SQUATTER:-}" ]; then
+  gpu0=$(nvidia-smi --query-gpu=uuid --format=csv,noheader -i 0 2>/dev/null | tr -d ' ')
+  [ -n "$gpu0" ] || die "CLASS_SIM_SQUATTER needs nvidia-smi to name GPU 0"
+  mkdir -p -m 1777 "$queue_dir" "$queue_dir/$gpu0" 2>/dev/null
+  python3 -c 'import fcntl,sys,time; f=open(sys.argv[1],"w"); fcntl.flock(f,fcntl.LOCK_EX); time.sleep(3600)' \
+    "$queue_dir/$gpu0/t-00000000000000000001" &
+  staged_pids+=($!)
+  echo "$(now) squatter pid $! holds ticket 1 of $gpu0" >>"$events"
+fi
+student_user() { echo ""; }  # who student i runs as ("": whoever runs the class)
+if [ -n "${CLASS_SIM_INSTRUCTOR:-}" ] || [ -n "${CLASS_SIM_USERS:-}" ]; then
+  mkdir -p -m 1777 "$queue_dir"
+  chmod 1777 "$work"
+  # The students run as other users, who may not reach the build folder: a copy they can run.
+  cp "$bin" "$work/cudalab" && chmod 755 "$work/cudalab" && bin=$work/cudalab
+fi
+if [ -n "${CLASS_SIM_INSTRUCTOR:-}" ]; then
+  id cudalab-student >/dev/null 2>&1 || useradd -M -s /usr/sbin/nologin cudalab-student || die "cannot create cudalab-student"
+  printf '%s\n' "$CLASS_SIM_INSTRUCTOR" >"$queue_dir/instructors" && chmod 644 "$queue_dir/instructors"
+  student_user() { echo cudalab-student; }
+fi
+if [ -n "${CLASS_SIM_USERS:-}" ]; then
+  for i in $(seq 1 "$students"); do
+    id "cudalab-s$i" >/dev/null 2>&1 || useradd -M -s /usr/sbin/nologin "cudalab-s$i" || die "cannot create cudalab-s$i"
+  done
+  student_user() { echo "cudalab-s$1"; }
+fi
+
+# Whether process PID holds a GPU's turn: its lock is on a ticket named h-<number> (gpu_queue.hpp).
+cat >"$work/holds_turn.py" <<'PY'
+import os, sys
+queue, pid = sys.argv[1], sys.argv[2]
+locked = {int(w[5].split(":")[2]) for w in (l.split() for l in open("/proc/locks")) if len(w) > 5 and w[4] == pid}
+for gpu in (d for d in os.listdir(queue) if d.startswith("GPU-")):
+    for name in os.listdir(os.path.join(queue, gpu)):
+        if name.startswith("h-") and os.lstat(os.path.join(queue, gpu, name)).st_ino in locked:
+            sys.exit(0)
+sys.exit(1)
+PY
+
+# Ctrl-Z or kill -STOP on the first student that holds the GPU, half a second into its turn,
+# then SIGCONT after SECONDS.
+stage_stop() {  # SIGNAL SECONDS
+  local signal=$1 pause=$2 pid="" k
+  while [ -z "$pid" ]; do
+    for k in $(seq 1 "$students"); do
+      [ -s "$work/student$k.pid" ] || continue
+      if python3 "$work/holds_turn.py" "$queue_dir" "$(cat "$work/student$k.pid")" 2>/dev/null; then
+        pid=$(cat "$work/student$k.pid")
+        break
+      fi
+    done
+    sleep 0.02
+  done
+  sleep 0.5
+  echo "$(now) $signal student $k (pid $pid)" >>"$events"
+  kill -"$signal" "$pid"
+  sleep "$pause"
+  echo "$(now) CONT student $k" >>"$events"
+  kill -CONT "$pid"
+}
+
 # The class: every student waits for the same go signal, then runs.
 echo "class-sim: $students students at once"
 for i in $(seq 1 "$students"); do
@@ -79,8 +171,12 @@ for i in $(seq 1 "$students"); do
     trap '[ -n "$child" ] && kill "$child" 2>/dev/null; exit 143' TERM
     while [ ! -e "$work/go" ]; do sleep 0.005; done
     start=$(now)
-    "$bin" "$lesson" "$@" --json "$work/student$i.json" >"$work/student$i.log" 2>&1 &
+    user=$(student_user "$i")
+    as_user=()
+    [ -n "$user" ] && as_user=(setpriv --reuid="$user" --regid="$user" --clear-groups --)
+    "${as_user[@]}" "$bin" "$lesson" "$@" --json "$work/student$i.json" >"$work/student$i.log" 2>&1 &
     child=$!
+    echo "$child" >"$work/student$i.pid"
     wait "$child"
     rc=$?
     echo "$rc $start $(now)" >"$work/student$i.times"
@@ -90,7 +186,16 @@ done
 sleep 0.2  # let every student reach its starting line
 class_start=$(now)
 touch "$work/go"
+[ -n "${CLASS_SIM_CTRL_Z:-}" ] && { stage_stop TSTP "$CLASS_SIM_CTRL_Z" & staged_pids+=($!); }
+[ -n "${CLASS_SIM_STOP:-}" ] && { stage_stop STOP "$CLASS_SIM_STOP" & staged_pids+=($!); }
+if [ -n "${CLASS_SIM_INSTRUCTOR:-}" ]; then
+  ( sleep 1; echo "$(now) instructor $CLASS_SIM_INSTRUCTOR starts live $lesson" >>"$events"
+    printf 'quit\n' | runuser -u "$CLASS_SIM_INSTRUCTOR" -- "$bin" live "$lesson" >"$work/instructor.log" 2>&1
+    echo "$(now) instructor's live run ended" >>"$events" ) &
+  instructor_pid=$!
+fi
 wait "${student_pids[@]}"
+[ -n "${instructor_pid:-}" ] && wait "$instructor_pid"
 class_end=$(now)
 student_pids=()
 
@@ -186,4 +291,34 @@ if any(row[8].endswith("*") for row in rows[1:]):
 turns = students * lone_wall
 print(f"wall {class_wall:.2f} s for {students} students; {students} × the lone run = {turns:.2f} s; "
       f"ratio {class_wall / turns:.2f}" if turns > 0 else f"wall {class_wall:.2f} s")
+
+# When each student's turn began (its start + its wait), to time what the staged events did.
+class_start = float(sys.argv[6])
+turn_starts = []
+for i in range(1, students + 1):
+    run = load(os.path.join(work, f"student{i}.json"))
+    try:
+        start = float(open(os.path.join(work, f"student{i}.times")).read().split()[1])
+    except (OSError, ValueError, IndexError):
+        continue
+    queue = (run or {}).get("queue") or {}
+    if isinstance(queue.get("taken_at"), (int, float)) and queue["taken_at"] > 0:
+        turn_starts.append((queue["taken_at"], i))
+    elif isinstance(queue.get("wait_s"), (int, float)):
+        turn_starts.append((start + queue["wait_s"], i))
+try:
+    events = [line.split(" ", 1) for line in open(os.path.join(work, "events.txt")).read().splitlines() if line]
+except OSError:
+    events = []
+for at, what in events:
+    at = float(at)
+    later = sorted(t for t in turn_starts if t[0] >= at)
+    nxt = f"; the next turn began {later[0][0] - at:.2f} s later (student {later[0][1]})" if later else ""
+    print(f"event at {at - class_start:+.2f} s: {what}{nxt}")
+if os.path.exists(os.path.join(work, "instructor.log")):
+    text = open(os.path.join(work, "instructor.log"), encoding="utf-8", errors="replace").read()
+    waited = [line for line in text.splitlines() if "your turn on" in line]
+    longest = max((float((load(os.path.join(work, f"student{i}.json")) or {}).get("queue", {}).get("held_s") or 0)
+                   for i in range(1, students + 1)), default=0)
+    print(f"instructor: {waited[-1] if waited else 'did not wait'}; the longest student turn held {longest:.2f} s")
 PY

@@ -1,5 +1,7 @@
 #include "common/core/device_facts.hpp"
 
+#include <algorithm>
+
 namespace cudalab {
 
 double pcie_lane_gbps(int generation) {
@@ -23,6 +25,23 @@ double DeviceInfo::peak_memory_bandwidth_gbps() const {
 DeviceSummary summary_of(const DeviceInfo& info) {
   return DeviceSummary{info.index, info.name, info.cc_major, info.cc_minor, info.sm_count,
                        info.async_engine_count};
+}
+
+bool Tenant::worked() const {
+  return sm_percent >= kWorkingSmPercent || memory_percent > 0 || codec_percent > 0 ||
+         cpu_share.value_or(0) >= kWorkingCpuShare;
+}
+
+void add_samples(std::vector<Tenant>& tenants, const std::vector<ProcessWork>& samples, long self,
+                 const std::vector<long>& idle) {
+  for (const auto& w : samples) {
+    if (w.pid == self || std::find(idle.begin(), idle.end(), w.pid) != idle.end()) continue;
+    auto it = std::find_if(tenants.begin(), tenants.end(), [&](const Tenant& t) { return t.pid == w.pid; });
+    if (it == tenants.end()) it = tenants.insert(tenants.end(), Tenant{w.pid, 0, 0, 0, std::nullopt});
+    it->sm_percent = std::max(it->sm_percent, w.sm_percent);
+    it->memory_percent = std::max(it->memory_percent, w.memory_percent);
+    it->codec_percent = std::max(it->codec_percent, w.codec_percent);
+  }
 }
 
 }  // namespace cudalab

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace cudalab {
 
@@ -27,11 +28,48 @@ struct PcieLink {
 inline constexpr std::uint64_t kSlowdownReasons = 0x8 /*HW slowdown*/ | 0x20 /*SW thermal*/ |
                                                   0x40 /*HW thermal*/ | 0x80 /*HW power brake*/;
 
+// What one process did on the GPU in one of NVML's sample periods (about 1/6 s): NVML lists a
+// process only for periods in which some of these were non-zero, so a process that holds a
+// context and does nothing never appears.
+struct ProcessWork {
+  long pid = 0;                  // as NVML knows it (the host's pid)
+  unsigned long long at_us = 0;  // the CPU time of the sample, µs since the epoch
+  unsigned sm_percent = 0;       // kernels
+  unsigned memory_percent = 0;   // device memory read or written (kernels and copies alike)
+  unsigned codec_percent = 0;    // video encoder + decoder
+};
+
+// Another process with a context on the GPU, as seen over a window (a lesson's measurement, or a
+// wait): the most NVML's per-process samples said it did in one sample period, and the CPU it
+// used. What NVML shows was checked on the lab H100 with real tenants (README, "A class on a real
+// server"): a kernel tenant reads SM 99% under its own pid; an idle context shows nothing; a
+// tenant that only copies may show under another process's pid instead, so the CPU it burns
+// waiting for its copies is the second sign.
+struct Tenant {
+  long pid = 0;
+  unsigned sm_percent = 0, memory_percent = 0, codec_percent = 0;
+  std::optional<double> cpu_share;  // CPU seconds per second of the window; nullopt when unknown
+  // The rule: it worked when NVML saw it use the SMs (2% or more: 1% is a context being made),
+  // device memory or a codec, or it kept a tenth of a CPU busy.
+  bool worked() const;
+};
+inline constexpr unsigned kWorkingSmPercent = 2;
+inline constexpr double kWorkingCpuShare = 0.10;
+
+// Folds NVML's samples into `tenants` (the most per pid), adding a tenant for a pid first seen in a
+// sample; `self` and the `idle` pids (idle cudalab processes) are left out.
+void add_samples(std::vector<Tenant>& tenants, const std::vector<ProcessWork>& samples, long self,
+                 const std::vector<long>& idle);
+
 struct GpuActivity {
   std::optional<int> compute_processes;  // every process with a context on the GPU, this one included
   // Of those, other cudalab processes that are idle (waiting in the queue, rendering, at a
-  // prompt), as their locked present files vouch (core/gpu_presence.hpp): not a disturbance.
+  // prompt), as their locked present files vouch (queue/gpu_presence.hpp): not a disturbance.
   std::optional<int> idle_cudalab_processes;
+  // The other processes with a context, idle cudalab processes left out, and what each did in the
+  // window the snapshot covers (Tenant). nullopt when NVML cannot tell, or cannot tell this process
+  // from the others (its pids are not ours): then every other process counts as working.
+  std::optional<std::vector<Tenant>> tenants;
   std::optional<unsigned> sm_clock_mhz, sm_clock_max_mhz;
   std::optional<unsigned> memory_clock_mhz, memory_clock_max_mhz;
   std::optional<std::uint64_t> clock_event_reasons;  // NVML bit mask

@@ -1,6 +1,8 @@
 #include "common/core/files.hpp"
 
 #include <fcntl.h>
+#include <linux/magic.h>
+#include <sys/statfs.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -42,28 +44,41 @@ const char* kind_of(mode_t mode) {
 
 std::string quoted(std::string_view path) { return "'" + printable_value(path) + "'"; }
 
+// The kernel's own file systems (/proc, /sys, ...): their files look regular and root may even
+// open them for writing, but a run written there is lost or refused only after it was measured.
+// nullptr for an ordinary file system.
+const char* kernel_file_system(const std::string& path) {
+  struct statfs fs {};
+  if (::statfs(path.c_str(), &fs) != 0) return nullptr;
+  static const struct {
+    decltype(fs.f_type) magic;
+    const char* name;
+  } kKernel[] = {{PROC_SUPER_MAGIC, "procfs"},   {SYSFS_MAGIC, "sysfs"},         {DEBUGFS_MAGIC, "debugfs"},
+                 {TRACEFS_MAGIC, "tracefs"},     {SECURITYFS_MAGIC, "securityfs"}, {CGROUP_SUPER_MAGIC, "cgroupfs"},
+                 {CGROUP2_SUPER_MAGIC, "cgroup2"}, {DEVPTS_SUPER_MAGIC, "devpts"}, {BPF_FS_MAGIC, "bpffs"},
+                 {PSTOREFS_MAGIC, "pstore"},     {EFIVARFS_MAGIC, "efivarfs"}};
+  for (const auto& k : kKernel) {
+    if (fs.f_type == k.magic) return k.name;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
-std::string read_regular_file(const std::string& path, std::size_t max_bytes, std::string_view what) {
-  const std::string name = quoted(path);
-  const std::string limit = format_bytes(max_bytes);
-  struct stat info {};
-  if (::stat(path.c_str(), &info) != 0) throw UsageError(fmt::format("cannot open {}: {}", name, std::strerror(errno)));
-  // A FIFO or a device would block the read or never end: refuse before opening it.
-  if (!S_ISREG(info.st_mode)) throw UsageError(fmt::format("{} is {}, not {}", name, kind_of(info.st_mode), what));
-  const FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
-  if (fd.get() < 0) throw UsageError(fmt::format("cannot open {}: {}", name, std::strerror(errno)));
-  // The file may have been swapped between stat and open: check what was opened.
-  if (::fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode)) {
-    throw UsageError(fmt::format("{} is not a regular file, not {}", name, what));
-  }
-  const auto too_large = [&] { return UsageError(fmt::format("{} is too large for {} (over {})", name, what, limit)); };
+namespace {
+
+// Everything up to `max_bytes` from an open regular file, which `info` describes.
+std::string read_opened(int fd, const struct stat& info, const std::string& name, std::size_t max_bytes,
+                        std::string_view what) {
+  const auto too_large = [&] {
+    return UsageError(fmt::format("{} is too large for {} (over {})", name, what, format_bytes(max_bytes)));
+  };
   if (static_cast<std::size_t>(info.st_size) > max_bytes) throw too_large();
   std::string text;
   text.reserve(static_cast<std::size_t>(info.st_size));
   char buffer[1 << 16];
   for (;;) {
-    const ssize_t got = ::read(fd.get(), buffer, sizeof buffer);
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
     if (got == 0) break;
     if (got < 0 && errno == EINTR) {
       throw_if_interrupted();
@@ -76,6 +91,43 @@ std::string read_regular_file(const std::string& path, std::size_t max_bytes, st
   return text;
 }
 
+constexpr int kReadFlags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
+
+}  // namespace
+
+std::string read_regular_file(const std::string& path, std::size_t max_bytes, std::string_view what) {
+  const std::string name = quoted(path);
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) throw UsageError(fmt::format("cannot open {}: {}", name, std::strerror(errno)));
+  // A FIFO or a device would block the read or never end: refuse before opening it.
+  if (!S_ISREG(info.st_mode)) throw UsageError(fmt::format("{} is {}, not {}", name, kind_of(info.st_mode), what));
+  const FileDescriptor fd(::open(path.c_str(), kReadFlags));
+  if (fd.get() < 0) throw UsageError(fmt::format("cannot open {}: {}", name, std::strerror(errno)));
+  // The file may have been swapped between stat and open: check what was opened.
+  if (::fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode)) {
+    throw UsageError(fmt::format("{} is not a regular file, not {}", name, what));
+  }
+  return read_opened(fd.get(), info, name, max_bytes, what);
+}
+
+UntrustedFile read_untrusted_file(const std::string& path, std::size_t max_bytes, std::string_view what) {
+  const std::string name = quoted(path);
+  struct stat info {};
+  if (::lstat(path.c_str(), &info) != 0) throw UsageError(fmt::format("cannot open {}: {}", name, std::strerror(errno)));
+  if (S_ISLNK(info.st_mode)) throw UsageError(fmt::format("{} is a symbolic link, not {}", name, what));
+  if (!S_ISREG(info.st_mode)) throw UsageError(fmt::format("{} is {}, not {}", name, kind_of(info.st_mode), what));
+  const FileDescriptor fd(::open(path.c_str(), kReadFlags | O_NOFOLLOW));
+  if (fd.get() < 0) throw UsageError(fmt::format("cannot open {}: {}", name, std::strerror(errno)));
+  if (::fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode)) {
+    throw UsageError(fmt::format("{} is not a regular file, not {}", name, what));
+  }
+  UntrustedFile file;
+  file.text = read_opened(fd.get(), info, name, max_bytes, what);
+  file.owner_uid = info.st_uid;
+  file.modified_s = static_cast<double>(info.st_mtim.tv_sec) + 1e-9 * static_cast<double>(info.st_mtim.tv_nsec);
+  return file;
+}
+
 std::string check_output_path(std::string_view path, bool allow_stdout) {
   if (path == "-") {
     return allow_stdout ? std::string() : std::string("needs a file name ('-' would mix it into the report on stdout)");
@@ -85,6 +137,9 @@ std::string check_output_path(std::string_view path, bool allow_stdout) {
   struct stat info {};
   if (::stat(p.c_str(), &info) == 0) {
     if (!S_ISREG(info.st_mode)) return fmt::format("cannot write {}: it is {}", quoted(path), kind_of(info.st_mode));
+    if (const char* kernel = kernel_file_system(p)) {
+      return fmt::format("cannot write {}: it is a file of the kernel ({}), not a place for a run", quoted(path), kernel);
+    }
     // O_NONBLOCK: the file may have become a FIFO since the stat; an open must never wait.
     const FileDescriptor fd(::open(p.c_str(), O_WRONLY | O_APPEND | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
     if (fd.get() < 0) return fmt::format("cannot write {}: {}", quoted(path), std::strerror(errno));
@@ -104,6 +159,9 @@ std::string check_output_dir(std::string_view path) {
   struct stat info {};
   if (::stat(p.c_str(), &info) == 0) {
     if (!S_ISDIR(info.st_mode)) return fmt::format("{} is {}, not a directory", quoted(path), kind_of(info.st_mode));
+    if (const char* kernel = kernel_file_system(p)) {
+      return fmt::format("cannot write into {}: it is a folder of the kernel ({})", quoted(path), kernel);
+    }
     if (::access(p.c_str(), W_OK | X_OK) != 0) return fmt::format("cannot write into {}: {}", quoted(path), std::strerror(errno));
     return {};
   }

@@ -14,6 +14,18 @@ namespace cudalab {
 // names it in messages: "a saved run", "a preset file", "the answers file".
 std::string read_regular_file(const std::string& path, std::size_t max_bytes, std::string_view what);
 
+// A file from someone else's folder (a class's drop folder): never read through a symbolic link,
+// and with what the kernel says about it, which its owner cannot forge by writing the file.
+struct UntrustedFile {
+  std::string text;
+  unsigned owner_uid = 0;  // the file's owner
+  double modified_s = 0;   // its modification time, seconds since the epoch
+};
+
+// As read_regular_file, but a symbolic link is refused too ("is a symbolic link"), and the
+// file's owner and modification time come with its text.
+UntrustedFile read_untrusted_file(const std::string& path, std::size_t max_bytes, std::string_view what);
+
 // "" when the run can write `path` (it is "-" and that is allowed, or a regular file or a new
 // one in a writable folder), else why not, in one printable line. Nothing is left behind.
 std::string check_output_path(std::string_view path, bool allow_stdout);

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <chrono>
+#include <stdexcept>
 
 namespace cudalab {
 
@@ -44,6 +45,36 @@ void clear_interrupted();
 // Live mode's two states: at the prompt (true) a signal leaves at once; while a lesson runs
 // (false) Ctrl-C stops the lesson. Same as set_interrupt_mode(exit_at_once / stop_experiment).
 void exit_on_interrupt(bool at_once);
+
+// Ctrl-Z (SIGTSTP) and fg (SIGCONT) while a run wants or holds a GPU turn (common/queue/gpu_queue.hpp).
+//
+// A student who presses Ctrl-Z while holding the GPU would block the whole class until `fg`. Inside
+// a TurnScope, Ctrl-Z is deferred: it sets a flag that the next check (throw_if_interrupted, every
+// repetition) turns into TurnSuspendedError; the run unwinds, gives its turn back, and then
+// stop_for_terminal() stops the process as the terminal asked. On `fg` it queues again and measures
+// from the start. If the unwind stalls (a long GPU wait), the process stops after 1 s anyway, still
+// holding its turn: the queue passes a stopped holder over.
+// A SIGCONT inside a TurnScope (someone continued a process stopped with kill -STOP, while others
+// may have been let past it) throws TurnResumedError at the next check: the figures measured so far
+// are dropped, never mixed with later ones. Outside a TurnScope, Ctrl-Z stops at once, as usual.
+class TurnScope {
+ public:
+  TurnScope();
+  ~TurnScope();
+  TurnScope(const TurnScope&) = delete;
+  TurnScope& operator=(const TurnScope&) = delete;
+};
+
+struct TurnSuspendedError : std::runtime_error {
+  TurnSuspendedError() : std::runtime_error("stopped with Ctrl-Z") {}
+};
+struct TurnResumedError : std::runtime_error {
+  TurnResumedError() : std::runtime_error("continued after a stop") {}
+};
+
+// Stops this process as Ctrl-Z would (the default action of SIGTSTP); returns once it is continued
+// (`fg`), with the resume that woke it already forgotten.
+void stop_for_terminal();
 
 // Sleeps `total`, or less: throws InterruptedError within a few milliseconds of a signal.
 // std::this_thread::sleep_for resumes its sleep after EINTR, so polls must not use it.

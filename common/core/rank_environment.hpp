@@ -19,7 +19,7 @@ struct RankEnvironment {
   int local_rank = 0;  // this process's place on its own node: which GPU it takes
   std::string source;  // the variables it came from: "RANK/WORLD_SIZE" or "SLURM_PROCID/SLURM_NTASKS"
   // Names the run: the same in every rank of one run, different between runs, so that the ranks
-  // of one run find each other (core/rendezvous.hpp) and never a stale file of another.
+  // of one run find each other (queue/rendezvous.hpp) and never a stale file of another.
   // CUDALAB_RUN_ID when set; else the Slurm job and step; else torchrun's MASTER_ADDR and
   // MASTER_PORT (with TORCHELASTIC_RUN_ID and its restart count, when set).
   std::string run_key;

@@ -21,7 +21,7 @@ struct RunContext {
   bool timeline = false;   // --timeline
   std::string trace_path;  // --trace FILE (written by the CLI from Report::timelines)
   // One process per GPU (Lesson::runs_as_ranks): this process's rank, measuring on `device`
-  // only, and how it trades text with the other ranks (core/rendezvous.hpp, owned by the CLI).
+  // only, and how it trades text with the other ranks (queue/rendezvous.hpp, owned by the CLI).
   // Unset when one process drives every GPU.
   std::optional<RankEnvironment> rank;
   Rendezvous* rendezvous = nullptr;

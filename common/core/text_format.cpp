@@ -33,6 +33,11 @@ bool is_wide(char32_t cp) {
          (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x20000 && cp <= 0x3FFFD);
 }
 
+bool is_cjk_punctuation(char32_t cp) {
+  return (cp >= 0x3000 && cp <= 0x303F) || (cp >= 0xFF01 && cp <= 0xFF0F) || (cp >= 0xFF1A && cp <= 0xFF20) ||
+         (cp >= 0xFF3B && cp <= 0xFF40) || (cp >= 0xFF5B && cp <= 0xFF65);
+}
+
 // CJK punctuation that must not start a line (kinsoku): it moves with the character before it.
 bool is_closing_punctuation(char32_t cp) {
   switch (cp) {
@@ -123,11 +128,15 @@ void split_run(const TextRun& run, bool& space, std::vector<Piece>& out) {
 }
 
 bool is_ascii_closing(char32_t cp) {
-  return cp == ')' || cp == ',' || cp == '.' || cp == ';' || cp == ':' || cp == '!' || cp == '?';
+  return cp == ')' || cp == ']' || cp == '}' || cp == ',' || cp == '.' || cp == ';' || cp == ':' || cp == '!' ||
+         cp == '?';
 }
 
+// Punctuation that must not end a line: it moves with the character after it. ASCII brackets
+// count too: the zh help writes "[默认：4]", and a "[" left at a line's end reads as a stray mark.
 bool is_opening_punctuation(char32_t cp) {
-  return cp == U'（' || cp == U'「' || cp == U'『' || cp == U'【' || cp == U'《' || cp == U'“' || cp == U'‘';
+  return cp == U'（' || cp == U'「' || cp == U'『' || cp == U'【' || cp == U'《' || cp == U'“' || cp == U'‘' ||
+         cp == '(' || cp == '[' || cp == '{';
 }
 
 // Whether a line may end between two pieces.
@@ -137,6 +146,71 @@ bool may_break_between(const Piece& before, const Piece& after) {
     return false;
   }
   return is_wide(before.last) || is_wide(after.first);
+}
+
+// Pieces no line may end between, with whether a line may end before them without cutting a
+// Chinese word in two: at a space, at punctuation, or where Chinese meets other text, but not
+// between two Chinese characters (a word may span them: 硬件).
+struct Unit {
+  std::size_t begin = 0, end = 0;  // pieces [begin, end)
+  std::size_t width = 0;
+  bool space_before = false;
+  bool word_boundary = true;
+};
+
+bool is_han(char32_t cp) { return is_wide(cp) && !is_cjk_punctuation(cp); }
+
+std::vector<Unit> units_of(const std::vector<Piece>& pieces) {
+  std::vector<Unit> units;
+  for (std::size_t i = 0; i < pieces.size();) {
+    Unit u{i, i + 1, display_width(pieces[i].text), pieces[i].space_before, true};
+    if (i > 0 && !u.space_before) u.word_boundary = !(is_han(pieces[i - 1].last) && is_han(pieces[i].first));
+    while (u.end < pieces.size() && !may_break_between(pieces[u.end - 1], pieces[u.end])) {
+      u.width += display_width(pieces[u.end++].text);
+    }
+    units.push_back(u);
+    i = u.end;
+  }
+  return units;
+}
+
+std::size_t width_of(const std::vector<Unit>& line) {
+  std::size_t w = 0;
+  for (std::size_t u = 0; u < line.size(); ++u) w += line[u].width + (u > 0 && line[u].space_before ? 1 : 0);
+  return w;
+}
+
+// Units placed greedily into lines of `width`. Where the next unit does not fit and the line
+// would end inside a Chinese word, the line ends instead at its last word boundary, and what
+// follows moves down; only a line with no such boundary at all ends between two characters.
+// Each line's width is kept as it grows: a megabyte of prose is placed in one pass.
+std::vector<std::vector<Unit>> place_units(const std::vector<Unit>& units, std::size_t width) {
+  std::vector<std::vector<Unit>> lines(1);
+  std::size_t used = 0;
+  for (const Unit& u : units) {
+    auto& line = lines.back();
+    const std::size_t gap = !line.empty() && u.space_before ? 1 : 0;
+    if (line.empty() || used + gap + u.width <= width) {
+      line.push_back(u);
+      used += gap + u.width;
+      continue;
+    }
+    std::size_t keep = line.size();
+    if (!u.word_boundary) {
+      while (keep > 1 && !line[keep - 1].word_boundary) --keep;
+      keep = keep > 1 ? keep - 1 : line.size();  // end before the unit that starts the word
+    }
+    std::vector<Unit> moved(line.begin() + static_cast<std::ptrdiff_t>(keep), line.end());
+    line.resize(keep);
+    moved.push_back(u);
+    if (width_of(moved) > width) {  // a word longer than a line: it breaks where it must
+      lines.emplace_back(moved.begin(), moved.end() - 1);
+      moved = {u};
+    }
+    used = width_of(moved);
+    lines.push_back(std::move(moved));
+  }
+  return lines;
 }
 
 // Appends the piece, in its colour when it has one (no temporary string: a megabyte of prose is
@@ -193,30 +267,15 @@ std::vector<std::string> wrap_runs(const std::vector<TextRun>& runs, std::size_t
       split_run(run, space, pieces);
     }
   }
-  // Units: pieces no line may end between, placed greedily.
   std::vector<std::string> lines;
-  std::string line;
-  std::size_t line_width = 0;
-  std::size_t i = 0;
-  while (i < pieces.size()) {
-    std::size_t j = i + 1;
-    std::size_t unit_width = display_width(pieces[i].text);
-    while (j < pieces.size() && !may_break_between(pieces[j - 1], pieces[j])) unit_width += display_width(pieces[j++].text);
-    const bool gap = line_width > 0 && pieces[i].space_before;
-    if (line_width > 0 && line_width + (gap ? 1 : 0) + unit_width > width) {
-      lines.push_back(std::move(line));
-      line.clear();
-      line_width = 0;
+  for (const auto& units : place_units(units_of(pieces), width)) {
+    std::string line;
+    for (std::size_t u = 0; u < units.size(); ++u) {
+      if (u > 0 && units[u].space_before) line += ' ';
+      for (std::size_t k = units[u].begin; k < units[u].end; ++k) append_painted(line, pieces[k]);
     }
-    if (line_width > 0 && pieces[i].space_before) {
-      line += ' ';
-      ++line_width;
-    }
-    for (std::size_t k = i; k < j; ++k) append_painted(line, pieces[k]);
-    line_width += unit_width;
-    i = j;
+    lines.push_back(std::move(line));
   }
-  if (!line.empty() || lines.empty()) lines.push_back(std::move(line));
   std::vector<std::string> fitted;
   fitted.reserve(lines.size());
   for (auto& l : lines) cut_to_width(l, width, fitted);
@@ -232,11 +291,6 @@ std::vector<std::string> wrap_text(std::string_view text, std::size_t width) {
 }
 
 namespace {
-
-bool is_cjk_punctuation(char32_t cp) {
-  return (cp >= 0x3000 && cp <= 0x303F) || (cp >= 0xFF01 && cp <= 0xFF0F) || (cp >= 0xFF1A && cp <= 0xFF20) ||
-         (cp >= 0xFF3B && cp <= 0xFF40) || (cp >= 0xFF5B && cp <= 0xFF65);
-}
 
 std::string_view without_markers(std::string_view text) {
   while (!text.empty() && (text.front() == '*' || text.front() == '`')) text.remove_prefix(1);

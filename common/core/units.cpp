@@ -11,7 +11,15 @@
 
 namespace cudalab {
 
-std::optional<std::uint64_t> parse_size(std::string_view text) {
+namespace {
+
+// A size as written: a number and a unit's bytes; nullopt when it is not one at all (as opposed
+// to one too large for 64 bits, which check_size calls out of range).
+struct WrittenSize {
+  double bytes = 0;  // may be infinite, or beyond 64 bits
+};
+
+std::optional<WrittenSize> read_size(std::string_view text) {
   std::size_t i = 0;
   while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
   if (i == 0 || i > 64) return std::nullopt;
@@ -19,20 +27,29 @@ std::optional<std::uint64_t> parse_size(std::string_view text) {
   if (number.find('.') != number.rfind('.') || number == ".") return std::nullopt;
   std::string unit(text.substr(i));
   for (auto& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  double scale = 0;
-  if (unit.empty() || unit == "b") scale = 1;
-  else if (unit == "k" || unit == "kib") scale = 1024.0;
-  else if (unit == "m" || unit == "mib") scale = 1024.0 * 1024;
-  else if (unit == "g" || unit == "gib") scale = 1024.0 * 1024 * 1024;
-  else if (unit == "kb") scale = 1e3;
-  else if (unit == "mb") scale = 1e6;
-  else if (unit == "gb") scale = 1e9;
-  else return std::nullopt;
-  // strtod, not stod: many digits overflow to infinity here instead of throwing out_of_range.
-  const double bytes = std::strtod(number.c_str(), nullptr) * scale;
-  if (!std::isfinite(bytes) || bytes >= 1.8e19) return std::nullopt;
-  const double rounded = std::floor(bytes);
-  if (rounded != bytes) return std::nullopt;  // "1.3B" is not a whole number of bytes
+  static const struct {
+    const char* unit;
+    double scale;
+  } kUnits[] = {{"", 1},       {"b", 1},         {"k", 0x1p10},    {"kib", 0x1p10}, {"m", 0x1p20},
+                {"mib", 0x1p20}, {"g", 0x1p30},    {"gib", 0x1p30},  {"t", 0x1p40},   {"tib", 0x1p40},
+                {"p", 0x1p50},   {"pib", 0x1p50},  {"kb", 1e3},      {"mb", 1e6},     {"gb", 1e9},
+                {"tb", 1e12},    {"pb", 1e15}};
+  for (const auto& u : kUnits) {
+    // strtod, not stod: many digits overflow to infinity here instead of throwing out_of_range.
+    if (unit == u.unit) return WrittenSize{std::strtod(number.c_str(), nullptr) * u.scale};
+  }
+  return std::nullopt;
+}
+
+bool fits_64_bits(double bytes) { return std::isfinite(bytes) && bytes < 1.8e19; }
+
+}  // namespace
+
+std::optional<std::uint64_t> parse_size(std::string_view text) {
+  const auto written = read_size(text);
+  if (!written || !fits_64_bits(written->bytes)) return std::nullopt;
+  const double rounded = std::floor(written->bytes);
+  if (rounded != written->bytes) return std::nullopt;  // "1.3B" is not a whole number of bytes
   return static_cast<std::uint64_t>(rounded);
 }
 
@@ -63,6 +80,8 @@ std::string check_whole_number(std::string_view text, long long min, long long m
 std::string check_size(std::string_view text, std::uint64_t min_bytes, std::uint64_t max_bytes) {
   const std::string allowed = fmt::format("allowed {} to {}", format_bytes(min_bytes), format_bytes(max_bytes));
   const auto parsed = parse_size(text);
+  const auto written = read_size(text);
+  if (!parsed && written && !fits_64_bits(written->bytes)) return fmt::format("{} is out of range; {}", printable_value(text), allowed);
   if (!parsed) {
     return fmt::format("'{}' is not a size; write e.g. 4096, 64KiB, 64MiB or 1GiB ({})", printable_value(text), allowed);
   }

@@ -12,7 +12,8 @@
 
 namespace cudalab {
 
-// "4096", "64KiB", "64MiB", "1GiB", "16K", "1.5MiB" (binary units; KB/MB/GB are decimal).
+// "4096", "64KiB", "64MiB", "1GiB", "2TiB", "16K", "1.5MiB" (binary units up to PiB; KB/MB/GB/TB/PB are
+// decimal).
 // nullopt when the text is not a size or does not fit in 64 bits.
 std::optional<std::uint64_t> parse_size(std::string_view text);
 

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "common/core/errors.hpp"
-#include "common/core/gpu_queue.hpp"
+#include "common/queue/gpu_queue.hpp"
 #include "common/gpu/cuda_check.hpp"
 #include "common/gpu/device.hpp"
 

@@ -1,4 +1,4 @@
-// The GPU queue (common/core/gpu_queue.hpp) names a GPU by its UUID. These read it through CUDA
+// The GPU queue (common/queue/gpu_queue.hpp) names a GPU by its UUID. These read it through CUDA
 // without creating a context (cudaGetDeviceProperties needs none, unlike cudaSetDevice since
 // CUDA 12), so a student queues before touching the GPU and NVML does not list a waiting student.
 #pragma once

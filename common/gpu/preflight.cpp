@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "common/gpu/nvml.hpp"
+
 #include <fmt/format.h>
 #include <string_view>
 
@@ -49,7 +51,7 @@ std::vector<std::string> preflight_warnings(const DeviceInfo& d) {
   return out;
 }
 
-GpuProcessWatch::GpuProcessWatch(std::string pci_bus_id) : pci_bus_id_(std::move(pci_bus_id)) {
+GpuProcessWatch::GpuProcessWatch(std::string pci_bus_id) : pci_bus_id_(std::move(pci_bus_id)), ledger_(pci_bus_id_) {
   thread_ = std::thread([this] {
     std::unique_lock<std::mutex> lock(mutex_);
     while (!stopping_) {
@@ -74,12 +76,15 @@ void GpuProcessWatch::sample() {
   GpuActivity now = query_gpu_activity(pci_bus_id_);
   if (!now.compute_processes) return;
   const std::lock_guard<std::mutex> lock(mutex_);
+  ledger_.update();
   if (!busiest_.compute_processes || *other_processes(now) > *other_processes(busiest_)) busiest_ = std::move(now);
 }
 
 GpuActivity GpuProcessWatch::busiest() const {
   const std::lock_guard<std::mutex> lock(mutex_);
-  return busiest_;
+  GpuActivity busiest = busiest_;
+  busiest.tenants = busiest.compute_processes ? ledger_.tenants() : std::nullopt;
+  return busiest;
 }
 
 std::optional<int> other_processes(const GpuActivity& activity) {
@@ -87,6 +92,13 @@ std::optional<int> other_processes(const GpuActivity& activity) {
   // NVML lists this process too (by its host PID, which differs from getpid() in a container);
   // idle cudalab processes (waiting for their turn, rendering, at a prompt) do not count.
   return std::max(0, *activity.compute_processes - 1 - activity.idle_cudalab_processes.value_or(0));
+}
+
+std::optional<int> working_others(const GpuActivity& activity) {
+  if (!activity.compute_processes) return std::nullopt;
+  if (!activity.tenants) return other_processes(activity);
+  return static_cast<int>(std::count_if(activity.tenants->begin(), activity.tenants->end(),
+                                        [](const Tenant& t) { return t.worked(); }));
 }
 
 double host_load_average() {
@@ -98,19 +110,58 @@ double host_load_average() {
 
 namespace {
 
-EnvironmentItem processes_item(const ClassroomSnapshot& s) {
-  const auto before = other_processes(s.before);
-  const auto after = other_processes(s.after);
-  const auto during = other_processes(s.busiest_during);
-  if (!before && !after && !during) {
-    return {"other_processes", true, "other processes on the GPU: unknown (NVML unavailable)"};
+// "pid 4242: SM 99%, memory 2%, CPU 100%", the figures behind a tenant's verdict.
+std::string tenant_figures(const Tenant& t) {
+  std::string text = fmt::format("pid {}: SM {}%, memory {}%", t.pid, t.sm_percent, t.memory_percent);
+  if (t.cpu_share) text += fmt::format(", CPU {:.0f}%", 100 * *t.cpu_share);
+  return text;
+}
+
+std::string figures_of(const std::vector<Tenant>& tenants, bool worked) {
+  std::string text;
+  for (const auto& t : tenants) {
+    if (t.worked() != worked) continue;
+    text += (text.empty() ? "" : "; ") + tenant_figures(t);
   }
-  const int others = std::max({before.value_or(0), after.value_or(0), during.value_or(0)});
-  if (others == 0) return {"other_processes", true, "no other process used the GPU while the lesson measured"};
-  return {"other_processes", false,
-          fmt::format("{} other process{} used the GPU while the lesson measured: its figures are shared, expect "
-                      "noise (wait with --wait-idle SECONDS)",
-                      others, others == 1 ? "" : "es")};
+  return text;
+}
+
+// Disturbed when another process worked on the GPU while the lesson measured, or another run took
+// this GPU's turn beside ours; an idle context (a notebook left open) is named and clean.
+EnvironmentItem processes_item(const ClassroomSnapshot& s) {
+  if (s.turn_shared) {
+    return {"other_processes", false,
+            "another run held this GPU's turn beside this one (this run was passed over in the queue): its figures "
+            "may be shared, run it again"};
+  }
+  const GpuActivity& watched = s.busiest_during;
+  int holding = 0, working = 0;
+  bool known = false, work_known = true;
+  for (const GpuActivity* a : {&s.before, &watched, &s.after}) {
+    if (const auto others = other_processes(*a)) {
+      known = true;
+      holding = std::max(holding, *others);
+      work_known = work_known && a->tenants.has_value();
+      working = std::max(working, working_others(*a).value_or(0));
+    }
+  }
+  if (!known) return {"other_processes", true, "other processes on the GPU: unknown (NVML unavailable)"};
+  const std::vector<Tenant> seen = watched.tenants.value_or(std::vector<Tenant>{});
+  if (working > 0) {
+    const std::string figures = figures_of(seen, true);
+    return {"other_processes", false,
+            fmt::format("{} other process{} worked on the GPU while the lesson measured: its figures are shared, "
+                        "expect noise (wait with --wait-idle SECONDS){}{}",
+                        working, working == 1 ? "" : "es", figures.empty() ? "" : "; " + figures,
+                        work_known ? "" : "; NVML cannot tell idle processes from working ones here, so every process "
+                                          "with a context counts")};
+  }
+  if (holding == 0) return {"other_processes", true, "no other process used the GPU while the lesson measured"};
+  const std::string figures = figures_of(seen, false);
+  return {"other_processes", true,
+          fmt::format("{} held a context on the GPU and did no work while the lesson measured{}",
+                      holding == 1 ? "another process" : fmt::format("{} other processes", holding),
+                      figures.empty() ? "" : " (" + figures + ")")};
 }
 
 EnvironmentItem clocks_item(const GpuActivity& a) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/gpu/device.hpp"
+#include "common/gpu/nvml.hpp"
 #include "common/core/device_facts.hpp"
 
 namespace cudalab {
@@ -30,6 +31,7 @@ struct ClassroomSnapshot {
   // student's run can start and end between before and after.
   GpuActivity busiest_during;
   std::optional<PcieLink> link_after;  // read after the lesson: an idle link trains down
+  bool turn_shared = false;            // another run held this GPU's turn beside ours (gpu_queue.hpp)
   bool thread_pinned = false;          // the measuring thread was bound near the GPU
   double host_load = -1;               // 1-minute load average, -1 when unknown
   int host_cpus = 0;
@@ -41,9 +43,14 @@ std::vector<EnvironmentItem> classroom_items(const DeviceInfo& device, const Cla
 // waits for: never a cudalab process that is itself waiting in the queue.
 std::optional<int> other_processes(const GpuActivity& activity);
 
+// The other processes that worked on the GPU, not merely held a context (Tenant::worked) where
+// NVML can tell, else every other process (other_processes). This is what --wait-idle waits for.
+std::optional<int> working_others(const GpuActivity& activity);
+
 // Counts the processes on a GPU every kSamplePeriod while it lives, on a thread of its own, and
 // keeps the snapshot with the most other processes (other_processes; compute_processes unset
-// without NVML).
+// without NVML); its tenants are every other process seen while the watch lived, with what each
+// did (NVML keeps per-process samples, read since the watch began; CPU time from /proc).
 class GpuProcessWatch {
  public:
   static constexpr std::chrono::milliseconds kSamplePeriod{100};
@@ -60,6 +67,7 @@ class GpuProcessWatch {
   std::condition_variable stop_requested_;
   bool stopping_ = false;
   GpuActivity busiest_;
+  TenantLedger ledger_;  // what every other process did while the watch lived
   std::thread thread_;
 };
 

@@ -7,12 +7,14 @@
 //   model    pure predictions from the Measurements (primitives measured in the same run)
 //   report   a pure function (Params, Measurements, Prediction) -> Report, thresholds included,
 //            unit-tested with made-up measurements
-// and a lesson.cpp that hands them to make_lesson<>(). The course order, numbers and titles live
-// in cli/course.cpp. Nothing here knows CUDA or CLI11: a Lesson is a value the CLI configures.
+// and a lesson.cpp that describes the lesson (number, name, titles, summary, GPUs, usual turn) and
+// registers it with its factory, make_lesson<>() of the four parts (common/lesson/registry.hpp).
+// Nothing here knows CUDA or CLI11: a Lesson is a value the CLI configures.
 #pragma once
 
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,6 +45,9 @@ class Lesson {
   // How many GPUs the run measures on, for the queue: 1 (ctx.device), N (the first N), or
   // nullopt (every visible GPU).
   virtual std::optional<int> gpus_measured() const { return 1; }
+  // True when a run on another GPU that shares this GPU's PCIe path moves the lesson's headline:
+  // the run then takes the turns of those GPUs too (README, "Several GPUs").
+  virtual bool shares_host_path() const { return false; }
   // One process per GPU, as training runs (lesson 10): whether a launcher's RANK/WORLD_SIZE (or
   // srun's SLURM_PROCID/SLURM_NTASKS) make this process one rank of a run, measuring only its
   // own GPU (RunContext::rank); how many such processes `--ranks N` asks the CLI to start on
@@ -57,6 +62,13 @@ class Lesson {
 template <class P>
 std::optional<int> gpus_of(const P&) {
   return 1;
+}
+
+// Whether the lesson's headline moves when another GPU on its PCIe path measures at the same
+// time: no, unless the lesson's namespace says otherwise with an overload of shares_host_path_of.
+template <class P>
+bool shares_host_path_of(const P&) {
+  return false;
 }
 
 // A lesson's multi-process hooks, from its params, found by argument-dependent lookup like
@@ -86,8 +98,8 @@ class FourPartLesson final : public Lesson {
   using Predict = Pr (*)(const P&, const M&);
   using Build = Report (*)(const P&, const M&, const Pr&);
 
-  FourPartLesson(Flags flags, Repetitions reps, Measure measure, Predict predict, Build build)
-      : flags_(flags), reps_(reps), measure_(measure), predict_(predict), build_(build) {}
+  FourPartLesson(Flags table, Repetitions reps, Measure measure, Predict predict, Build build)
+      : flags_(table), reps_(reps), measure_(measure), predict_(predict), build_(build) {}
 
   std::vector<FlagSpec> flags() const override { return flags_().specs(); }
   std::string set_flag(const std::string& name, const std::string& text) override {
@@ -98,6 +110,7 @@ class FourPartLesson final : public Lesson {
   Repetitions default_repetitions() const override { return reps_; }
   std::unique_ptr<Lesson> clone() const override { return std::make_unique<FourPartLesson>(*this); }
   std::optional<int> gpus_measured() const override { return gpus_of(params_); }
+  bool shares_host_path() const override { return shares_host_path_of(params_); }
   bool runs_as_ranks() const override { return accepts_ranks(params_); }
   int ranks_to_start() const override { return ranks_of(params_); }
   std::vector<std::pair<std::string, std::string>> environment_of_ranks() const override {

@@ -81,10 +81,10 @@ MetricComparison compare_metric(const Comparison& c, const std::string& key, std
 // disturbance: the runs spread 112%)".
 std::string out_of_tolerance(const MetricComparison& m, bool disturbed) {
   const auto ratio = m.ratio();  // none when A's median is 0
-  std::string why = ratio ? fmt::format("headline metric {} is {:.2f}× A's (tolerance ±{:.0f}%", m.key, *ratio,
-                                        100.0 * m.tolerance)
-                          : fmt::format("headline metric {} is {} where A's is 0 (tolerance ±{:.0f}%", m.key,
-                                        format_number(*m.b), 100.0 * m.tolerance);
+  std::string why = ratio ? fmt::format("headline metric {} is {:.2f}× A's (tolerance ±{}", m.key, *ratio,
+                                        percent_text(m.tolerance))
+                          : fmt::format("headline metric {} is {} where A's is 0 (tolerance ±{}", m.key,
+                                        format_number(*m.b), percent_text(m.tolerance));
   if (m.capped && disturbed) {
     why += fmt::format(", not widened beside a disturbance: the runs spread {:.0f}%", 100.0 * m.spread);
   } else if (m.capped) {
@@ -130,6 +130,11 @@ TableFormat parse_table_format(const std::string& text) {
   if (text == "md") return TableFormat::md;
   if (text == "csv") return TableFormat::csv;
   throw UsageError("--format: '" + text + "' is not one of text, md, csv");
+}
+
+std::string percent_text(double relative) {
+  const double percent = 100.0 * relative;
+  return percent >= 100.0 ? fmt::format("{:.0f}%", percent) : fmt::format("{:.3g}%", percent);
 }
 
 std::optional<double> MetricComparison::ratio() const {
@@ -215,6 +220,7 @@ Comparison compare_runs(const SavedRun& a, const SavedRun& b, std::optional<doub
 std::vector<std::string> grade_problems(const GradeRow& row, Lang lang) {
   if (row.run == nullptr) return {tr(lang, "unreadable: " + row.problem)};
   std::vector<std::string> out;
+  for (const auto& flag : row.flags) out.push_back(tr(lang, flag));
   if (row.run->integrity.state == Integrity::modified) out.push_back(tr(lang, row.run->integrity.describe()));
   for (const auto& check : row.run->report.checks) {
     if (check.kind == CheckKind::verify && !check.passed) {
@@ -225,6 +231,6 @@ std::vector<std::string> grade_problems(const GradeRow& row, Lang lang) {
   return out;
 }
 
-bool grade_passes(const GradeRow& row) { return grade_problems(row).empty(); }
+bool grade_passes(const GradeRow& row) { return row.superseded || grade_problems(row).empty(); }
 
 }  // namespace cudalab

@@ -19,6 +19,9 @@ enum class TableFormat { text, md, csv };
 inline constexpr double kMaxToleranceWidening = 2.0;
 TableFormat parse_table_format(const std::string& text);  // "text" | "md" | "csv"
 
+// A relative tolerance as the percent `--tolerance` takes: 0.15 -> "15%", 0.001 -> "0.1%".
+std::string percent_text(double relative);
+
 struct MetricComparison {
   std::string key;
   std::string unit;
@@ -88,6 +91,14 @@ struct GradeRow {
   std::string file;
   const SavedRun* run = nullptr;  // null when the file could not be read
   std::string problem;            // then why, one line
+
+  // Who handed it in, and when (report/class_checks.hpp).
+  std::string student;                  // "" when the file does not say
+  std::optional<long long> owner_uid;   // the file's owner, when the kernel says who the student is
+  double submitted_s = 0;               // the file's modification time: the latest submission counts
+  std::optional<int> named_lesson;      // the one lesson its file name names, if it names one
+  bool superseded = false;              // a later submission of the same student and lesson counts
+  std::vector<std::string> flags;       // why it cannot count as the student's own work, one each
 };
 
 // Text, markdown or CSV: file, lesson, device, headline metrics, verify and expect verdicts,
@@ -96,6 +107,7 @@ struct GradeRow {
 // names: a row whose name does not fit beside its verdicts puts them on the next line.
 std::string render_grades(const std::vector<GradeRow>& rows, TableFormat format, std::size_t width,
                           Lang lang = Lang::en);
+// A superseded row passes whatever it holds: only the latest submission counts.
 bool grade_passes(const GradeRow& row);
 // Why a row does not pass, one phrase each (empty: it passes), in `lang`: a disturbed run's
 // reason is translated before its prefix, so no pattern of the reason can swallow the prefix.

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "common/core/errors.hpp"
+#include "common/report/notes_figures.hpp"
 
 namespace cudalab {
 
@@ -57,7 +58,14 @@ std::optional<std::string_view> embedded_file(std::string_view folder, std::stri
 std::optional<std::string> notes_section(Lang lang, std::string_view file, std::string_view key) {
   const char* text = find_file(lang, file);
   if (text == nullptr) return std::nullopt;
-  return detail::find_section(text, key);
+  auto section = detail::find_section(text, key);
+  if (!section) return section;
+  return expand_figures(*section, builtin_figures(lang, file)).text;
+}
+
+std::optional<std::string> notes_section_source(Lang lang, std::string_view file, std::string_view key) {
+  const char* text = find_file(lang, file);
+  return text == nullptr ? std::nullopt : detail::find_section(text, key);
 }
 
 std::vector<std::string> notes_keys(Lang lang, std::string_view file) {

@@ -17,11 +17,15 @@
 
 namespace cudalab {
 
-// The body of one section, without its heading; nullopt when the file or key is missing.
+// The body of one section, without its heading, its figures filled in from the lesson's reference
+// run (notes_figures.hpp); nullopt when the file or key is missing.
 std::optional<std::string> notes_section(Lang lang, std::string_view file, std::string_view key);
+// The same as written, with its {{...}} references (for tests).
+std::optional<std::string> notes_section_source(Lang lang, std::string_view file, std::string_view key);
 
 // The text of another embedded file: `folder` "zh/labels" holds the label catalogues
-// (course-notes/zh/labels/<file>.txt). nullopt when there is none.
+// (course-notes/zh/labels/<file>.txt), "figures" the named figures the notes quote
+// (course-notes/figures/constants.txt). nullopt when there is none.
 std::optional<std::string_view> embedded_file(std::string_view folder, std::string_view file);
 
 // Every key in one notes file, in order (for tests: en and zh must carry the same keys).

@@ -161,8 +161,10 @@ std::vector<Guess> read_answers(const std::string& path_as_typed, const std::vec
       index = questions.size();
       for (std::size_t i = 0; i < questions.size(); ++i) index = questions[i].metric == key ? i : index;
       if (index == questions.size()) {
-        throw UsageError(fmt::format("--answers: {} line {}: this lesson asks nothing about '{}'", path, line_no,
-                                     printable_value(key)));
+        std::string keys;
+        for (const auto& q : questions) keys += (keys.empty() ? "" : ", ") + q.metric;
+        throw UsageError(fmt::format("--answers: {} line {}: this lesson asks nothing about '{}'; it asks about {}", path,
+                                     line_no, printable_value(key), keys));
       }
       value = line.substr(eq + 1);
     }

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "common/report/compare.hpp"
+#include "common/report/table_cells.hpp"
 #include "common/core/text_format.hpp"
 #include "common/report/translate.hpp"
 
@@ -50,19 +51,6 @@ std::string environment_text(const std::vector<std::string>& disturbance, Lang l
 std::vector<std::string> run_items(const SavedRun& run, const std::vector<std::string>& disturbance) {
   const std::string device = run.report.devices.empty() ? "no device" : run.report.devices.front().name;
   return {device, run.report.recorded_at, integrity_name(run.integrity.state), environment_word(disturbance)};
-}
-
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char ch : text) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-  return quoted + "\"";
-}
-
-std::string md_cell(const std::string& text) {
-  std::string out;
-  for (char ch : text) out += ch == '|' ? std::string("\\|") : std::string(1, ch);
-  return out;
 }
 
 // `text` wrapped to `width`: its first line after `first` spaces, the others after `rest`.
@@ -139,7 +127,7 @@ void metric_rows_text(std::ostringstream& out, const Comparison& c, std::size_t 
     const std::string name = fmt::format("{} ({})", m.key, m.unit);
     const std::string numbers = fmt::format("  {:>10} {:>10} {:>7} {:>5}  {}", value_text(m.a), value_text(m.b),
                                             ratio ? fmt::format("{:.2f}×", *ratio) : "—",
-                                            fmt::format("{:.0f}%", 100.0 * m.tolerance), tr(lang, metric_verdict(m)));
+                                            percent_text(m.tolerance), tr(lang, metric_verdict(m)));
     const char* mark = m.headline ? "* " : "  ";
     if (display_width(name) <= name_width) {
       out << mark << pad_right(name, name_width) << numbers << '\n';
@@ -199,9 +187,9 @@ void comparison_md(std::ostringstream& out, const Comparison& c) {
   out << "\n| | metric | unit | A | B | B/A | tolerance | verdict |\n|---|---|---|---:|---:|---:|---:|---|\n";
   for (const auto& m : c.metrics) {
     const auto ratio = m.ratio();
-    out << fmt::format("| {} | {} | {} | {} | {} | {} | ±{:.0f}%{} | {} |\n", m.headline ? "**headline**" : "",
+    out << fmt::format("| {} | {} | {} | {} | {} | {} | ±{}{} | {} |\n", m.headline ? "**headline**" : "",
                        md_cell(m.key), md_cell(m.unit), value_text(m.a), value_text(m.b),
-                       ratio ? fmt::format("{:.3f}", *ratio) : "—", 100.0 * m.tolerance, m.capped ? " (capped)" : "",
+                       ratio ? fmt::format("{:.3f}", *ratio) : "—", percent_text(m.tolerance), m.capped ? " (capped)" : "",
                        metric_verdict(m));
   }
   out << "\n| check | kind | headline | A | B |\n|---|---|---|---|---|\n";
@@ -218,7 +206,8 @@ void comparison_csv(std::ostringstream& out, const Comparison& c) {
     const auto ratio = m.ratio();
     out << fmt::format("{},metric,{},{},{},{},{},{},{},{}\n", files, csv_field(m.key), csv_field(m.unit),
                        m.headline ? "yes" : "no", m.a ? fmt::format("{}", *m.a) : "", m.b ? fmt::format("{}", *m.b) : "",
-                       ratio ? fmt::format("{:.6g}", *ratio) : "", fmt::format("{:.6g}", m.tolerance), metric_verdict(m));
+                       ratio ? fmt::format("{:.6g}", *ratio) : "", fmt::format("{:.6g}", 100.0 * m.tolerance),
+                       metric_verdict(m));
   }
   for (const auto& x : c.checks) {
     out << fmt::format("{},{},{},,{},{},{},,,{}\n", files, kind_name(x.kind), csv_field(x.key), x.headline ? "yes" : "no",
@@ -244,18 +233,34 @@ std::vector<std::string> headline_items(const Report& r) {
   return items;
 }
 
-std::string tally(const Report& r, CheckKind kind) {
+// How many checks of `kind` passed, of how many.
+std::pair<std::size_t, std::size_t> count_checks(const Report& r, CheckKind kind) {
   std::size_t passed = 0, total = 0;
   for (const auto& c : r.checks) {
     if (c.kind != kind) continue;
     ++total;
     passed += c.passed ? 1 : 0;
   }
+  return {passed, total};
+}
+
+std::string tally(const Report& r, CheckKind kind) {
+  const auto [passed, total] = count_checks(r, kind);
   return fmt::format("{} {}/{}", passed == total ? "✓" : "✗", passed, total);
 }
 
 std::string lesson_of(const Report& r) { return fmt::format("{:02d} {}", r.lesson_number, r.lesson_slug); }
 std::string device_of(const Report& r) { return r.devices.empty() ? "no device" : r.devices.front().name; }
+// The node the run was made on (its scheduler's, else its host); "" when the run does not say.
+std::string node_of(const Report& r) { return r.provenance ? r.provenance->node() : std::string(); }
+
+// Who handed the run in and where it ran, for the line under a row: "handed in by alice", "node n3".
+std::vector<std::string> who_and_where(const GradeRow& row, Lang lang) {
+  std::vector<std::string> items;
+  if (!row.student.empty()) items.push_back(tr(lang, "handed in by " + row.student));
+  if (row.run != nullptr && !node_of(row.run->report).empty()) items.push_back(tr(lang, "node " + node_of(row.run->report)));
+  return items;
+}
 
 // The verdict cells of a grade row, after the file: lesson, verify, expect, integrity, environment
 // (an unreadable file has one: "unreadable").
@@ -311,23 +316,67 @@ void grade_text_row(std::ostringstream& out, const GradeRow& row, const std::vec
     put_wrapped(out, tr(lang, row.problem), width, 6, 8);
     return;
   }
-  std::vector<std::string> figures = headline_items(row.run->report);
-  figures.insert(figures.begin(), device_of(row.run->report));
+  std::vector<std::string> figures = who_and_where(row, lang);
+  figures.push_back(device_of(row.run->report));
+  for (auto& item : headline_items(row.run->report)) figures.push_back(std::move(item));
   put_packed(out, figures, width, 6, " · ");
+  if (row.superseded) {
+    put_wrapped(out, tr(lang, "superseded by a later submission of the same lesson: only the latest counts"), width, 6, 8);
+    return;
+  }
   for (const auto& problem : grade_problems(row, lang)) put_wrapped(out, problem, width, 6, 8);
 }
 
-// The markdown and CSV cells of a row.
+// Why a row does not count, or why it fails: for markdown and CSV.
+std::string row_problems(const GradeRow& row) {
+  return row.superseded ? "superseded by a later submission" : joined(grade_problems(row), "; ");
+}
+
+// The markdown cells of a row.
 std::vector<std::string> grade_fields(const GradeRow& row) {
   const Report* r = row.run != nullptr ? &row.run->report : nullptr;
   return {row.file,
+          row.student,
+          r ? node_of(*r) : "",
           r ? lesson_of(*r) : "",
           r ? device_of(*r) : "",
           r ? joined(headline_items(*r), "; ") : "",
           r ? tally(*r, CheckKind::verify) : "",
           r ? tally(*r, CheckKind::expect) : "",
           r ? row.run->integrity.describe() : "unreadable",
-          r ? (r->disturbed() ? "disturbed" : "clean") : ""};
+          r ? (r->disturbed() ? "disturbed" : "clean") : "",
+          row_problems(row)};
+}
+
+constexpr const char* kGradeCsvHeader =
+    "file,student,node,lesson,lesson_name,device,build,recorded_at,headline,verify_passed,verify_total,"
+    "expect_passed,expect_total,integrity,environment,superseded,problems,passes\n";
+
+// The CSV cells of a row: numbers in the number columns (lesson, check counts, 1/0 flags), so
+// that a spreadsheet sums them.
+std::vector<std::string> grade_csv_fields(const GradeRow& row) {
+  const Report* r = row.run != nullptr ? &row.run->report : nullptr;
+  const auto verify = r ? count_checks(*r, CheckKind::verify) : std::pair<std::size_t, std::size_t>{};
+  const auto expect = r ? count_checks(*r, CheckKind::expect) : std::pair<std::size_t, std::size_t>{};
+  const auto number = [r](std::size_t n) { return r ? std::to_string(n) : std::string(); };
+  return {row.file,
+          row.student,
+          r ? node_of(*r) : "",
+          r ? std::to_string(r->lesson_number) : "",
+          r ? r->lesson_slug : "",
+          r ? device_of(*r) : "",
+          r ? r->tool_version : "",
+          r ? r->recorded_at : "",
+          r ? joined(headline_items(*r), "; ") : "",
+          number(verify.first),
+          number(verify.second),
+          number(expect.first),
+          number(expect.second),
+          r ? row.run->integrity.describe() : "unreadable",
+          r ? (r->disturbed() ? "disturbed" : "clean") : "",
+          row.superseded ? "1" : "0",
+          row_problems(row),
+          grade_passes(row) ? "1" : "0"};
 }
 
 }  // namespace
@@ -335,7 +384,7 @@ std::vector<std::string> grade_fields(const GradeRow& row) {
 std::string render_comparisons(const std::vector<Comparison>& comparisons, TableFormat format, std::size_t width,
                                Lang lang) {
   std::ostringstream out;
-  if (format == TableFormat::csv) out << "baseline,run,kind,key,unit,headline,baseline_value,run_value,ratio,tolerance,verdict\n";
+  if (format == TableFormat::csv) out << "baseline,run,kind,key,unit,headline,baseline_value,run_value,ratio,tolerance_percent,verdict\n";
   for (std::size_t i = 0; i < comparisons.size(); ++i) {
     if (format == TableFormat::text) {
       if (i > 0) out << '\n';
@@ -353,35 +402,40 @@ std::string render_grades(const std::vector<GradeRow>& rows, TableFormat format,
   std::ostringstream out;
   const auto widths = grade_columns(rows, lang);
   if (format == TableFormat::csv) {
-    out << "file,lesson,device,headline,verify,expect,integrity,environment,problems,passes\n";
+    out << kGradeCsvHeader;
   } else if (format == TableFormat::md) {
-    out << "| file | lesson | device | headline | verify | expect | integrity | environment | problems |\n"
-           "|---|---|---|---|---|---|---|---|---|\n";
+    out << "| file | student | node | lesson | device | headline | verify | expect | integrity | environment | problems |\n"
+           "|---|---|---|---|---|---|---|---|---|---|---|\n";
   }
   for (const auto& row : rows) {
     if (format == TableFormat::text) {
       grade_text_row(out, row, widths, width, lang);
-      continue;
-    }
-    std::vector<std::string> fields = grade_fields(row);
-    fields.push_back(joined(grade_problems(row), "; "));
-    if (format == TableFormat::csv) {
-      fields.push_back(grade_passes(row) ? "yes" : "no");
+    } else if (format == TableFormat::csv) {
+      std::vector<std::string> fields = grade_csv_fields(row);
       for (auto& field : fields) field = csv_field(field);
       out << joined(fields, ",") << '\n';
     } else {
+      std::vector<std::string> fields = grade_fields(row);
       for (auto& field : fields) field = md_cell(field);
       out << "| " << joined(fields, " | ") << " |\n";
     }
   }
   if (format != TableFormat::csv) {
-    const auto passing = static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), grade_passes));
+    const auto superseded = static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), [](const GradeRow& r) { return r.superseded; }));
+    const std::size_t counted = rows.size() - superseded;
+    const auto passing = static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), grade_passes)) - superseded;
     out << '\n';
     put_wrapped(out,
-                tr(lang, fmt::format("{} of {} run{} pass: readable, not modified, clean (no other process on the GPU "
-                                     "while it measured, no noisy headline metric) and every verify check passed",
-                                     passing, rows.size(), rows.size() == 1 ? "" : "s")),
+                tr(lang, fmt::format("{} of {} run{} pass: readable, not modified, the student's own and as assigned, "
+                                     "clean (no other process on the GPU while it measured, no noisy headline metric) "
+                                     "and every verify check passed",
+                                     passing, counted, counted == 1 ? "" : "s")),
                 width, 0, 2);
+    if (superseded > 0) {
+      put_wrapped(out, tr(lang, fmt::format("{} earlier submission{} superseded: only a student's latest run of a lesson counts",
+                                            superseded, superseded == 1 ? "" : "s")),
+                  width, 0, 2);
+    }
   }
   return out.str();
 }

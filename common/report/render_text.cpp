@@ -8,6 +8,7 @@
 #include "common/report/render_timeline.hpp"
 #include "common/report/markdown.hpp"
 #include "common/report/predict.hpp"
+#include "common/report/provenance.hpp"
 #include "common/report/render_plot.hpp"
 #include "common/core/text_format.hpp"
 #include "common/report/translate.hpp"
@@ -96,6 +97,11 @@ class TextRenderer {
     if (style_.recorded) {
       header_line(tr(fmt::format("recorded run · {} · cudalab {}", report_.recorded_at, report_.tool_version)),
                   [&](const std::string& l) { return paint_.yellow(l); });
+      if (report_.provenance) {
+        std::string made;
+        for (const auto& piece : provenance_pieces(*report_.provenance)) made += (made.empty() ? "" : " · ") + tr(piece);
+        header_line(made, [&](const std::string& l) { return paint_.yellow(l); });
+      }
     }
     for (const auto& d : report_.devices) {
       header_line(tr(fmt::format("device {}  {} · sm_{}{} · {} SMs · {} copy engine{}", d.index, d.name, d.cc_major,

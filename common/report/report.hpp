@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/core/device_facts.hpp"
+#include "common/core/phases.hpp"
 #include "common/core/stats.hpp"
 #include "common/core/tally.hpp"
 #include "common/core/timeline.hpp"
@@ -182,13 +183,48 @@ struct Guess {
   double answer = 0;     // in the metric's unit
 };
 
-// What the run's turn on the GPU cost (common/core/gpu_queue.hpp): for the class simulator, the
+// What the run's turn on the GPU cost (common/queue/gpu_queue.hpp): for the class simulator, the
 // waiting-time estimate (lessons' usual seconds, from their reference runs) and `list --times`.
 struct TurnSummary {
   bool queued = true;   // false with --no-queue: held_s is then the time it measured
   double wait_s = 0;    // from asking for the turn to getting it
   double held_s = 0;    // from getting it to giving it back
   int position = 0;     // runs ahead on arrival, the holder included: 0 = the GPU was free
+  std::vector<PhaseTime> phases;  // the lesson's top-level steps while it held the turn, in order
+  double taken_at = 0;  // when the turn was taken, seconds since the epoch (0 in older runs)  // the lesson's top-level steps while it held the turn, in order
+};
+
+// The batch scheduler or launcher a run was started under, as it set its environment (Slurm's
+// SLURM_*, torchrun's RANK/WORLD_SIZE/LOCAL_RANK): which job, array task, node and GPUs. Each
+// field as the variable held it; empty when not set. None of it is needed to run cudalab.
+struct SchedulerContext {
+  std::string job_id;         // SLURM_JOB_ID
+  std::string array_job_id;   // SLURM_ARRAY_JOB_ID
+  std::string array_task_id;  // SLURM_ARRAY_TASK_ID
+  std::string node;           // SLURMD_NODENAME
+  std::string node_id;        // SLURM_NODEID: the node's index among the job's nodes
+  std::string gpus;           // SLURM_JOB_GPUS, else CUDA_VISIBLE_DEVICES: the GPUs allocated
+  std::string rank;           // RANK, else SLURM_PROCID
+  std::string world_size;     // WORLD_SIZE, else SLURM_NTASKS
+  std::string local_rank;     // LOCAL_RANK, else SLURM_LOCALID
+  bool empty() const {
+    return job_id.empty() && array_job_id.empty() && array_task_id.empty() && node.empty() && node_id.empty() &&
+           gpus.empty() && rank.empty() && world_size.empty() && local_rank.empty();
+  }
+};
+
+// Who made a run and where (report/provenance.hpp stamps it; the digest covers it). The user and
+// uid come from the kernel (the process's effective uid), not from the environment; the run id
+// is 128 random bits, so two runs never share one unless one is a copy of the other.
+struct Provenance {
+  std::string user;  // login name of `uid`, or "uid N" when the password database has none
+  long long uid = -1;
+  std::string host;
+  std::string run_id;                  // 32 hex digits
+  std::vector<std::string> gpu_uuids;  // the GPUs whose turns it held: those it measured on ("GPU-8f0e...")
+  SchedulerContext scheduler;
+  // The node a run was made on: the scheduler's node name, else the host.
+  const std::string& node() const { return scheduler.node.empty() ? host : scheduler.node; }
 };
 
 struct TryNext {
@@ -226,6 +262,8 @@ struct Report {
   std::vector<std::string> headline_checks;
   // The lesson's default for Metric::compare_tolerance.
   std::optional<double> compare_tolerance;
+  // Who made the run, where, under which job; none in runs recorded before runs carried it.
+  std::optional<Provenance> provenance;
   // "sha256:<hex>" over the run's JSON form without this field (report/integrity.hpp); set when
   // the CLI finishes a run, empty in runs recorded before runs were sealed.
   std::string digest;

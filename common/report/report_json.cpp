@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 
@@ -91,6 +92,25 @@ void to_json(json& j, const Check& c) {
 void to_json(json& j, const EnvironmentItem& e) { j = json{{"key", e.key}, {"ok", e.ok}, {"summary", e.summary}}; }
 void to_json(json& j, const Guess& g) { j = json{{"metric", g.metric}, {"question", g.question}, {"answer", g.answer}}; }
 void to_json(json& j, const TryNext& t) { j = json{{"command", t.command}, {"why", t.why}}; }
+// The scheduler's fields by their JSON names, for writing, reading and making them printable.
+template <class Context>  // SchedulerContext or const SchedulerContext
+auto scheduler_fields(Context& s) {
+  return std::array{std::pair{"job_id", &s.job_id}, std::pair{"array_job_id", &s.array_job_id},
+                    std::pair{"array_task_id", &s.array_task_id}, std::pair{"node", &s.node},
+                    std::pair{"node_id", &s.node_id}, std::pair{"gpus", &s.gpus}, std::pair{"rank", &s.rank},
+                    std::pair{"world_size", &s.world_size}, std::pair{"local_rank", &s.local_rank}};
+}
+
+void to_json(json& j, const SchedulerContext& s) {
+  j = json::object();  // only what the scheduler set
+  for (const auto& [key, value] : scheduler_fields(s)) {
+    if (!value->empty()) j[key] = *value;
+  }
+}
+void to_json(json& j, const Provenance& p) {
+  j = json{{"user", p.user}, {"uid", p.uid}, {"host", p.host}, {"run_id", p.run_id}, {"gpus", p.gpu_uuids}};
+  if (!p.scheduler.empty()) j["scheduler"] = p.scheduler;
+}
 
 json report_to_json(const Report& r) {
   json j{{"schema", r.schema},
@@ -114,11 +134,18 @@ json report_to_json(const Report& r) {
   if (r.turn) {
     j["queue"] = {{"queued", r.turn->queued}, {"wait_s", r.turn->wait_s}, {"held_s", r.turn->held_s},
                   {"position", r.turn->position}};
+    if (r.turn->taken_at > 0) j["queue"]["taken_at"] = r.turn->taken_at;
+    if (!r.turn->phases.empty()) {
+      json phases = json::array();
+      for (const auto& ph : r.turn->phases) phases.push_back({{"name", ph.name}, {"seconds", ph.seconds}});
+      j["queue"]["phases"] = std::move(phases);
+    }
   }
   // Derived from the run itself for whoever reads the file; never read back (Report::disturbance).
   const std::vector<std::string> disturbance = r.disturbance();
   j["environment_verdict"] = disturbance.empty() ? "clean" : "disturbed";
   j["disturbance"] = disturbance;
+  if (r.provenance) j["provenance"] = *r.provenance;
   if (!r.digest.empty()) j["digest"] = r.digest;
   return j;
 }
@@ -267,6 +294,23 @@ EnvironmentItem read_environment(const JsonField& f) {
   return EnvironmentItem{f.at("key").text(), f.at("ok").flag(), f.at("summary").text()};
 }
 
+SchedulerContext read_scheduler(const JsonField& f) {
+  SchedulerContext s;
+  for (const auto& [key, value] : scheduler_fields(s)) *value = optional_text(f, key);
+  return s;
+}
+
+Provenance read_provenance(const JsonField& f) {
+  Provenance p;
+  p.user = f.at("user").text();
+  p.uid = f.at("uid").integer(-1, 4294967295LL);
+  p.host = f.at("host").text();
+  p.run_id = f.at("run_id").text();
+  p.gpu_uuids = f.at("gpus").texts();
+  if (const auto scheduler = f.find("scheduler")) p.scheduler = read_scheduler(*scheduler);
+  return p;
+}
+
 void read_lesson(const JsonField& lesson, Report& r) {
   r.lesson_number = small_integer(lesson.at("number"));
   r.lesson_slug = lesson.at("slug").text();
@@ -284,10 +328,15 @@ void read_later_fields(const JsonField& f, Report& r) {
   if (const auto keys = f.find("headline_checks")) r.headline_checks = keys->texts();
   if (const auto q = f.find("queue")) {
     r.turn = TurnSummary{q->at("queued").flag(), q->at("wait_s").number(), q->at("held_s").number(),
-                         static_cast<int>(q->at("position").integer(-1, 1000000))};
+                         static_cast<int>(q->at("position").integer(-1, 1000000)),
+                         read_optional<PhaseTime>(*q, "phases", [](const JsonField& ph) {
+                           return PhaseTime{ph.at("name").text(), ph.at("seconds").number()};
+                         }),
+                         optional_number(*q, "taken_at").value_or(0.0)};
   }
   // environment_verdict and disturbance are derived (Report::disturbance): not read.
   r.compare_tolerance = optional_number(f, "compare_tolerance");
+  if (const auto p = f.find("provenance")) r.provenance = read_provenance(*p);
   r.digest = optional_text(f, "digest");
 }
 
@@ -364,6 +413,11 @@ void make_printable(Report& r) {
   }
   fix_all(r.headline_metrics);
   fix_all(r.headline_checks);
+  if (r.provenance) {
+    auto& p = *r.provenance;
+    fix(p.user), fix(p.host), fix(p.run_id), fix_all(p.gpu_uuids);
+    for (const auto& field : scheduler_fields(p.scheduler)) fix(*field.second);
+  }
 }
 
 SavedRun saved_run(const json& raw, const std::string& source, std::string root_path) {
@@ -372,13 +426,6 @@ SavedRun saved_run(const json& raw, const std::string& source, std::string root_
   make_printable(run.report);
   return run;
 }
-
-// The largest real run is 132 KB (lesson 02's reference run, timelines included; the busiest
-// timeline of the course has 234 operations) and `cudalab all --json` of the whole course about
-// 530 KB. 16 MiB is over a hundred times the largest run and thirty times the whole course, and
-// a file at the limit still reads and renders in about a second; a bigger
-// one is refused before a byte of it is read, so one submission cannot stall a class's grading.
-constexpr std::size_t kMaxRunFileBytes = std::size_t(16) << 20;
 
 }  // namespace
 

@@ -24,7 +24,15 @@ struct SavedRun {
   std::string source;  // the file name, or "built-in NN-lesson-name"
   Report report;
   IntegrityVerdict integrity;  // judged on the file's contents as written
+  bool built_in = false;       // a reference run built into the binary, named by its lesson
 };
+
+// The largest real run is 132 KB (lesson 02's reference run, timelines included; the busiest
+// timeline of the course has 234 operations) and `cudalab all --json` of the whole course about
+// 530 KB. 16 MiB is over a hundred times the largest run and thirty times the whole course, and
+// a file at the limit still reads and renders in about a second; a bigger
+// one is refused before a byte of it is read, so one submission cannot stall a class's grading.
+inline constexpr std::size_t kMaxRunFileBytes = std::size_t(16) << 20;
 
 // The runs in `text`: one run, or the array of runs `cudalab all --json` writes. Throws
 // UsageError, one line naming `source` and the problem, for anything that is not a cudalab run

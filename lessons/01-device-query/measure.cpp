@@ -1,5 +1,6 @@
 #include "measure.hpp"
 
+#include "common/gpu/phase.hpp"
 #include "common/gpu/cuda_check.hpp"
 #include "common/gpu/device.hpp"
 #include "common/gpu/preflight.hpp"
@@ -45,7 +46,7 @@ Measurements measure(const Params&, const RunContext& ctx) {
 
   for (const auto& d : m.devices) {
     CUDALAB_CUDA_CHECK(cudaSetDevice(d.index));
-    const NvtxRange phase("smoke kernel");
+    const Phase phase("smoke kernel");
     m.smoke.push_back({d.index, run_smoke_kernel(kSmokeElements)});
   }
   if (ctx.tracing()) {

@@ -13,6 +13,7 @@
 
 #include "common/core/errors.hpp"
 #include "common/core/host_pattern.hpp"
+#include "common/gpu/phase.hpp"
 #include "common/gpu/cuda_raii.hpp"
 #include "common/gpu/device.hpp"
 #include "common/gpu/nvml.hpp"
@@ -106,7 +107,10 @@ void sweep_one_size(Measurements& m, const HostMemory& host, std::size_t si, con
   const Repetitions reps = reps_for(n, ctx.reps);
   auto uses = [&](Direction d) { return std::find(m.directions.begin(), m.directions.end(), d) != m.directions.end(); };
   fill_pattern(host.data(), n, seed);
-  CUDALAB_CUDA_CHECK(cudaMemset(device.data(), 0xFF, n));
+  // On `stream`, in order with the copies: a cudaMemset on the legacy stream is not ordered with a
+  // non-blocking stream, and on a GPU busy with another user's kernels it landed after the copies
+  // (lab H100: 16,305 bytes of the pinned sweep wrong beside a kernel tenant).
+  CUDALAB_CUDA_CHECK(cudaMemsetAsync(device.data(), 0xFF, n, stream));
   if (uses(Direction::h2d)) {
     const bool headline = host.kind == MemoryKind::pinned && n == m.probe;
     m.copy_ms[{host.kind, Direction::h2d}].push_back(headline ? time_headline_block(m, host, device, reps, stream)
@@ -114,7 +118,7 @@ void sweep_one_size(Measurements& m, const HostMemory& host, std::size_t si, con
     CUDALAB_CUDA_CHECK(cudaMemcpy(readback.data(), device.data(), n, cudaMemcpyDeviceToHost));
     m.bytes[{host.kind, Direction::h2d}].add(count_pattern_matches(readback.data(), n, seed), n);
   } else {
-    CUDALAB_CUDA_CHECK(cudaMemcpy(device.data(), host.data(), n, cudaMemcpyHostToDevice));
+    CUDALAB_CUDA_CHECK(cudaMemcpyAsync(device.data(), host.data(), n, cudaMemcpyHostToDevice, stream));
   }
   if (uses(Direction::d2h)) {
     poison_against_pattern(host.data(), n, seed);
@@ -134,7 +138,7 @@ void measure_bidirectional(Measurements& m, const RunContext& ctx, DeviceBuffer<
   fill_pattern(down.data(), n, kDownSeed);
   CUDALAB_CUDA_CHECK(cudaMemcpy(device_src.data(), down.data(), n, cudaMemcpyHostToDevice));
   poison_against_pattern(down.data(), n, kDownSeed);
-  CUDALAB_CUDA_CHECK(cudaMemset(device.data(), 0xFF, n));
+  CUDALAB_CUDA_CHECK(cudaMemsetAsync(device.data(), 0xFF, n, stream));  // in order with the copies
   const ForkJoin lanes(2);
   auto enqueue_both = [&](cudaStream_t s) {
     lanes.fork(s);
@@ -253,15 +257,20 @@ Measurements measure(const Params& p, const RunContext& ctx) {
   DeviceBuffer<unsigned char> device(largest);
   std::vector<unsigned char> readback(largest);
   for (MemoryKind kind : m.kinds) {
+    const Phase phase(fmt::format("sweep {}", name_of(kind)));
     const HostMemory host(kind, largest);
     for (std::size_t si = 0; si < m.sizes.size(); ++si) sweep_one_size(m, host, si, ctx, device, readback, stream);
   }
-  add_headline_burst(m, ctx, device, stream);
-  if (both_directions && m.uses(MemoryKind::pinned)) measure_bidirectional(m, ctx, device, readback, stream);
-  if (ctx.tracing()) trace_kinds(m, device);
-  measure_async_calls(m, ctx, device, stream);
-  add_headline_burst(m, ctx, device, stream);
-  if (m.uses(MemoryKind::pinned) || m.uses(MemoryKind::registered)) m.allocation = measure_allocation(m.probe);
+  in_phase("headline burst", [&] { add_headline_burst(m, ctx, device, stream); });
+  if (both_directions && m.uses(MemoryKind::pinned)) {
+    in_phase("bidirectional", [&] { measure_bidirectional(m, ctx, device, readback, stream); });
+  }
+  if (ctx.tracing()) in_phase("trace", [&] { trace_kinds(m, device); });
+  in_phase("async calls", [&] { measure_async_calls(m, ctx, device, stream); });
+  in_phase("headline burst", [&] { add_headline_burst(m, ctx, device, stream); });
+  if (m.uses(MemoryKind::pinned) || m.uses(MemoryKind::registered)) {
+    m.allocation = in_phase("allocation", [&] { return measure_allocation(m.probe); });
+  }
   return m;
 }
 

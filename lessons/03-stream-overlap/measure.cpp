@@ -14,6 +14,7 @@
 
 #include "chunking.hpp"
 #include "common/core/host_pattern.hpp"
+#include "common/gpu/phase.hpp"
 #include "common/gpu/cuda_raii.hpp"
 #include "common/gpu/device.hpp"
 #include "common/gpu/streams.hpp"
@@ -276,31 +277,31 @@ Measurements measure(const Params& p, const RunContext& ctx) {
 
   const Stream origin;
   Rig rig(p.size, m.chunk_count, p.streams);
-  measure_stages(rig, m, ctx, origin);
-  m.iters = p.kernel_iters != 0 ? p.kernel_iters : calibrate_iters(rig, m, ctx, origin);
+  in_phase("stages", [&] { measure_stages(rig, m, ctx, origin); });
+  m.iters = p.kernel_iters != 0 ? p.kernel_iters : in_phase("calibrate", [&] { return calibrate_iters(rig, m, ctx, origin); });
   rig.iters = m.iters;
-  m.kernel = kernel_samples(rig, m.iters, ctx, origin);
+  m.kernel = in_phase("kernel", [&] { return kernel_samples(rig, m.iters, ctx, origin); });
   std::uint8_t table[256];
   affine_steps_table(m.iters, table);
 
   // The headline pair in turns (timing.hpp, time_pairs_on_stream): on a shared server the
   // machine drifts over seconds, and a drift must not land on one side of the speed-up only.
-  const PairedSamples pairs = time_pairs_on_stream(
+  const PairedSamples pairs = in_phase("headline pairs", [&] { return time_pairs_on_stream(
       origin, ctx.reps, [&](cudaStream_t s) { enqueue(rig, Variant::sequential, s); },
-      [&](cudaStream_t s) { enqueue(rig, Variant::depth_first, s); });
+      [&](cudaStream_t s) { enqueue(rig, Variant::depth_first, s); }); });
   m.depth_first_speedups = pairs.ratios();
   m.pair_blocks_set_aside = pairs.blocks_set_aside;
   m.set_aside_speedups = pairs.set_aside_ratios;
   m.runs[Variant::sequential] = VariantRun{pairs.a_ms, run_verified(rig, Variant::sequential, table, origin)};
   m.runs[Variant::depth_first] = VariantRun{pairs.b_ms, run_verified(rig, Variant::depth_first, table, origin)};
   for (Variant v : {Variant::breadth_first, Variant::pageable, Variant::transfer_compute, Variant::missing_wait}) {
-    m.runs[v] = time_and_verify(rig, v, ctx, table, origin);
+    m.runs[v] = in_phase(fmt::format("variant {}", static_cast<int>(v)), [&] { return time_and_verify(rig, v, ctx, table, origin); });
   }
   // Last of the timed work: its kernel has still never been launched, so its first run is timed
   // cold, as the lecture's program times it; and its long GPU-filling kernels come after the
   // headline pairs, not just before them.
-  m.lecture = measure_lecture_replica(ctx);
-  if (ctx.tracing()) trace_variants(rig, p, m, origin);
+  m.lecture = in_phase("lecture replica", [&] { return measure_lecture_replica(ctx); });
+  if (ctx.tracing()) in_phase("trace", [&] { trace_variants(rig, p, m, origin); });
   return m;
 }
 

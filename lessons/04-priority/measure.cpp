@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "common/core/errors.hpp"
+#include "common/gpu/phase.hpp"
 #include "common/gpu/cuda_raii.hpp"
 #include "common/gpu/event_time.hpp"
 #include "common/gpu/mapped_memory.hpp"
@@ -194,17 +195,18 @@ Measurements measure(const Params& p, const RunContext& ctx) {
   Buffers b{DeviceBuffer<std::uint32_t>(static_cast<std::size_t>(m.background_blocks) * kBackgroundThreads),
             DeviceBuffer<std::uint32_t>(static_cast<std::size_t>(p.urgent_blocks) * kUrgentThreads)};
 
-  m.alone_us = repeat(ctx.reps, [&] { return run_alone(same_stream, b, p.urgent_blocks, m.urgent); });
+  m.alone_us = in_phase("alone", [&] { return repeat(ctx.reps, [&] { return run_alone(same_stream, b, p.urgent_blocks, m.urgent); }); });
   auto behind = [&](const Stream& urgent) {
     return repeat(ctx.reps, [&] {
       return run_behind(background_stream, urgent, b, p, m.background_blocks, &m.background, &m.urgent);
     });
   };
-  m.same = behind(same_stream);
-  m.high = behind(urgent_stream);
-  measure_lecture_demo(ctx, m);
+  m.same = in_phase("same priority", [&] { return behind(same_stream); });
+  m.high = in_phase("high priority", [&] { return behind(urgent_stream); });
+  in_phase("lecture demo", [&] { measure_lecture_demo(ctx, m); });
 
   if (ctx.tracing()) {
+    const Phase phase("trace");
     // One more run of each case, untimed, for the picture; the timed runs checked the results.
     auto trace_case = [&](const Stream& urgent, const std::string& title) {
       traced_run(m.timelines, title, {{background_stream, "background"}, {urgent, "urgent"}}, [&](TraceSession&) {

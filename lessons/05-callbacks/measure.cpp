@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "common/core/errors.hpp"
+#include "common/gpu/phase.hpp"
 #include "common/gpu/cuda_raii.hpp"
 #include "common/gpu/event_time.hpp"
 #include "common/gpu/mapped_memory.hpp"
@@ -412,15 +413,16 @@ Measurements measure(const Params& p, const RunContext& ctx) {
   const Stream stream;
   const Stream other;
 
-  measure_latency(p, ctx, stream, m);
+  in_phase("latency", [&] { measure_latency(p, ctx, stream, m); });
   // The blocking demos sleep and the pipelines run long; a few samples show the effect.
   const Repetitions long_reps{std::min(ctx.reps.warmup, 1), std::min(ctx.reps.repeat, kLongRunSamples)};
-  m.blocking = repeat(long_reps, [&] { return measure_blocking(stream, other, p.callback_ms); });
+  m.blocking = in_phase("blocking", [&] { return repeat(long_reps, [&] { return measure_blocking(stream, other, p.callback_ms); }); });
   const Repetitions many_reps{long_reps.warmup, std::min(ctx.reps.repeat, kPipelineSamples)};
-  measure_cross_streams(p, long_reps, many_reps, stream, other, m);
-  measure_pipelines(p, many_reps, stream, m);
+  in_phase("cross streams", [&] { measure_cross_streams(p, long_reps, many_reps, stream, other, m); });
+  in_phase("pipelines", [&] { measure_pipelines(p, many_reps, stream, m); });
 
   if (ctx.tracing()) {
+    const Phase phase("trace");
     traced_run(m.timelines,
                fmt::format("kernel, a callback sleeping {} ms, kernel; another stream runs on", p.callback_ms),
                {{stream, "callback stream"}, {other, "other stream"}, {nullptr, "stamps read back"}},

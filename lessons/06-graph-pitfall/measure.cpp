@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "common/gpu/phase.hpp"
 #include "common/gpu/cuda_check.hpp"
 #include "common/gpu/smoke_kernel.hpp"
 #include "common/gpu/streams.hpp"
@@ -28,17 +29,19 @@ void trace(Measurements& m, const Params& p) {
 Measurements measure(const Params& p, const RunContext& ctx) {
   const DeviceInfo device = query_device(ctx.device);
   Measurements m;
-  m.main = measure_case(p, kMethods, device, ctx.reps);
-  m.launch_bound = measure_case(launch_bound_case(p), kLaunchBoundMethods, device, ctx.reps);
-  m.fill = measure_case(fill_case(p), kFillMethods, device, ctx.reps);
+  m.main = in_phase("main case", [&] { return measure_case(p, kMethods, device, ctx.reps); });
+  m.launch_bound = in_phase("launch-bound case", [&] { return measure_case(launch_bound_case(p), kLaunchBoundMethods, device, ctx.reps); });
+  m.fill = in_phase("fill case", [&] { return measure_case(fill_case(p), kFillMethods, device, ctx.reps); });
   {
+    const Phase phase("one-batch shape");
     const TrainingStep step(p.shape(), p.features, 1, p.layer_kernel());
     const Stream stream;
     const Graph one_batch = capture(stream, [&](cudaStream_t s) { step.enqueue_batch(0, s); });
     m.one_batch = shape_of(one_batch.get());
   }
-  if (ctx.tracing()) trace(m, p);
+  if (ctx.tracing()) in_phase("trace", [&] { trace(m, p); });
   if (p.show_errors) {
+    const Phase phase("capture mistakes");
     m.mistakes = make_capture_mistakes();
     // The process must still be usable: no sticky error, no stream left capturing.
     CUDALAB_CUDA_CHECK(cudaDeviceSynchronize());

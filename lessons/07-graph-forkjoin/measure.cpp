@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "common/gpu/phase.hpp"
 #include "common/gpu/cuda_check.hpp"
 
 namespace cudalab::graph_forkjoin {
@@ -96,19 +97,22 @@ Measurements measure(const Params& p, const RunContext& ctx) {
   const StepStreams streams(p.streams);
   Measurements m;
   m.elements = step.elements();
-  m.inputs = measure_model_inputs(step, device, ctx.reps);
-  m.runs = run_methods({StepMethod::synchronous, StepMethod::multi_stream, StepMethod::graph_serial,
+  m.inputs = in_phase("model inputs", [&] { return measure_model_inputs(step, device, ctx.reps); });
+  m.runs = in_phase("methods", [&] { return run_methods({StepMethod::synchronous, StepMethod::multi_stream, StepMethod::graph_serial,
                         StepMethod::graph_fork_join},
-                       step, streams, p.steps, ctx.reps);
-  m.fill = measure_case(fill_case(p), kFillMethods, device, ctx.reps);
+                       step, streams, p.steps, ctx.reps); });
+  m.fill = in_phase("fill case", [&] { return measure_case(fill_case(p), kFillMethods, device, ctx.reps); });
   if (ctx.tracing()) {
+    const Phase phase("trace");
     trace_method(m.timelines, StepMethod::graph_fork_join, step, streams,
                  fmt::format("fork/join graph: one launch, {} batches side by side", p.batches));
   }
-  measure_dag(m, p, step, streams);
-  for (int k : kSweepKernels) m.sweep.push_back({k, measure_launch_cost(k, kSweepReplays, ctx.reps)});
-  m.update = measure_update(p, step, streams, ctx.reps);
-  m.memcpy_async_call_us = measure_memcpy_async_call(ctx.reps);
+  in_phase("dag", [&] { measure_dag(m, p, step, streams); });
+  in_phase("launch sweep", [&] {
+    for (int k : kSweepKernels) m.sweep.push_back({k, measure_launch_cost(k, kSweepReplays, ctx.reps)});
+  });
+  m.update = in_phase("update", [&] { return measure_update(p, step, streams, ctx.reps); });
+  m.memcpy_async_call_us = in_phase("memcpy call", [&] { return measure_memcpy_async_call(ctx.reps); });
   return m;
 }
 

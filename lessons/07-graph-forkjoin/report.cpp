@@ -158,7 +158,7 @@ void lecture_section(ReportBuilder& b, const Measurements& m) {
             "cudaGraphLaunch takes only an instantiated cudaGraphExec_t: a cudaGraph_t is another type and "
             "never compiled there")
       .fact("lecture.kernel_params", "lecture 004: kernelParams = (void**)&d_data",
-            "void* args[] = {&d_data, &n}; kernelParams = args",
+            "void* args[] = {&d_data}; kernelParams = args",
             "kernelParams is an array with one pointer per kernel argument, each pointing at that argument");
 }
 

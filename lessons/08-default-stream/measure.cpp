@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "common/core/errors.hpp"
+#include "common/gpu/phase.hpp"
 #include "common/gpu/cuda_raii.hpp"
 #include "common/gpu/event_time.hpp"
 #include "common/gpu/traced_run.hpp"
@@ -241,7 +242,10 @@ Measurements measure(const Params& p, const RunContext& ctx) {
   const Stream nonblocking_a(cudaStreamNonBlocking), nonblocking_b(cudaStreamNonBlocking);
 
   Measurements m;
-  auto measure_case = [&](Case& c, auto&& run) { c.total_us = repeat(ctx.reps, [&] { return run(c.results); }); };
+  auto measure_case = [&](Case& c, auto&& run) {
+    const Phase phase("case");
+    c.total_us = repeat(ctx.reps, [&] { return run(c.results); });
+  };
   measure_case(m.alone, [&](Tally& t) { return run_alone(r, t); });
   measure_case(m.stream0_blocking, [&](Tally& t) { return run_stream0(r, blocking_a, blocking_b, t); });
   measure_case(m.stream0_nonblocking, [&](Tally& t) { return run_stream0(r, nonblocking_a, nonblocking_b, t); });
@@ -258,7 +262,7 @@ Measurements measure(const Params& p, const RunContext& ctx) {
   measure_case(m.alloc_sync, [&](Tally& t) { return run_alloc(r, nonblocking_a, nonblocking_b, false, t); });
   measure_case(m.alloc_async, [&](Tally& t) { return run_alloc(r, nonblocking_a, nonblocking_b, true, t); });
 
-  if (ctx.tracing()) trace_cases(r, ctx, m, blocking_a, blocking_b, nonblocking_a, nonblocking_b);
+  if (ctx.tracing()) in_phase("trace", [&] { trace_cases(r, ctx, m, blocking_a, blocking_b, nonblocking_a, nonblocking_b); });
   return m;
 }
 

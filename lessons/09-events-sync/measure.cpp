@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "common/core/errors.hpp"
+#include "common/gpu/phase.hpp"
 #include "common/gpu/cuda_raii.hpp"
 #include "common/gpu/event_time.hpp"
 #include "common/gpu/mapped_memory.hpp"
@@ -348,14 +349,15 @@ Measurements measure(const Params& p, const RunContext& ctx) {
   const Stream stream;
   const Stream other;
   {
+    const Phase phase("timing");
     const DeviceBuffer<std::int64_t> stamps(4);
     m.timing = repeat(ctx.reps, [&] { return measure_timing(stream, stamps, p.kernel_us); });
     m.records = repeat(ctx.reps, [&] { return measure_record_cost(stream, p.records); });
     m.chain = repeat(ctx.reps, [&] { return measure_chain(stream, other, stamps, p.kernel_us); });
   }
-  measure_waits(p, ctx.reps, stream, m);
-  measure_dependencies(p, ctx.reps, stream, other, m);
-  if (ctx.tracing()) trace_dependencies(p, stream, other, m);
+  in_phase("waits", [&] { measure_waits(p, ctx.reps, stream, m); });
+  in_phase("dependencies", [&] { measure_dependencies(p, ctx.reps, stream, other, m); });
+  if (ctx.tracing()) in_phase("trace", [&] { trace_dependencies(p, stream, other, m); });
   return m;
 }
 

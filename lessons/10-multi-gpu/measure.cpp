@@ -11,6 +11,7 @@
 
 #include "common/core/errors.hpp"
 #include "common/core/host_pattern.hpp"
+#include "common/gpu/phase.hpp"
 #include "common/gpu/cuda_raii.hpp"
 #include "common/gpu/device.hpp"
 #include "common/gpu/nccl_loader.hpp"
@@ -274,13 +275,13 @@ Measurements measure(const Params& p, const RunContext& ctx) {
       if (from != to) m.links.push_back(query_link(from, to));
     }
   }
-  m.copies = measure_peer_copies(p, ctx.reps, 0, 1);
+  m.copies = in_phase("peer copies", [&] { return measure_peer_copies(p, ctx.reps, 0, 1); });
   StepComms comms;
   std::vector<int> devices;
   for (const auto& gpu : m.gpus) devices.push_back(gpu.summary.index);
   comms.all = std::make_unique<NcclComms>(devices);
   comms.world_size = n;
-  m.step = measure_training_step(p, ctx, m.gpus, comms, m.timelines);
+  m.step = in_phase("training step", [&] { return measure_training_step(p, ctx, m.gpus, comms, m.timelines); });
   return m;
 }
 

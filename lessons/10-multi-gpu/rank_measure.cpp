@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/core/errors.hpp"
-#include "common/core/rendezvous.hpp"
+#include "common/queue/rendezvous.hpp"
 #include "common/gpu/nccl_loader.hpp"
 #include "rank_result.hpp"
 #include "run_setting.hpp"

@@ -1,5 +1,5 @@
 // With one process per GPU, each rank measures its own GPU and hands rank 0 what it found, as
-// text through the rendezvous (common/core/rendezvous.hpp); rank 0 merges the ranks into one
+// text through the rendezvous (common/queue/rendezvous.hpp); rank 0 merges the ranks into one
 // run. Pure: the format, its reader and the merge are unit-tested without a GPU.
 #pragma once
 

@@ -126,10 +126,10 @@ def structure_cases(lesson):
         ("an unterminated string", f'{section}{first_text} = "open\n', REFUSED),
         ("arrays 70,000 deep", f"{section}{first_int} = {'[' * 70_000}{']' * 70_000}\n", REFUSED),
         ("inline tables 70,000 deep", f"{section}{first_int} = {'{ a = ' * 70_000}1{' }' * 70_000}\n", REFUSED),
-        # A section no lesson has may be ignored or refused (README: unknown keys are refused;
-        # sections are not mentioned); either way, quickly and in one line.
-        ("a 100,000-character section name", f"[{'s' * 100_000}]\nx = 1\n", EITHER),
-        ("100,000 sections", "".join(f"[s{i}]\n" for i in range(100_000)) + section + good, EITHER),
+        # A section that is neither [all], [show] nor a lesson's name is refused (README),
+        # quickly and in one line.
+        ("a 100,000-character section name", f"[{'s' * 100_000}]\nx = 1\n", REFUSED),
+        ("100,000 sections", "".join(f"[s{i}]\n" for i in range(100_000)) + section + good, REFUSED),
     ]
     for label, text, allowed in cases:
         yield file_case(lesson, label, label, text.encode(), allowed, heavy=len(text) > 50_000)

@@ -4,7 +4,7 @@
     tests/hostile/signals.py build/cudalab
 
 The waits that can be reached without a GPU:
-- the terminal: `show NN --pause` waits for Enter, `NN --predict` for an answer. Each must
+- the terminal: `show NN --pause` waits for Enter, `show NN --predict` for an answer. Each must
   really wait (stdin is a pseudo-terminal that nobody types into): a command that does not is a failure, not a pass, so this test cannot pass vacuously.
 - a path: every path flag and path positional given a FIFO (nobody opens its other end) or
   /dev/zero. A command that refuses it at once passes (nothing to wait for); one that waits
@@ -124,8 +124,11 @@ def terminal_waits(commands):
     # prompt's signals are tested in the live unit tests, with a fake lesson).
     for lesson in lessons:
         if any(f.name == "--predict" for f in lesson.flags):
-            # Lessons without questions refuse --predict at once; those with questions ask.
+            # Only lessons with questions take --predict; without a GPU they say so before asking.
             cases.append([lesson.lesson, "--predict"])
+            # `show NN --predict` asks them with no GPU, before it shows the recorded run.
+            if show and any(f.name == "--predict" for f in show.flags):
+                cases.append(["show", lesson.lesson, "--predict"])
     return cases
 
 
@@ -160,12 +163,12 @@ def main():
         folder = Path(tmp)
         os.mkfifo(folder / "fifo.json")
         for argv in terminal_waits(commands):
-            predict = argv[-1] == "--predict"
+            predict = "--predict" in argv
             for sig in (signal.SIGTERM,) if predict else (signal.SIGTERM, signal.SIGINT):
                 tried += 1
                 waited, problem = signal_case(binary, argv, sig, folder, terminal=True)
                 asked += predict and waited
-                # --predict waits only in a lesson that has questions; the others refuse it.
+                # --predict waits only where it can ask: `show NN --predict`, or a lesson on a GPU.
                 if not waited and not predict:
                     problem = problem or "did not wait on the terminal: nothing was interrupted"
                 if problem:

@@ -4,7 +4,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include "common/core/gpu_presence.hpp"
+#include "common/queue/gpu_presence.hpp"
 #include "common/gpu/preflight.hpp"
 #include "queue_test_support.hpp"
 

@@ -2,7 +2,7 @@
 // folder, the timeout, interruption, several GPUs and the shortest queue.
 #include <unistd.h>
 
-#include "common/core/gpu_queue.hpp"
+#include "common/queue/gpu_queue.hpp"
 #include "common/core/interrupt.hpp"
 #include "queue_test_support.hpp"
 
@@ -140,8 +140,9 @@ TEST(GpuQueue, AKilledWaitersTicketIsSkippedAndClearedAway) {
 TEST(GpuQueue, TheTimeoutEndsTheWaitWithOneLine) {
   TempQueueFolder folder;
   FakeQueueClock clock;
-  QueueTicket holder = QueueTicket::enter(kGpu, quiet_options(folder, "pinned-vs-pageable"));
-  holder.mark_holding(clock.wall_s());
+  QueueOptions as_holder = quiet_options(folder, "pinned-vs-pageable");
+  as_holder.clock = &clock;
+  const GpuTurn holder = take_gpu_turn(kGpu, as_holder);
   QueueOptions o = quiet_options(folder);
   o.clock = &clock;
   o.timeout_s = 3;

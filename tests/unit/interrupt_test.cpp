@@ -7,12 +7,14 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <functional>
 #include <thread>
 
 #include "common/core/errors.hpp"
@@ -178,4 +180,119 @@ TEST(Interrupt, LiveModeStillEndsOnSigterm) {
         _exit(kSecondIgnored);
       },
       ::testing::ExitedWithCode(kTerminated), "");
+}
+
+// Ctrl-Z and fg while a GPU turn is wanted or held (TurnScope), in a forked child each: inside a
+// scope Ctrl-Z becomes TurnSuspendedError at the next check, stop_for_terminal() really stops the
+// process until SIGCONT; a SIGCONT inside a scope drops what was measured (TurnResumedError);
+// outside a scope Ctrl-Z stops at once. The parent watches the child with waitpid(WUNTRACED).
+namespace {
+
+constexpr int kSuspendedSeen = 40;
+constexpr int kResumedSeen = 41;
+constexpr int kNothingSeen = 42;
+
+// Forks `body`; returns its exit code, after continuing it each time it stops (counted in `stops`).
+int run_child_continuing(const std::function<int()>& body, int& stops) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    give_up_after_seconds(10);
+    install_interrupt_handler();
+    _exit(body());
+  }
+  for (;;) {
+    int status = 0;
+    if (waitpid(pid, &status, WUNTRACED) != pid) return -1;
+    if (WIFSTOPPED(status)) {
+      ++stops;
+      kill(pid, SIGCONT);
+      continue;
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+}
+
+}  // namespace
+
+TEST(TurnScope, CtrlZWhileHoldingBecomesASuspendThenARealStop) {
+  int stops = 0;
+  const int code = run_child_continuing(
+      [] {
+        try {
+          const TurnScope scope;
+          kill(getpid(), SIGTSTP);
+          for (int i = 0; i < 1000; ++i) {  // a repetition loop: each repetition checks
+            throw_if_interrupted();
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          }
+          return kNothingSeen;
+        } catch (const TurnSuspendedError&) {
+          stop_for_terminal();  // gives the turn back first in real use; then stops as asked
+          throw_if_interrupted();  // continued: nothing pending outside the scope
+          const TurnScope again;
+          throw_if_interrupted();  // the fg that continued us is not a resume to drop
+          return kSuspendedSeen;
+        }
+      },
+      stops);
+  EXPECT_EQ(code, kSuspendedSeen);
+  EXPECT_EQ(stops, 1);
+}
+
+TEST(TurnScope, AContinueWhileHoldingDropsTheMeasurement) {
+  int stops = 0;
+  const int code = run_child_continuing(
+      [] {
+        try {
+          const TurnScope scope;
+          kill(getpid(), SIGSTOP);  // kill -STOP from outside; the parent continues us
+          for (int i = 0; i < 1000; ++i) {
+            throw_if_interrupted();
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          }
+          return kNothingSeen;
+        } catch (const TurnResumedError&) {
+          return kResumedSeen;
+        }
+      },
+      stops);
+  EXPECT_EQ(code, kResumedSeen);
+  EXPECT_EQ(stops, 1);
+}
+
+TEST(TurnScope, CtrlZOutsideAScopeStopsAtOnce) {
+  int stops = 0;
+  const int code = run_child_continuing(
+      [] {
+        kill(getpid(), SIGTSTP);
+        throw_if_interrupted();  // nothing pending: the stop already happened
+        return 0;
+      },
+      stops);
+  EXPECT_EQ(code, 0);
+  EXPECT_EQ(stops, 1);
+}
+
+TEST(TurnScope, AStalledUnwindStopsAfterASecondAndMeasuresAgainWhenContinued) {
+  int stops = 0;
+  const int code = run_child_continuing(
+      [] {
+        const TurnScope scope;
+        kill(getpid(), SIGTSTP);
+        const auto start = Clock::now();
+        // A long GPU wait that never checks: the backstop stops the process where it is.
+        while (Clock::now() - start < std::chrono::milliseconds(1500)) {
+        }
+        try {
+          throw_if_interrupted();
+        } catch (const TurnResumedError&) {
+          return kResumedSeen;
+        } catch (const TurnSuspendedError&) {
+          return kSuspendedSeen;
+        }
+        return kNothingSeen;
+      },
+      stops);
+  EXPECT_EQ(code, kResumedSeen);
+  EXPECT_EQ(stops, 1);
 }

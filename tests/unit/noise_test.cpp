@@ -164,7 +164,7 @@ TEST(Noise, JsonCarriesSpreadOutliersAndNoisyAndReadsBack) {
   s.key = "x";
   s.metrics.push_back(measured("m", "m", "us", {50, 52, 49, 51, 50, 3500}).with_spread_tolerance(0.2));
   r.sections.push_back(s);
-  r.environment.push_back({"other_processes", false, "1 other process used the GPU"});
+  r.environment.push_back({"other_processes", false, "1 other process worked on the GPU"});
   const auto j = report_to_json(r);
   const auto& m = j["sections"][0]["metrics"][0];
   EXPECT_EQ(m["outliers"].size(), 1u);
@@ -227,7 +227,7 @@ TEST(Classroom, AStudentWhoCameAndWentWhileTheLessonMeasuredIsCalledOut) {
   s.busiest_during.compute_processes = 2;  // but the watch saw another one in between
   const auto items = classroom_items(d, s);
   EXPECT_FALSE(items[0].ok);
-  EXPECT_NE(items[0].summary.find("1 other process used the GPU"), std::string::npos) << items[0].summary;
+  EXPECT_NE(items[0].summary.find("1 other process worked on the GPU"), std::string::npos) << items[0].summary;
 }
 
 TEST(Classroom, SlowdownNarrowLinkAndBusyHostAreCalledOut) {

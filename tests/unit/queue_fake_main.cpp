@@ -14,7 +14,7 @@
 
 #include <fmt/format.h>
 
-#include "common/core/gpu_queue.hpp"
+#include "common/queue/gpu_queue.hpp"
 #include "common/core/interrupt.hpp"
 
 namespace {

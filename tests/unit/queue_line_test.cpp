@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "common/core/gpu_queue.hpp"
+#include "common/queue/gpu_queue.hpp"
 #include "common/core/text_format.hpp"
 #include "queue_test_support.hpp"
 
@@ -81,9 +81,8 @@ TEST(QueueLine, StaleHolderIsNamedAsTheFakeClockRuns) {
   FakeQueueClock clock;
   QueueOptions o = quiet_options(folder, "priority");
   o.turn_times = class_times();
-  QueueTicket holder = QueueTicket::enter(kGpu, o);
-  holder.mark_holding(clock.wall_s());
   o.clock = &clock;
+  const GpuTurn holder = take_gpu_turn(kGpu, o);
   o.poll_s = 0.5;
   o.timeout_s = 12;
   std::vector<QueueView> views;

@@ -15,7 +15,7 @@
 #include <optional>
 #include <string>
 
-#include "common/core/gpu_queue.hpp"
+#include "common/queue/gpu_queue.hpp"
 
 namespace cudalab::testing_support {
 

@@ -16,7 +16,7 @@
 
 #include "common/core/errors.hpp"
 #include "common/core/rank_environment.hpp"
-#include "common/core/rendezvous.hpp"
+#include "common/queue/rendezvous.hpp"
 #include "tests/unit/test_support.hpp"
 
 using namespace cudalab;

@@ -392,7 +392,7 @@ TEST(Render, TourSummaryFitsTheTerminal) {
   Report long_one;
   long_one.headline = "stream 0 between streams 1836 -> 818 us non-blocking; two threads 1620 -> 817 us "
                       "per-thread; cudaFree 1701 -> 815 us cudaFreeAsync";
-  long_one.checks.push_back({CheckKind::verify, "ok", true, "fine", {}, {}});
+  long_one.checks.push_back({CheckKind::verify, "ok", true, "fine", {}, {}, {}});
   const std::vector<TourRow> rows = {{8, slug_of(8), &long_one, {}}, {10, slug_of(10), nullptr, "waived"}};
   const std::string text = render_tour_summary(rows, TourForm::text, 80);
   std::istringstream in(text);

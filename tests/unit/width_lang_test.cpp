@@ -162,7 +162,7 @@ struct Typed {
 void add_help(std::vector<Typed>& typed) {
   typed.push_back({{"--help"}, 0});
   typed.push_back({{"help"}, 0});
-  for (const std::string command : {"list", "all", "show", "live", "compare", "grade", "help", "completion"}) {
+  for (const std::string command : {"list", "all", "show", "live", "compare", "grade", "submit", "help", "completion"}) {
     typed.push_back({{command, "--help"}, 0});
     typed.push_back({{"help", command}, 0});
   }
@@ -190,7 +190,7 @@ void add_recorded(std::vector<Typed>& typed, const std::string& class_dir, const
   }
   typed.push_back({{"compare", "03", doctored}, 1});
   typed.push_back({{"compare", "03", "03", doctored, "--tolerance", "10%"}, 1});
-  typed.push_back({{"grade", runs}, 0});
+  typed.push_back({{"grade", runs}, 1});  // the references handed in as runs are copies of themselves
   typed.push_back({{"grade", class_dir}, 1});
 }
 
@@ -352,7 +352,7 @@ TEST(Lang, HelpConfigAndErrorsInChineseLeaveNoEnglishLabel) {
   setenv("COLUMNS", "80", 1);
   std::vector<std::vector<std::string>> typed = {{"--help"}, {"help"}, {"all", "--print-config"},
                                                  {"live", "03", "--print-config"}};
-  for (const std::string command : {"list", "all", "show", "live", "compare", "grade", "help"}) {
+  for (const std::string command : {"list", "all", "show", "live", "compare", "grade", "submit", "help"}) {
     typed.push_back({command, "--help"});
   }
   typed.push_back({"help", "completion"});  // completion takes no --lang: its script has no words
@@ -363,7 +363,7 @@ TEST(Lang, HelpConfigAndErrorsInChineseLeaveNoEnglishLabel) {
   }
   const std::vector<std::vector<std::string>> mistakes = {
       {"compare"}, {"03", "--streams", "0"}, {"04", "--bogus"}, {"lesson-that-is-not"}, {"show", "no-such-run.json"},
-      {"03", "--size", "64XB"}, {"03"}};
+      {"03", "--size", "64XB"}, {"03"}, {"03", "--submit"}, {"submit", "no-such-run.json"}};
   for (auto args : typed) {
     args.insert(args.end(), {"--lang", "zh"});
     const Outcome o = run(args);
@@ -385,14 +385,15 @@ TEST(Lang, HelpConfigAndErrorsInChineseLeaveNoEnglishLabel) {
 // `show NN --lang zh` prints in its header.
 TEST(Lang, LessonHelpNamesTheLessonInChinese) {
   for (const auto& e : course()) {
-    const std::string title = tr(Lang::zh, e.title, e.id());
-    ASSERT_NE(title, e.title) << e.id() << " has no Chinese title in its catalogue";
+    // The lesson's own zh title, which a report's header (through the lesson's catalogue) prints too.
+    const std::string title = e.title.zh;
+    ASSERT_EQ(tr(Lang::zh, e.title.en, e.id()), title) << e.id() << ": its catalogue and its description disagree";
     for (const auto& args : std::vector<std::vector<std::string>>{{e.slug, "--help", "--lang", "zh"},
                                                                   {"help", std::to_string(e.number), "--lang", "zh"}}) {
       const Outcome o = run(args);
       ASSERT_EQ(o.code, 0) << o.err;
       EXPECT_NE(lines_of(o.out).at(0).find(title), std::string::npos) << joined(args) << ":\n" << o.out;
-      EXPECT_EQ(o.out.find(e.title), std::string::npos) << joined(args) << ":\n" << o.out;
+      EXPECT_EQ(o.out.find(e.title.en), std::string::npos) << joined(args) << ":\n" << o.out;
     }
   }
 }
@@ -494,6 +495,34 @@ TEST(Width, CompareAndGradeFitAt60_80And120Columns) {
     EXPECT_NE(outputs[0].second.out.find("无法判定"), std::string::npos) << outputs[0].second.out;
     EXPECT_NE(outputs[1].second.out.find("B 与 A 相符"), std::string::npos) << outputs[1].second.out;
     EXPECT_NE(outputs[2].second.out.find("份运行通过"), std::string::npos) << outputs[2].second.out;
+  }
+  unsetenv("COLUMNS");
+}
+
+// The zh help and `list`, wrapped at 60, 80 and 120 columns: no line ends with an opening
+// bracket (the help's "[默认：…]" once left its "[" behind), and no line of `list` ends in the
+// middle of 硬件.
+TEST(Width, ChineseHelpAndListKeepBracketsAndWordsWhole) {
+  testing_support::hide_gpus();
+  std::vector<std::vector<std::string>> screens = {{"list"}, {"--help"}};
+  for (const auto& e : course()) screens.push_back({"help", std::to_string(e.number)});
+  for (const char* columns : {"60", "80", "120"}) {
+    setenv("COLUMNS", columns, 1);
+    for (auto args : screens) {
+      args.insert(args.end(), {"--lang", "zh"});
+      const Outcome o = run(args);
+      const auto lines = lines_of(o.out);
+      for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string line = lines[i].substr(0, lines[i].find_last_not_of(' ') + 1);
+        for (const std::string open : {"[", "(", "（"}) {
+          EXPECT_FALSE(line.size() >= open.size() && line.compare(line.size() - open.size(), open.size(), open) == 0)
+              << joined(args) << " at " << columns << " columns: a lone '" << open << "' ends\n" << line;
+        }
+        EXPECT_FALSE(line.size() >= 3 && line.compare(line.size() - 3, 3, "硬") == 0 && i + 1 < lines.size() &&
+                     trimmed(lines[i + 1]).rfind("件", 0) == 0)
+            << joined(args) << " at " << columns << " columns splits 硬件";
+      }
+    }
   }
   unsetenv("COLUMNS");
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/core/stats.hpp"
+#include "common/gpu/phase.hpp"
 #include "common/gpu/traced_run.hpp"
 
 namespace cudalab::graphs {
@@ -24,9 +25,9 @@ ModelInputs measure_model_inputs(const TrainingStep& step, const DeviceInfo& dev
 
 StepCase measure_case(const StepParams& p, const std::vector<StepMethod>& methods, const DeviceInfo& device,
                       const Repetitions& reps) {
-  const TrainingStep step(p.shape(), p.features, 1, p.layer_kernel());
+  const TrainingStep step = in_phase("step setup", [&] { return TrainingStep(p.shape(), p.features, 1, p.layer_kernel()); });
   const StepStreams streams(p.streams);
-  StepCase c{p, step.elements(), measure_model_inputs(step, device, reps), {}};
+  StepCase c{p, step.elements(), in_phase("model inputs", [&] { return measure_model_inputs(step, device, reps); }), {}};
   c.runs = run_methods(methods, step, streams, p.steps, reps);
   return c;
 }
@@ -51,7 +52,9 @@ MethodRun run_method(StepMethod method, const TrainingStep& step, const StepStre
 MethodRuns run_methods(const std::vector<StepMethod>& methods, const TrainingStep& step, const StepStreams& streams,
                        int steps, const Repetitions& reps) {
   MethodRuns runs;
-  for (StepMethod m : methods) runs[m] = run_method(m, step, streams, steps, reps);
+  for (StepMethod m : methods) {
+    runs[m] = in_phase(fmt::format("method {}", static_cast<int>(m)), [&] { return run_method(m, step, streams, steps, reps); });
+  }
   return runs;
 }
 

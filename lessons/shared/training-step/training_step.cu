@@ -171,6 +171,9 @@ TrainingStep::TrainingStep(const StepShape& shape, int size, std::uint32_t input
   std::memcpy(inputs_.data(), in.data(), inputs_.bytes());
   CUDALAB_CUDA_CHECK(cudaMemcpy(weights_.data(), w.data(), weights_.bytes(), cudaMemcpyHostToDevice));
   CUDALAB_CUDA_CHECK(cudaMemset(activations_.data(), 0xFF, activations_.bytes()));
+  // The setup above ran on the legacy stream, which the steps' non-blocking streams do not wait
+  // for: finish it before any step is enqueued (a busy GPU can delay it past their first kernels).
+  CUDALAB_CUDA_CHECK(cudaDeviceSynchronize());
   poison_outputs();
 }
 

@@ -1,4 +1,4 @@
-#include "common/core/rendezvous.hpp"
+#include "common/queue/rendezvous.hpp"
 
 #include <fcntl.h>
 #include <sys/random.h>
@@ -15,7 +15,7 @@
 #include <fmt/format.h>
 
 #include "common/core/interrupt.hpp"
-#include "common/core/queue_files.hpp"
+#include "common/queue/queue_files.hpp"
 #include "common/core/units.hpp"
 
 namespace cudalab {

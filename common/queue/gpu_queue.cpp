@@ -1,6 +1,7 @@
-#include "common/core/gpu_queue.hpp"
+#include "common/queue/gpu_queue.hpp"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,6 +11,8 @@
 #include <cmath>
 #include <ctime>
 #include <limits>
+#include <map>
+#include <set>
 #include <string_view>
 #include <tuple>
 
@@ -70,10 +73,13 @@ class Patience {
   double start_, deadline_;
 };
 
-std::string ticket_name(std::uint64_t number) { return fmt::format("t-{:020d}", number); }
+std::string ticket_name(std::uint64_t number, bool holding = false) {
+  return fmt::format("{}-{:020d}", holding ? 'h' : 't', number);
+}
 
-std::optional<std::uint64_t> ticket_number(std::string_view name) {
-  if (name.size() != kTicketPrefix.size() + kTicketDigits || name.substr(0, kTicketPrefix.size()) != kTicketPrefix) {
+// "t-<20 digits>" (waiting) or "h-<20 digits>" (holding the turn) -> (number, holding).
+std::optional<std::pair<std::uint64_t, bool>> parse_ticket_name(std::string_view name) {
+  if (name.size() != kTicketPrefix.size() + kTicketDigits || name[1] != '-' || (name[0] != 't' && name[0] != 'h')) {
     return std::nullopt;
   }
   std::uint64_t number = 0;
@@ -83,29 +89,23 @@ std::optional<std::uint64_t> ticket_number(std::string_view name) {
     if (number > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) return std::nullopt;
     number = number * 10 + digit;
   }
-  return number == 0 ? std::nullopt : std::optional<std::uint64_t>(number);
+  if (number == 0) return std::nullopt;
+  return std::make_pair(number, name[0] == 'h');
 }
 
 std::string ticket_text(const std::string& lesson, std::optional<double> holding_since) {
-  std::string text = fmt::format("cudalab queue ticket\npid {}\nlesson {}\n", ::getpid(), printable_value(lesson, kLessonChars));
+  std::string text = fmt::format("cudalab queue ticket\nlesson {}\n", printable_value(lesson, kLessonChars));
   if (holding_since) text += fmt::format("holding since {:.3f}\n", *holding_since);
   return text;
 }
 
-bool all_digits(std::string_view text) {
-  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
 // What a ticket says, kept only for display: anything unexpected reads as "?".
-TicketInfo parse_ticket(std::uint64_t number, std::string_view text, uid_t owner) {
-  TicketInfo info{number, "?", user_name(owner), "?", std::nullopt};
+void read_ticket_text(std::string_view text, TicketInfo& info) {
   while (!text.empty()) {
     const std::size_t end = std::min(text.find('\n'), text.size());
     const std::string_view line = text.substr(0, end);
     text.remove_prefix(std::min(end + 1, text.size()));
-    if (line.rfind("pid ", 0) == 0 && all_digits(line.substr(4)) && line.size() <= 4 + 10) {
-      info.pid = std::string(line.substr(4));
-    } else if (line.rfind("lesson ", 0) == 0 && line.size() > 7) {
+    if (line.rfind("lesson ", 0) == 0 && line.size() > 7) {
       info.lesson = printable_value(line.substr(7), kLessonChars);
     } else if (line.rfind("holding since ", 0) == 0) {
       const std::string value(line.substr(14, 40));
@@ -114,21 +114,39 @@ TicketInfo parse_ticket(std::uint64_t number, std::string_view text, uid_t owner
       if (parsed_end != value.c_str() && *parsed_end == '\0' && std::isfinite(since)) info.holding_since = since;
     }
   }
-  return info;
 }
 
-// The live tickets in a GPU's folder numbered below `below`, lowest first.
-std::vector<TicketInfo> live_tickets(int folder, std::uint64_t below) {
+// Every live (locked) ticket in a GPU's folder, with its lock holder's pid from the kernel.
+std::vector<TicketInfo> live_tickets(int folder, const FlockHolders& holders, const std::set<uid_t>& instructors,
+                                     const FileFacts* ours) {
   std::vector<TicketInfo> live;
   for (const auto& name : list_names(folder, kMaxFolderEntries)) {
-    const auto number = ticket_number(name);
-    if (!number || *number >= below) continue;
+    const auto parsed = parse_ticket_name(name);
+    if (!parsed) continue;
     auto file = open_regular(folder, name);
-    if (!file || !locked_by_someone(file->fd.get())) continue;
-    live.push_back(parse_ticket(*number, read_head(file->fd.get(), kTicketTextLimit), file->facts.owner));
+    if (!file) continue;
+    const bool is_ours = ours != nullptr && file->facts.inode == ours->inode && file->facts.device == ours->device;
+    if (!is_ours && !locked_by_someone(file->fd.get())) continue;
+    TicketInfo info{parsed->first, "?", user_name(file->facts.owner), "?", std::nullopt};
+    info.holding = parsed->second;
+    info.ours = is_ours;
+    info.owner_uid = file->facts.owner;
+    info.instructor = instructors.count(file->facts.owner) != 0;
+    info.device = file->facts.device;
+    info.inode = file->facts.inode;
+    const auto holder = holders.find({file->facts.device, file->facts.inode});
+    if (is_ours) info.locker_pid = ::getpid();
+    else if (holder != holders.end()) info.locker_pid = holder->second;
+    if (info.locker_pid > 0) info.pid = std::to_string(info.locker_pid);
+    read_ticket_text(read_head(file->fd.get(), kTicketTextLimit), info);
+    live.push_back(std::move(info));
   }
-  std::sort(live.begin(), live.end(), [](const TicketInfo& a, const TicketInfo& b) { return a.number < b.number; });
   return live;
+}
+
+// Line order: holders, then instructors' tickets, then the others', each by number.
+bool comes_before(const TicketInfo& a, const TicketInfo& b) {
+  return std::make_tuple(!a.holding, !a.instructor, a.number) < std::make_tuple(!b.holding, !b.instructor, b.number);
 }
 
 // Under the order lock: removes our own dead tickets (a run of ours that was killed) and returns
@@ -136,12 +154,12 @@ std::vector<TicketInfo> live_tickets(int folder, std::uint64_t below) {
 std::uint64_t highest_ticket_clearing_dead(int folder) {
   std::uint64_t highest = 0;
   for (const auto& name : list_names(folder, kMaxFolderEntries)) {
-    const auto number = ticket_number(name);
-    if (!number) continue;
+    const auto parsed = parse_ticket_name(name);
+    if (!parsed) continue;
     auto file = open_regular(folder, name);
     const bool dead_and_ours = file && file->facts.owner == ::geteuid() && !locked_by_someone(file->fd.get());
     if (dead_and_ours && remove_if_ours(folder, name, file->facts)) continue;
-    highest = std::max(highest, *number);
+    highest = std::max(highest, parsed->first);
   }
   return highest;
 }
@@ -169,6 +187,77 @@ void wait_for_order_lock(int fd, Patience& patience, const std::string& gpu_uuid
   }
 }
 
+// The tickets before ours in `in_line_order`; empty when the turn is ours to take.
+std::vector<TicketInfo> ahead_of_us(const std::vector<TicketInfo>& in_line_order) {
+  std::vector<TicketInfo> ahead;
+  for (const auto& t : in_line_order) {
+    if (t.ours) break;
+    ahead.push_back(t);
+  }
+  return ahead;
+}
+
+FlockHolders holders_now(const QueueOptions& o) { return o.flock_holders ? o.flock_holders() : read_flock_holders(); }
+
+ProcessState state_of(const QueueOptions& o, long pid) {
+  if (pid <= 0) return ProcessState::unknown;
+  return o.process_state ? o.process_state(pid) : process_state(pid);
+}
+
+// Which tickets ahead of ours still count, as one waiter sees them over time (gpu_queue.hpp:
+// "Turns that do not move"). A ticket is passed over once it has looked stuck for its grace,
+// measured by this waiter's clock from the first poll that saw it so.
+class PassOver {
+ public:
+  PassOver(const QueueOptions& o, std::string gpu_uuid) : o_(o), gpu_uuid_(std::move(gpu_uuid)) {}
+
+  // The tickets that count, in line order (ours included); `passed` gets those that do not.
+  std::vector<TicketInfo> counted(std::vector<TicketInfo> live, double now, std::vector<PassedOver>& passed) {
+    std::sort(live.begin(), live.end(), comes_before);
+    std::map<std::uint64_t, Suspicion> still;
+    std::vector<TicketInfo> kept;
+    for (auto& t : live) {
+      const std::optional<Suspicion> looks = t.ours ? std::nullopt : suspicion(t, kept.empty(), now);
+      if (!looks) {
+        kept.push_back(std::move(t));
+        continue;
+      }
+      const Suspicion& s = still[t.number] = looks->kind == suspects_[t.number].kind ? suspects_[t.number] : *looks;
+      if (now - s.since < s.grace) {
+        kept.push_back(std::move(t));
+      } else {
+        passed.push_back({std::move(t), fmt::format("{} for {}", s.kind, format_wait(now - s.since))});
+      }
+    }
+    suspects_ = std::move(still);
+    return kept;
+  }
+
+ private:
+  struct Suspicion {
+    std::string kind;
+    double since = 0, grace = 0;
+  };
+
+  // Why `t` looks stuck now, if it does. `first_in_line`: nothing that counts is ahead of it.
+  std::optional<Suspicion> suspicion(const TicketInfo& t, bool first_in_line, double now) const {
+    if (state_of(o_, t.locker_pid) == ProcessState::stopped) {
+      return Suspicion{"its process is stopped (Ctrl-Z or kill -STOP)", now, o_.stopped_grace_s};
+    }
+    if (t.holding && t.locker_pid > 0 && o_.has_context && o_.has_context(gpu_uuid_, t.locker_pid) == false) {
+      return Suspicion{"it holds the turn without a CUDA context on this GPU", now, o_.idle_holder_grace_s};
+    }
+    if (!t.holding && first_in_line) {
+      return Suspicion{"its turn came and it did not take it", now, o_.untaken_turn_grace_s};
+    }
+    return std::nullopt;
+  }
+
+  const QueueOptions& o_;
+  std::string gpu_uuid_;
+  std::map<std::uint64_t, Suspicion> suspects_;
+};
+
 }  // namespace
 
 QueueClock& system_queue_clock() {
@@ -181,6 +270,10 @@ QueueTicket QueueTicket::enter(const std::string& gpu_uuid, const QueueOptions& 
   QueueTicket ticket;
   ticket.gpu_uuid_ = gpu_uuid;
   ticket.lesson_ = options.lesson;
+  {
+    const Fd root = open_queue_root(options.folder);
+    ticket.instructors_ = read_instructors(root.get());
+  }
   ticket.folder_ = open_gpu_folder(options.folder, gpu_uuid);
   const OpenedFile order = open_or_create(ticket.folder_.get(), "order.lock", printable_value(gpu_uuid) + "/order.lock");
   wait_for_order_lock(order.fd.get(), patience, gpu_uuid, options);
@@ -201,7 +294,7 @@ QueueTicket QueueTicket::enter(const std::string& gpu_uuid, const QueueOptions& 
   return ticket;
 }
 
-std::vector<TicketInfo> QueueTicket::ahead() const {
+std::vector<TicketInfo> QueueTicket::live() const {
   struct stat st {};
   const bool still_ours = ::fstatat(folder_.get(), name_.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
                           st.st_ino == file_.facts.inode && st.st_dev == file_.facts.device;
@@ -210,7 +303,37 @@ std::vector<TicketInfo> QueueTicket::ahead() const {
                                             "someone else: its place is lost; run again",
                                             name_, printable_value(gpu_uuid_)));
   }
-  return live_tickets(folder_.get(), number_);
+  return live_tickets(folder_.get(), read_flock_holders(), instructors_, &file_.facts);
+}
+
+std::vector<TicketInfo> QueueTicket::live(const QueueOptions& o) const {
+  (void)live();  // throws when our ticket is gone
+  return live_tickets(folder_.get(), holders_now(o), instructors_, &file_.facts);
+}
+
+std::vector<TicketInfo> QueueTicket::ahead() const {
+  std::vector<TicketInfo> tickets = live();
+  std::sort(tickets.begin(), tickets.end(), comes_before);
+  return ahead_of_us(tickets);
+}
+
+bool QueueTicket::take(const std::function<bool(const std::vector<TicketInfo>&)>& still_ours_to_take,
+                       const QueueOptions& options) {
+  const OpenedFile order = open_or_create(folder_.get(), "order.lock", printable_value(gpu_uuid_) + "/order.lock");
+  if (!try_lock(order.fd.get())) return false;  // someone is entering: look again at the next poll
+  bool taken = false;
+  if (still_ours_to_take(live(options))) {
+    const std::string held = ticket_name(number_, true);
+    // The name says "holding" to everyone; the lock stays with the file.
+    taken = ::renameat2(folder_.get(), name_.c_str(), folder_.get(), held.c_str(), RENAME_NOREPLACE) == 0;
+    if (!taken && errno == EINVAL) {  // a file system without RENAME_NOREPLACE
+      taken = ::linkat(folder_.get(), name_.c_str(), folder_.get(), held.c_str(), 0) == 0 &&
+              ::unlinkat(folder_.get(), name_.c_str(), 0) == 0;
+    }
+    if (taken) std::tie(name_, holding_) = std::make_pair(held, true);
+  }
+  unlock(order.fd.get());
+  return taken;
 }
 
 void QueueTicket::mark_holding(double wall_s) {
@@ -218,6 +341,15 @@ void QueueTicket::mark_holding(double wall_s) {
     rewrite(file_.fd.get(), ticket_text(lesson_, wall_s));
   } catch (const QueueUnavailableError&) {
     // Only others' waiting lines read it: they fall back to when they saw us take the turn.
+  }
+}
+
+bool QueueTicket::another_holder() const {
+  try {
+    const auto tickets = live();
+    return std::any_of(tickets.begin(), tickets.end(), [](const TicketInfo& t) { return t.holding && !t.ours; });
+  } catch (const QueueUnavailableError&) {
+    return false;
   }
 }
 
@@ -236,27 +368,37 @@ TurnRecord GpuTurn::record() const {
 void GpuTurn::release() noexcept {
   if (!ticket_) return;
   record_.held_s = clock_->steady_s() - taken_at_;
+  record_.shared = ticket_->another_holder();
   ticket_->leave();
   ticket_.reset();
 }
 
-GpuTurn take_gpu_turn(const std::string& gpu_uuid, const QueueOptions& o) {
+GpuTurn wait_for_turn(std::unique_ptr<QueueTicket> ticket, const QueueOptions& o) {
   Patience patience(o);
   patience.check();
-  auto ticket = std::make_unique<QueueTicket>(QueueTicket::enter(gpu_uuid, o));
+  const std::string gpu_uuid = ticket->gpu_uuid();
   std::optional<WaitingLine> line;
   if (!o.on_wait) line.emplace();
+  PassOver pass_over(o, gpu_uuid);
+  std::vector<PassedOver> passed;
+  auto look = [&](const std::vector<TicketInfo>& live) {
+    passed.clear();
+    return ahead_of_us(pass_over.counted(live, patience.clock().steady_s(), passed));
+  };
   std::uint64_t holder = 0;
   double holder_seen_since = 0;
   int position = -1;
   for (;;) {
-    const std::vector<TicketInfo> ahead = ticket->ahead();
+    const std::vector<TicketInfo> ahead = look(ticket->live(o));
     if (position < 0) position = static_cast<int>(ahead.size());
-    if (ahead.empty()) break;
     const double now_wall = patience.clock().wall_s();
-    if (ahead.front().number != holder) std::tie(holder, holder_seen_since) = std::make_pair(ahead.front().number, now_wall);
-    const QueueView view = make_queue_view(gpu_uuid, patience.waited(), ahead, o.turn_times, now_wall, holder_seen_since);
-    o.on_wait ? o.on_wait(view) : line->show(view);
+    const std::uint64_t front = ahead.empty() ? 0 : ahead.front().number;
+    if (front != holder) std::tie(holder, holder_seen_since) = std::make_pair(front, now_wall);
+    QueueView view = make_queue_view(gpu_uuid, patience.waited(), ahead, o.turn_times, now_wall, holder_seen_since);
+    view.passed_over = passed;
+    // Whoever was passed over is named even when that makes the turn ours at once.
+    if (!ahead.empty() || !passed.empty()) o.on_wait ? o.on_wait(view) : line->show(view);
+    if (ahead.empty() && ticket->take([&](const std::vector<TicketInfo>& now) { return look(now).empty(); }, o)) break;
     patience.check();
     if (patience.out_of_time()) throw QueueTimeoutError(queue_timeout_line(view, o.timeout_s.value_or(0)));
     patience.pause(o.poll_s);
@@ -266,10 +408,17 @@ GpuTurn take_gpu_turn(const std::string& gpu_uuid, const QueueOptions& o) {
   turn.taken_at_ = turn.clock_->steady_s();
   turn.record_.wait_s = patience.waited();
   turn.record_.position = position;
+  turn.record_.taken_at = turn.clock_->wall_s();
   ticket->mark_holding(turn.clock_->wall_s());
   turn.ticket_ = std::move(ticket);
   if (line) line->done(gpu_uuid, turn.record_.wait_s);
   return turn;
+}
+
+GpuTurn take_gpu_turn(const std::string& gpu_uuid, const QueueOptions& o) {
+  Patience patience(o);
+  patience.check();
+  return wait_for_turn(std::make_unique<QueueTicket>(QueueTicket::enter(gpu_uuid, o)), o);
 }
 
 TurnRecord GpuTurns::record() const {
@@ -279,6 +428,8 @@ TurnRecord GpuTurns::record() const {
     total.wait_s += r.wait_s;
     total.held_s = std::max(total.held_s, r.held_s);
     total.position = std::max(total.position, r.position);
+    total.shared = total.shared || r.shared;
+    total.taken_at = std::max(total.taken_at, r.taken_at);  // the last GPU's turn: when measuring could start
   }
   return total;
 }
@@ -304,7 +455,7 @@ GpuTurns take_gpu_turns(std::vector<std::string> gpu_uuids, const QueueOptions& 
 int queue_length(const std::string& gpu_uuid, const std::string& folder) {
   try {
     const Fd gpu_folder = open_gpu_folder(folder, gpu_uuid);
-    return static_cast<int>(live_tickets(gpu_folder.get(), std::numeric_limits<std::uint64_t>::max()).size());
+    return static_cast<int>(live_tickets(gpu_folder.get(), {}, {}, nullptr).size());
   } catch (const QueueUnavailableError&) {
     return 0;
   }
@@ -318,6 +469,23 @@ std::size_t shortest_queue(const std::vector<std::string>& gpu_uuids, const std:
     if (length < best_length) std::tie(best, best_length) = std::make_pair(i, length);
   }
   return best;
+}
+
+AutoTurn take_turn_on_shortest_queue(const std::vector<std::string>& gpu_uuids, const QueueOptions& options) {
+  if (gpu_uuids.empty()) throw QueueUnavailableError("--device auto: no GPU to choose from");
+  Patience patience(options);
+  AutoTurn chosen;
+  std::unique_ptr<QueueTicket> ticket;
+  {
+    const Fd root = open_queue_root(options.folder);
+    const OpenedFile choosing = open_or_create(root.get(), "auto.lock", "auto.lock");
+    wait_for_order_lock(choosing.fd.get(), patience, gpu_uuids.front(), options);
+    chosen.index = shortest_queue(gpu_uuids, options.folder);
+    ticket = std::make_unique<QueueTicket>(QueueTicket::enter(gpu_uuids[chosen.index], options));
+    unlock(choosing.fd.get());
+  }
+  chosen.turn = wait_for_turn(std::move(ticket), options);
+  return chosen;
 }
 
 std::string gpu_uuid_text(const unsigned char (&b)[16]) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "common/core/errors.hpp"
+#include "common/core/identity.hpp"
 
 namespace cudalab {
 
@@ -72,6 +73,10 @@ Fd open_shared_folder(int parent, const std::string& path, const std::string& sh
 // A GPU's folder name: 1 to 80 characters of [A-Za-z0-9-] (NVML's "GPU-xxxxxxxx-..." form).
 bool valid_folder_name(std::string_view name);
 
+// The queue folder `root` itself ("" means queue_root_path()), opened and created as
+// open_shared_folder does. Throws QueueUnavailableError.
+Fd open_queue_root(const std::string& root);
+
 // The GPU's folder in the queue folder `root` ("" means queue_root_path()), both opened (and
 // created when missing) by open_shared_folder. Throws QueueUnavailableError.
 Fd open_gpu_folder(const std::string& root, const std::string& gpu_uuid);
@@ -117,8 +122,8 @@ inline constexpr std::size_t kMaxFolderEntries = 65536;
 // The names in `dir` (at most `max_entries`, "." and ".." left out).
 std::vector<std::string> list_names(int dir, std::size_t max_entries);
 
-// The login name of `uid` from the password database, or "uid N".
-std::string user_name(uid_t uid);
+// The login name of `uid` (core/identity.hpp), as the queue's messages name a ticket's owner.
+using cudalab::user_name;
 
 // The effective uid of process `pid`: the owner of /proc/PID. nullopt when it is not visible.
 std::optional<uid_t> process_uid(long pid);

@@ -27,13 +27,26 @@ struct TurnTimes {
   std::optional<double> typical(const std::string& lesson) const;
 };
 
-// A live ticket ahead of ours, as its file tells it: display only.
+// A live ticket: its number, state, owner and lock holder from the kernel; its lesson and
+// "holding since" from its text, for display only.
 struct TicketInfo {
   std::uint64_t number = 0;
   std::string lesson;                    // escaped and cut; "?" when the ticket does not say
   std::string user;                      // the ticket file's owner
-  std::string pid;                       // from the ticket's text; "?" when missing
+  std::string pid;                       // the pid holding its lock (/proc/locks); "?" when unknown
   std::optional<double> holding_since;   // wall-clock seconds, when its run took the turn
+  bool holding = false;                  // it holds the turn (named "h-<number>")
+  bool instructor = false;               // its owner is in the trusted instructors file
+  bool ours = false;                     // this process's own ticket
+  long locker_pid = 0;                   // as `pid`, 0 when unknown
+  unsigned owner_uid = 0;
+  unsigned long long device = 0, inode = 0;  // the file's identity, to find its lock holder
+};
+
+// A ticket ahead that no longer counts, and why ("stopped (Ctrl-Z or kill -STOP) for 2 s").
+struct PassedOver {
+  TicketInfo ticket;
+  std::string why;
 };
 
 struct QueueView {
@@ -48,7 +61,12 @@ struct QueueView {
   // No place in the queue yet: someone has held its order lock for seconds (a stuck or hostile
   // process: a cudalab holds it for microseconds).
   bool order_lock_busy = false;
+  // Tickets ahead that were passed over (gpu_queue.hpp), each shown once in a line of its own.
+  std::vector<PassedOver> passed_over;
 };
+
+// "cudalab: passed over t-00…12 of bob (pid 4242) on GPU-8f0e1c2a: stopped (Ctrl-Z or kill -STOP) for 2.0 s"
+std::string passed_over_line(const std::string& gpu, const PassedOver& passed);
 
 // The view of a queue from its live tickets ahead of ours (lowest first). `now_wall` is the
 // wall clock; `holder_seen_since` is when this run first saw the current holder at the head
@@ -92,6 +110,7 @@ class WaitingLine {
   std::string last_key_;
   double last_drawn_at_ = -1;
   bool drawn_ = false;
+  std::vector<std::uint64_t> announced_;  // tickets whose passing over was said
 };
 
 }  // namespace cudalab

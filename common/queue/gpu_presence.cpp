@@ -1,4 +1,4 @@
-#include "common/core/gpu_presence.hpp"
+#include "common/queue/gpu_presence.hpp"
 
 #include <unistd.h>
 
@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "common/core/queue_files.hpp"
+#include "common/queue/queue_files.hpp"
 
 namespace cudalab {
 

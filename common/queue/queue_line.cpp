@@ -1,4 +1,4 @@
-#include "common/core/queue_line.hpp"
+#include "common/queue/queue_line.hpp"
 
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -118,6 +118,11 @@ std::string waiting_line(const QueueView& v) {
   return line;
 }
 
+std::string passed_over_line(const std::string& gpu, const PassedOver& p) {
+  return fmt::format("cudalab: passed over ticket {} of {} (pid {}) on {}: {}", p.ticket.number, p.ticket.user,
+                     p.ticket.pid, gpu, p.why);
+}
+
 std::string queue_timeout_line(const QueueView& v, double timeout_s) {
   std::string line = fmt::format("no turn on {} within {} (--queue-timeout): {} run{} still ahead", v.gpu,
                                  format_wait(timeout_s), v.ahead, v.ahead == 1 ? "" : "s");
@@ -143,6 +148,13 @@ WaitingLine::~WaitingLine() {
 }
 
 void WaitingLine::show(const QueueView& v) {
+  for (const auto& passed : v.passed_over) {
+    if (std::find(announced_.begin(), announced_.end(), passed.ticket.number) != announced_.end()) continue;
+    announced_.push_back(passed.ticket.number);
+    std::fprintf(out_, "%s%s\n", terminal_ && drawn_ ? "\r\x1b[K" : "", passed_over_line(v.gpu, passed).c_str());
+    last_key_.clear();  // the waiting line is drawn again below it
+  }
+  if (v.ahead == 0 && !v.order_lock_busy) return;  // only a passing over to say: the turn is ours
   const std::string key = v.holder ? fmt::format("{}|{}|{}|{}|{}|{}", v.ahead, v.holder->number, v.holder->pid,
                                                  v.holder->user, v.holder->lesson, v.holder_stuck)
                                    : fmt::format("{}|{}", v.ahead, v.order_lock_busy);

@@ -1,8 +1,7 @@
-#include "common/core/queue_files.hpp"
+#include "common/queue/queue_files.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <pwd.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,8 +10,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <map>
-#include <mutex>
 
 #include <fmt/format.h>
 
@@ -25,16 +22,6 @@ namespace {
 constexpr int kOpenFlags = O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
 
 std::string why() { return std::strerror(errno); }
-
-std::string look_up_user(uid_t uid) {
-  struct passwd entry {};
-  struct passwd* found = nullptr;
-  std::string buffer(16384, '\0');
-  if (::getpwuid_r(uid, &entry, buffer.data(), buffer.size(), &found) == 0 && found != nullptr) {
-    return printable_value(found->pw_name, 32);
-  }
-  return fmt::format("uid {}", uid);
-}
 
 FileFacts facts_of(const struct stat& st) { return {st.st_dev, st.st_ino, st.st_uid}; }
 
@@ -109,10 +96,15 @@ bool valid_folder_name(std::string_view name) {
   return true;
 }
 
+Fd open_queue_root(const std::string& root) {
+  const std::string path = root.empty() ? queue_root_path() : root;
+  return open_shared_folder(AT_FDCWD, path, printable_value(path));
+}
+
 Fd open_gpu_folder(const std::string& root, const std::string& gpu_uuid) {
   if (!valid_folder_name(gpu_uuid)) throw QueueUnavailableError("not a GPU UUID for the queue: " + printable_value(gpu_uuid));
   const std::string path = root.empty() ? queue_root_path() : root;
-  const Fd root_folder = open_shared_folder(AT_FDCWD, path, printable_value(path));
+  const Fd root_folder = open_queue_root(root);
   return open_shared_folder(root_folder.get(), gpu_uuid, printable_value(path + "/" + gpu_uuid));
 }
 
@@ -229,16 +221,6 @@ std::vector<std::string> list_names(int dir, std::size_t max_entries) {
   }
   ::closedir(listing);
   return names;
-}
-
-std::string user_name(uid_t uid) {
-  // Asked every poll for every ticket ahead: the password database may be a network service.
-  static std::mutex mutex;
-  static std::map<uid_t, std::string> known;
-  const std::lock_guard<std::mutex> lock(mutex);
-  const auto it = known.find(uid);
-  if (it != known.end()) return it->second;
-  return known[uid] = look_up_user(uid);
 }
 
 std::optional<uid_t> process_uid(long pid) {

@@ -1,0 +1,232 @@
+#include "cli/class_folder.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <memory>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "cli/course.hpp"
+#include "cli/drop_folder.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/files.hpp"
+#include "common/core/identity.hpp"
+#include "common/core/text_format.hpp"
+
+namespace cudalab {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ClassEntry {
+  std::string path;   // as the file system knows it
+  std::string shown;  // relative to the class folder, printable
+  std::string top;    // the subfolder of the class folder it sits in ("" at the top)
+  std::string problem;  // a subfolder that could not be read: why
+};
+
+// A reader's message names the file by the path it was given; the grade row already names it, so
+// the reason says it by its short name only.
+std::string with_short_name(std::string message, const std::string& path, const std::string& name) {
+  const std::string full = printable(path);
+  for (std::size_t at = message.find(full); at != std::string::npos; at = message.find(full, at + name.size())) {
+    message.replace(at, full.size(), name);
+  }
+  return message;
+}
+
+ClassEntry entry_of(const fs::path& dir, const fs::path& path) {
+  const fs::path relative = path.lexically_relative(dir);
+  const std::string top = std::distance(relative.begin(), relative.end()) > 1 ? relative.begin()->string() : "";
+  return {path.string(), printable(relative.string()), printable_value(top, 40), {}};
+}
+
+// One folder's entries: *.json entries into `found`, subfolders onto `folders`.
+void list_folder(const fs::path& dir, const fs::path& folder, int depth, std::vector<ClassEntry>& found,
+                 std::vector<std::pair<fs::path, int>>& folders) {
+  std::error_code ec;
+  fs::directory_iterator it(folder, ec);
+  for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.empty() || name[0] == '.') continue;  // hidden: a hand-in still being written
+    std::error_code status_error;
+    const fs::file_status status = it->symlink_status(status_error);
+    if (!status_error && fs::is_directory(status)) {
+      if (depth < kMaxClassDepth) folders.emplace_back(it->path(), depth + 1);
+      continue;
+    }
+    if (it->path().extension() == ".json") found.push_back(entry_of(dir, it->path()));
+    if (found.size() > kMaxClassFiles) {
+      throw UsageError(fmt::format("grade: '{}' holds over {} .json files; grade one part of it at a time",
+                                   printable_value(dir.string()), kMaxClassFiles));
+    }
+  }
+  if (!ec) return;
+  if (depth == 0) throw UsageError("grade: cannot read '" + printable_value(dir.string()) + "': " + ec.message());
+  ClassEntry unreadable = entry_of(dir, folder);
+  unreadable.shown += "/";
+  unreadable.problem = "cannot read this folder: " + ec.message();
+  found.push_back(std::move(unreadable));
+}
+
+// Every entry under `dir`, walked with a list of folders to visit (never by recursion), sorted.
+std::vector<ClassEntry> class_entries(const std::string& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw UsageError("grade: '" + printable_value(dir) + "' is not a directory");
+  std::vector<ClassEntry> found;
+  std::vector<std::pair<fs::path, int>> folders{{fs::path(dir), 0}};
+  while (!folders.empty()) {
+    const auto [folder, depth] = folders.back();
+    folders.pop_back();
+    list_folder(fs::path(dir), folder, depth, found, folders);
+  }
+  if (found.empty()) throw UsageError("grade: '" + printable_value(dir) + "' holds no .json files");
+  std::sort(found.begin(), found.end(), [](const ClassEntry& a, const ClassEntry& b) { return a.shown < b.shown; });
+  return found;
+}
+
+// Who handed a file in: its owner, when the kernel says it is someone other than the grader (and
+// not root); else the student's folder; else its name before the first '-' or '_', unless that
+// names a lesson ("03-stream-overlap.json" says nothing of who).
+void set_student(GradeRow& row, const ClassEntry& entry, const UntrustedFile* file) {
+  if (file != nullptr && file->owner_uid != ::geteuid() && file->owner_uid != 0) {
+    row.student = user_name(static_cast<uid_t>(file->owner_uid));
+    row.owner_uid = file->owner_uid;
+    return;
+  }
+  if (!entry.top.empty()) {
+    row.student = entry.top;
+    return;
+  }
+  const std::string name = fs::path(entry.path).filename().string();
+  const std::size_t cut = name.find_first_of("-_");
+  const std::string prefix = cut == std::string::npos ? "" : name.substr(0, cut);
+  if (!prefix.empty() && find_course_entry(prefix) == nullptr) row.student = printable_value(prefix, 40);
+}
+
+// The rows of one entry: one per run it holds, or one that says why it holds none.
+void add_rows(ClassRuns& out, const ClassEntry& entry) {
+  GradeRow row;
+  row.file = entry.shown;
+  row.named_lesson = lesson_named_by(fs::path(entry.path).filename().string());
+  if (!entry.problem.empty()) {
+    row.problem = entry.problem;
+    out.rows.push_back(std::move(row));
+    return;
+  }
+  std::vector<SavedRun> runs;
+  try {
+    const UntrustedFile file = read_untrusted_file(entry.path, kMaxRunFileBytes, "a saved run");
+    set_student(row, entry, &file);
+    row.submitted_s = file.modified_s;
+    runs = parse_saved_runs(file.text, entry.path);
+  } catch (const UsageError& e) {
+    row.problem = with_short_name(e.what(), entry.path, entry.shown);
+    out.rows.push_back(std::move(row));
+    return;
+  }
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    out.runs.push_back(std::move(runs[k]));
+    GradeRow one = row;
+    if (runs.size() > 1) one.file = fmt::format("{} [{}]", entry.shown, k + 1);
+    one.run = &out.runs.back();
+    out.rows.push_back(std::move(one));
+  }
+}
+
+// The assigned flags of one lesson's section, as the lesson prints them in its runs' params: set
+// through the lesson's own flag rows, so "64MiB" and "67108864" are one value.
+std::vector<Param> assigned_params(const PresetFile& file, const PresetSection& section, const CourseEntry& entry) {
+  const std::unique_ptr<Lesson> lesson = entry.make();
+  const std::vector<FlagSpec> specs = lesson->flags();
+  std::set<std::string> names;
+  for (const auto& v : section.values) {
+    const auto spec = std::find_if(specs.begin(), specs.end(), [&](const FlagSpec& f) { return f.name == v.key; });
+    if (spec == specs.end()) continue;  // a common flag (strict, lang): no param of the run
+    const std::string text = spec->kind == FlagKind::on_off ? (v.text == "true" ? "on" : "off") : v.text;
+    const std::string error = lesson->set_flag(v.key, text);
+    if (!error.empty()) throw UsageError("--config " + preset_origin(file, section, v) + ": --" + v.key + ": " + error);
+    names.insert(v.key);
+  }
+  std::vector<Param> assigned;
+  for (const auto& p : lesson->params()) {
+    if (names.count(p.name) > 0) assigned.push_back(p);
+  }
+  return assigned;
+}
+
+std::vector<int> assigned_lessons(const PresetFile& file, const ClassSettings& settings) {
+  std::set<int> lessons;
+  for (const auto& word : settings.lessons) {
+    const CourseEntry* e = find_course_entry(word);
+    if (e == nullptr) {
+      throw UsageError(fmt::format("--config {}:{} [{}] lessons: '{}' is not a lesson (01 to {:02d})",
+                                   printable_value(file.path, 200), settings.line, kClassSection,
+                                   printable_value(word), course().back().number));
+    }
+    lessons.insert(e->number);
+  }
+  return {lessons.begin(), lessons.end()};
+}
+
+}  // namespace
+
+ClassPolicy class_policy(const Invocation& inv) {
+  ClassPolicy policy;
+  for (const auto& e : course()) policy.lesson_names[e.number] = fmt::format("{:02d} {}", e.number, e.slug);
+  if (!inv.presets) return policy;
+  const PresetFile& file = *inv.presets;
+  if (const ClassSettings* settings = inv.class_settings()) {
+    policy.lessons = assigned_lessons(file, *settings);
+    policy.build = settings->build;
+    policy.gpus = settings->gpus;
+    policy.opens = settings->opens;
+    policy.due = settings->due;
+  }
+  for (const auto& section : file.sections) {
+    const CourseEntry* e = find_course_entry(section.name);
+    if (e == nullptr || e->make == nullptr || section.name != e->slug) continue;  // [all], [show]
+    policy.params[e->number] = assigned_params(file, section, *e);
+  }
+  return policy;
+}
+
+std::string grade_folder(const Invocation& inv) {
+  if (!inv.grade_dir.empty()) return inv.grade_dir;
+  const std::string drop = drop_folder_path(inv.class_settings());
+  if (drop.empty()) {
+    throw UsageError("grade: give a folder of runs, or set CUDALAB_CLASS_DIR, or drop = \"DIR\" under [grade] in --config");
+  }
+  return drop;
+}
+
+ClassRuns read_class_runs(const std::string& dir) {
+  ClassRuns out;
+  for (const auto& entry : class_entries(dir)) add_rows(out, entry);
+  return out;
+}
+
+std::optional<int> lesson_named_by(const std::string& file_name) {
+  std::set<int> named;
+  const std::string stem = fs::path(file_name).stem().string();
+  for (const auto& e : course()) {
+    if (stem.find(e.slug) != std::string::npos) named.insert(e.number);
+  }
+  std::size_t start = 0;
+  while (start <= stem.size()) {
+    const std::size_t end = std::min(stem.find_first_of("-_. ", start), stem.size());
+    const std::string token = stem.substr(start, end - start);
+    const bool two_digits = token.size() == 2 && std::isdigit(static_cast<unsigned char>(token[0])) &&
+                            std::isdigit(static_cast<unsigned char>(token[1]));
+    if (const CourseEntry* e = two_digits ? find_course_entry(token) : nullptr) named.insert(e->number);
+    start = end + 1;
+  }
+  return named.size() == 1 ? std::optional<int>(*named.begin()) : std::nullopt;
+}
+
+}  // namespace cudalab

@@ -1,0 +1,168 @@
+#include "cli/drop_folder.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+
+#include <fmt/format.h>
+
+#include "common/core/errors.hpp"
+#include "common/core/identity.hpp"
+#include "common/core/text_format.hpp"
+#include "common/queue/queue_files.hpp"
+#include "common/report/provenance.hpp"
+
+namespace cudalab {
+
+namespace {
+
+using queue_files::Fd;
+
+std::string quoted(const std::string& path) { return "'" + printable_value(path, 200) + "'"; }
+
+std::string how_to_make(const std::string& path) {
+  return fmt::format("the instructor makes it with: install -d -m 3733 -g STAFF {}", quoted(path));
+}
+
+// Why a folder with these facts is unsafe for this user, or "".
+std::string unsafe_because(const struct stat& st) {
+  const mode_t mode = st.st_mode;
+  if ((mode & S_IROTH) != 0) return "anyone may list it, and so find the others' runs";
+  if ((mode & S_ISVTX) == 0) return "it lacks the sticky bit, so others could remove or replace a run";
+  if ((mode & S_ISGID) == 0) return "it lacks the setgid bit, so runs would not take the staff's group";
+  if (st.st_uid != ::geteuid() && in_group(st.st_gid)) {
+    return fmt::format("you are in its group {}, so everyone in that group could read the others' runs",
+                       group_name(st.st_gid));
+  }
+  return {};
+}
+
+// The folder, opened as a path only (it may not be listed) and never through a symlink, after
+// checking it is safe; an empty Fd and `why` set otherwise.
+Fd open_checked_folder(const std::string& path, std::string& why) {
+  if (path.empty()) {
+    why = "no drop folder: set CUDALAB_CLASS_DIR, or drop = \"DIR\" under [grade] in the class preset (--config)";
+    return Fd();
+  }
+  struct stat link {};
+  if (::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+    why = fmt::format("the drop folder {} is a symbolic link; name the folder itself", quoted(path));
+    return Fd();
+  }
+  Fd folder(::open(path.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (!folder) {
+    const int error = errno;
+    why = error == ELOOP     ? fmt::format("the drop folder {} is a symbolic link; name the folder itself", quoted(path))
+          : error == ENOTDIR ? fmt::format("the drop folder {} is not a folder", quoted(path))
+                             : fmt::format("cannot open the drop folder {}: {}; {}", quoted(path), std::strerror(error),
+                                           how_to_make(path));
+    return Fd();
+  }
+  struct stat st {};
+  if (::fstat(folder.get(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    why = fmt::format("the drop folder {} is not a folder", quoted(path));
+    return Fd();
+  }
+  const std::string unsafe = unsafe_because(st);
+  if (!unsafe.empty()) {
+    why = fmt::format("the drop folder {} is not safe to hand runs into: {} (mode {:04o}, owner {}, group {}); {}",
+                      quoted(path), unsafe, st.st_mode & 07777, user_name(st.st_uid), group_name(st.st_gid),
+                      how_to_make(path));
+    return Fd();
+  }
+  if (::faccessat(AT_FDCWD, path.c_str(), W_OK | X_OK, AT_EACCESS) != 0) {
+    why = fmt::format("cannot hand runs into {}: {} (mode {:04o}, owner {})", quoted(path), std::strerror(errno),
+                      st.st_mode & 07777, user_name(st.st_uid));
+    return Fd();
+  }
+  return folder;
+}
+
+// Letters, digits, '.', '_' and '-' only: "uid 1001" -> "uid1001".
+std::string name_part(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                    c == '_' || c == '-';
+    if (ok) out += c;
+  }
+  return out.empty() ? "x" : out.substr(0, 40);
+}
+
+std::string file_name(const Report& report) {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  ::gmtime_r(&now, &utc);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &utc);
+  return fmt::format("{}-{:02d}-{}-{}-{}.json", name_part(user_name(::geteuid())), report.lesson_number,
+                     name_part(report.lesson_slug), stamp, new_run_id().substr(0, 6));
+}
+
+bool write_all(int fd, std::string_view text) {
+  while (!text.empty()) {
+    const ssize_t n = ::write(fd, text.data(), text.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    text.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return ::fsync(fd) == 0;
+}
+
+// Written under a hidden name nobody can guess, then linked to `name`, which fails rather than
+// replace a file: `grade` never sees a half-written run, and no run is ever overwritten.
+bool link_new_file(int folder, const std::string& name, const std::string& text, std::string& why) {
+  const std::string hidden = ".handing-in-" + new_run_id();
+  const Fd file(::openat(folder, hidden.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0640));
+  if (!file) {
+    why = std::strerror(errno);
+    return false;
+  }
+  // The umask may have taken the group's read bit: the staff must read the run.
+  const bool written = ::fchmod(file.get(), 0640) == 0 && write_all(file.get(), text);
+  if (!written) why = std::strerror(errno);
+  const bool linked = written && ::linkat(folder, hidden.c_str(), folder, name.c_str(), 0) == 0;
+  if (written && !linked) why = std::strerror(errno);
+  const bool taken = written && !linked && errno == EEXIST;
+  ::unlinkat(folder, hidden.c_str(), 0);
+  if (taken) why.clear();  // the name was taken: the caller tries another
+  return linked;
+}
+
+}  // namespace
+
+std::string drop_folder_path(const ClassSettings* settings) {
+  if (settings != nullptr && !settings->drop.empty()) return settings->drop;
+  const char* dir = std::getenv("CUDALAB_CLASS_DIR");
+  return dir != nullptr ? std::string(dir) : std::string();
+}
+
+std::string check_drop_folder(const std::string& path) {
+  std::string why;
+  open_checked_folder(path, why);
+  return why;
+}
+
+std::string hand_in(const std::string& path, const std::string& run_text, const Report& report) {
+  std::string why;
+  const Fd folder = open_checked_folder(path, why);
+  if (!folder) throw UsageError(why);
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    const std::string name = file_name(report);
+    if (link_new_file(folder.get(), name, run_text, why)) return name;
+    if (!why.empty()) break;
+  }
+  throw UsageError(fmt::format("cannot hand the run into {}: {}", quoted(path), why.empty() ? "no free name" : why));
+}
+
+std::string handed_in_line(const Report& report, const std::string& name, const std::string& path) {
+  return fmt::format("handed in {:02d}-{} as {} into {}", report.lesson_number, report.lesson_slug, name,
+                     printable_value(path, 200));
+}
+
+}  // namespace cudalab

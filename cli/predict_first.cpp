@@ -1,0 +1,29 @@
+#include "cli/predict_first.hpp"
+
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "common/core/errors.hpp"
+#include "common/core/text_format.hpp"
+#include "common/report/predict.hpp"
+
+namespace cudalab {
+
+std::vector<Guess> ask_predictions(const CourseEntry& lesson, const CommonFlags& flags, Lang lang) {
+  if (!flags.predict) return {};
+  const auto questions = questions_for(lang, lesson.id());
+  if (questions.empty()) {
+    std::string asking;
+    for (const auto& other : course()) {
+      if (asks_predictions(other)) asking += fmt::format("{}{:02d}", asking.empty() ? "" : ", ", other.number);
+    }
+    throw UsageError(fmt::format("--predict: lesson {:02d} asks no questions; these do: {}", lesson.number,
+                                 asking.empty() ? "none yet" : asking));
+  }
+  if (!flags.answers_path.empty()) return read_answers(flags.answers_path, questions);
+  if (!stdin_is_terminal()) throw UsageError("--predict: needs a terminal to ask on, or --answers FILE");
+  return ask(questions, std::cin, std::cerr);
+}
+
+}  // namespace cudalab

@@ -1,0 +1,212 @@
+#include "common/report/class_checks.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "common/report/copies.hpp"
+
+namespace cudalab {
+
+namespace {
+
+std::string lesson_text(const Report& r) { return fmt::format("{:02d} {}", r.lesson_number, r.lesson_slug); }
+
+bool counts(const GradeRow& row) { return row.run != nullptr && !row.superseded; }
+
+void mark_superseded(std::vector<GradeRow>& rows) {
+  std::map<std::pair<std::string, int>, std::size_t> latest;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    GradeRow& row = rows[i];
+    if (row.run == nullptr || row.student.empty()) continue;
+    const auto [it, fresh] = latest.emplace(std::make_pair(row.student, row.run->report.lesson_number), i);
+    if (fresh) continue;
+    GradeRow& other = rows[it->second];
+    const bool newer = row.submitted_s > other.submitted_s || (row.submitted_s == other.submitted_s && row.file > other.file);
+    (newer ? other : row).superseded = true;
+    if (newer) it->second = i;
+  }
+}
+
+// Each counting row that shares a mark (copies.hpp) with a row of another student.
+void flag_shared_runs(std::vector<GradeRow>& rows) {
+  std::vector<RunMarks> marks(rows.size());
+  std::map<std::string, std::vector<std::size_t>> by_mark;  // "kind:value" -> rows
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].run == nullptr) continue;
+    marks[i] = marks_of(rows[i].run->report);
+    for (const auto& [kind, value] : {std::pair{"id", marks[i].run_id}, std::pair{"digest", marks[i].digest},
+                                      std::pair{"samples", marks[i].measurements}}) {
+      if (!value.empty()) by_mark[std::string(kind) + ":" + value].push_back(i);
+    }
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (!counts(rows[i])) continue;
+    std::set<std::size_t> others;
+    for (const auto& key : {"id:" + marks[i].run_id, "digest:" + marks[i].digest, "samples:" + marks[i].measurements}) {
+      const auto found = by_mark.find(key);
+      if (found == by_mark.end()) continue;
+      for (const std::size_t j : found->second) {
+        const bool same_student = !rows[i].student.empty() && rows[j].student == rows[i].student;
+        if (j != i && !same_student) others.insert(j);
+      }
+    }
+    for (const std::size_t j : others) {
+      const std::string mark = shared_mark(marks[i], marks[j]);
+      rows[i].flags.push_back(rows[j].student.empty()
+                                  ? fmt::format("the same run as {} ({})", rows[j].file, mark)
+                                  : fmt::format("the same run as {}, handed in by {} ({})", rows[j].file, rows[j].student, mark));
+    }
+  }
+}
+
+// "" or why the lesson is not the one the file's name names or the class assigns.
+void flag_lesson(GradeRow& row, const ClassPolicy& policy) {
+  const Report& r = row.run->report;
+  if (row.named_lesson && *row.named_lesson != r.lesson_number) {
+    row.flags.push_back(fmt::format("its name says lesson {:02d}, but it holds lesson {}", *row.named_lesson, lesson_text(r)));
+  }
+  const auto& assigned = policy.lessons;
+  if (!assigned.empty() && std::find(assigned.begin(), assigned.end(), r.lesson_number) == assigned.end()) {
+    std::string list;
+    for (const int n : assigned) list += fmt::format("{}{:02d}", list.empty() ? "" : ", ", n);
+    row.flags.push_back(fmt::format("lesson {} is not assigned (the class assigns {})", lesson_text(r), list));
+  }
+}
+
+void flag_maker(GradeRow& row) {
+  const Report& r = row.run->report;
+  if (!r.provenance) {
+    row.flags.push_back("it does not say who made it or where (made by a build from before runs recorded it)");
+    return;
+  }
+  const Provenance& p = *r.provenance;
+  // "alice (uid 1001)", or "uid 1001" for a uid the password database does not name.
+  const auto who = [](const std::string& name, long long uid) {
+    return name.rfind("uid ", 0) == 0 ? name : fmt::format("{} (uid {})", name, uid);
+  };
+  if (row.owner_uid && p.uid != *row.owner_uid) {
+    row.flags.push_back(fmt::format("made by {}, handed in by {}", who(p.user, p.uid), who(row.student, *row.owner_uid)));
+  }
+}
+
+void flag_params(GradeRow& row, const ClassPolicy& policy) {
+  const Report& r = row.run->report;
+  const auto assigned = policy.params.find(r.lesson_number);
+  if (assigned == policy.params.end()) return;
+  for (const auto& want : assigned->second) {
+    const auto got = std::find_if(r.params.begin(), r.params.end(), [&](const Param& p) { return p.name == want.name; });
+    const std::string value = got == r.params.end() ? "—" : got->value;
+    if (value != want.value) row.flags.push_back(fmt::format("param {}={}, not the assigned {}", want.name, value, want.value));
+  }
+}
+
+void flag_build(GradeRow& row, const ClassPolicy& policy) {
+  const std::string& version = row.run->report.tool_version;
+  constexpr std::string_view kDirty = "-dirty";
+  const bool dirty = version.size() >= kDirty.size() && version.compare(version.size() - kDirty.size(), kDirty.size(), kDirty) == 0;
+  if (dirty) row.flags.push_back(fmt::format("made by a build with uncommitted changes ({})", version));
+  if (!policy.build.empty() && version != policy.build) {
+    row.flags.push_back(fmt::format("made by cudalab {}, not the class's {}", version, policy.build));
+  }
+}
+
+bool listed(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+// Inside the class's list when every device's name is listed, or every GPU it measured on is
+// listed by UUID.
+void flag_gpus(GradeRow& row, const ClassPolicy& policy) {
+  if (policy.gpus.empty()) return;
+  const Report& r = row.run->report;
+  const bool names = !r.devices.empty() && std::all_of(r.devices.begin(), r.devices.end(), [&](const DeviceSummary& d) {
+    return listed(policy.gpus, d.name);
+  });
+  const std::vector<std::string> uuids = r.provenance ? r.provenance->gpu_uuids : std::vector<std::string>{};
+  const bool by_uuid = !uuids.empty() && std::all_of(uuids.begin(), uuids.end(), [&](const std::string& u) { return listed(policy.gpus, u); });
+  if (names || by_uuid) return;
+  std::string gpus;
+  for (const auto& d : r.devices) gpus += (gpus.empty() ? "" : " + ") + d.name;
+  for (const auto& u : uuids) gpus += (gpus.empty() ? "" : ", ") + u;
+  row.flags.push_back(fmt::format("made on {}, not one of the class's GPUs", gpus.empty() ? "no GPU it names" : gpus));
+}
+
+// Runs record their time as "YYYY-MM-DDTHH:MM:SSZ", which orders as text.
+bool utc_time(const std::string& t) {
+  if (t.size() != 20 || t[4] != '-' || t[7] != '-' || t[10] != 'T' || t[13] != ':' || t[16] != ':' || t[19] != 'Z') return false;
+  for (const std::size_t i : {0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18}) {
+    if (t[i] < '0' || t[i] > '9') return false;
+  }
+  return true;
+}
+
+void flag_dates(GradeRow& row, const ClassPolicy& policy) {
+  if (policy.opens.empty() && policy.due.empty()) return;
+  const std::string& made = row.run->report.recorded_at;
+  if (!utc_time(made)) {
+    row.flags.push_back(fmt::format("its time '{}' is not a UTC time, so it cannot be held to the dates", made));
+  } else if (!policy.opens.empty() && made < policy.opens) {
+    row.flags.push_back(fmt::format("made {}, before the assignment opened at {}", made, policy.opens));
+  } else if (!policy.due.empty() && made > policy.due) {
+    row.flags.push_back(fmt::format("made {}, after it was due at {}", made, policy.due));
+  }
+}
+
+}  // namespace
+
+void check_class_runs(std::vector<GradeRow>& rows, const ClassPolicy& policy) {
+  mark_superseded(rows);
+  for (auto& row : rows) {
+    if (!counts(row)) continue;
+    if (const auto copy = copied_reference(row.run->report)) {
+      row.flags.push_back(fmt::format("a copy of the built-in reference run {} ({})", copy->reference, copy->mark));
+    }
+  }
+  flag_shared_runs(rows);
+  for (auto& row : rows) {
+    if (!counts(row)) continue;
+    flag_lesson(row, policy);
+    flag_maker(row);
+    flag_params(row, policy);
+    flag_build(row, policy);
+    flag_gpus(row, policy);
+    flag_dates(row, policy);
+  }
+}
+
+const GradeRow* Gradebook::cell(const std::string& student, int lesson) const {
+  const auto found = cells.find({student, lesson});
+  return found == cells.end() ? nullptr : found->second;
+}
+
+std::size_t Gradebook::passed(const std::string& student) const {
+  std::size_t n = 0;
+  for (const int lesson : lessons) {
+    const GradeRow* row = cell(student, lesson);
+    n += row != nullptr && grade_passes(*row) ? 1 : 0;
+  }
+  return n;
+}
+
+Gradebook make_gradebook(const std::vector<GradeRow>& rows, const ClassPolicy& policy) {
+  Gradebook book;
+  book.lessons = policy.lessons;
+  book.lesson_names = policy.lesson_names;
+  std::set<std::string> students;
+  std::set<int> seen;
+  for (const auto& row : rows) {
+    if (!counts(row) || row.student.empty()) continue;
+    const Report& r = row.run->report;
+    students.insert(row.student);
+    seen.insert(r.lesson_number);
+    book.cells[{row.student, r.lesson_number}] = &row;
+    book.lesson_names.emplace(r.lesson_number, lesson_text(r));
+  }
+  if (book.lessons.empty()) book.lessons.assign(seen.begin(), seen.end());
+  book.students.assign(students.begin(), students.end());
+  return book;
+}
+
+}  // namespace cudalab

@@ -1,0 +1,57 @@
+// What `grade` holds a class's runs to beyond each run's own verdicts: that the run is the
+// student's own (not a copy of a built-in reference run, not a run another student handed in
+// too, made by the user who handed it in), and that it is the run assigned (the lesson its name
+// and the class name, the assigned flags, the class's build and GPUs, inside the assignment's
+// dates). Each finding is one reason on the run's row. Only the latest submission of a student
+// for a lesson counts; earlier ones are marked superseded. Pure: the CLI reads the files and the
+// class preset, and knows the course (README, "Running a course", what each check can and
+// cannot catch).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/report/compare.hpp"
+
+namespace cudalab {
+
+// What the class assigns (the [grade] section of its preset, and its lesson sections). Every part
+// may be empty, and then holds nothing back.
+struct ClassPolicy {
+  std::vector<int> lessons;                   // the assigned lessons; empty: any
+  std::map<int, std::string> lesson_names;    // "03 stream-overlap", for the gradebook's columns
+  std::map<int, std::vector<Param>> params;   // per lesson, the assigned flags as a run prints them
+  std::string build;                          // the class's cudalab build, "0.1.0+527b0d19ea9f"
+  std::vector<std::string> gpus;              // GPU names or UUIDs the runs must come from
+  std::string opens, due;                     // "2026-11-20T09:00:00Z"; "" for no bound
+};
+
+// Marks earlier submissions superseded (per student and lesson, the latest by modification time,
+// then by name, counts; rows of no known student are each their own), then sets each counting
+// row's flags. A row shares a run with another student's counting row or earlier submission.
+void check_class_runs(std::vector<GradeRow>& rows, const ClassPolicy& policy);
+
+// The students × lessons view of the counting rows: 1 passed, 0 did not, missing when none.
+struct Gradebook {
+  std::vector<std::string> students;  // sorted; rows of no known student are left out
+  std::vector<int> lessons;           // the assigned ones, else every lesson a row holds
+  std::map<int, std::string> lesson_names;
+  std::map<std::pair<std::string, int>, const GradeRow*> cells;
+
+  const GradeRow* cell(const std::string& student, int lesson) const;
+  std::size_t passed(const std::string& student) const;
+};
+Gradebook make_gradebook(const std::vector<GradeRow>& rows, const ClassPolicy& policy);
+
+// Text, markdown or CSV: one row per student, one column per lesson (✓, ✗ or —; in CSV 1, 0 or
+// empty), then how many lessons passed of how many.
+std::string render_gradebook(const Gradebook& book, TableFormat format, std::size_t width, Lang lang = Lang::en);
+
+// Gradescope's autograder results.json for one student's submission (every row is theirs): a
+// test per lesson (score 1 of 1 when it passes; the reasons when not), the file that was not a
+// run as a test of no points, and the total score.
+std::string render_gradescope(const std::vector<GradeRow>& rows, const Gradebook& book);
+
+}  // namespace cudalab

@@ -1,0 +1,139 @@
+// The gradebook of `cudalab grade` (students × lessons) in text, markdown and CSV, and one
+// student's submission as Gradescope's autograder results.json
+// (gradescope-autograders.readthedocs.io, "Autograder Specifications": a top-level score and
+// output, and per test a name, score, max_score, status "passed" or "failed", and output).
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "common/core/text_format.hpp"
+#include "common/report/class_checks.hpp"
+#include "common/report/table_cells.hpp"
+#include "common/report/translate.hpp"
+
+namespace cudalab {
+
+namespace {
+
+std::string lesson_name(const Gradebook& book, int lesson) {
+  const auto found = book.lesson_names.find(lesson);
+  return found != book.lesson_names.end() ? found->second : fmt::format("{:02d}", lesson);
+}
+
+// ✓, ✗ or — (text and markdown); 1, 0 or empty (CSV).
+std::string mark(const GradeRow* row, bool csv) {
+  if (row == nullptr) return csv ? "" : "—";
+  const bool passes = grade_passes(*row);
+  return csv ? (passes ? "1" : "0") : (passes ? "✓" : "✗");
+}
+
+void gradebook_text(std::ostringstream& out, const Gradebook& book, std::size_t width, Lang lang) {
+  for (const auto& line : wrap_text(tr(lang, fmt::format("gradebook · students: {} · lessons: {} (✓ passed, ✗ did not, "
+                                                         "— no run)",
+                                                         book.students.size(), book.lessons.size())),
+                                    std::max<std::size_t>(width, 30))) {
+    out << line << '\n';
+  }
+  // "  NAME  03  05  passed": each lesson 4 columns, the tally at most 10.
+  const std::size_t cells = 4 * book.lessons.size() + 10;
+  std::size_t name_width = display_width(tr(lang, "student"));
+  for (const auto& s : book.students) name_width = std::max(name_width, display_width(s));
+  name_width = std::min(name_width, std::max<std::size_t>(width > 4 + cells ? width - 4 - cells : 0, 8));
+  std::string header = "  " + pad_right(tr(lang, "student"), name_width) + "  ";
+  for (const int lesson : book.lessons) header += fmt::format("{:02d}  ", lesson);
+  out << header << tr(lang, "passed") << '\n';
+  for (const auto& student : book.students) {
+    std::string row;
+    for (const int lesson : book.lessons) row += mark(book.cell(student, lesson), false) + "   ";
+    row += fmt::format("{}/{}", book.passed(student), book.lessons.size());
+    if (display_width(student) <= name_width) {
+      out << "  " << pad_right(student, name_width) << "  " << row << '\n';
+      continue;
+    }
+    for (const auto& line : wrap_text(student, std::max<std::size_t>(width, 22) - 2)) out << "  " << line << '\n';
+    out << std::string(4 + name_width, ' ') << row << '\n';
+  }
+}
+
+void gradebook_table(std::ostringstream& out, const Gradebook& book, bool csv) {
+  std::vector<std::string> header{"student"};
+  for (const int lesson : book.lessons) header.push_back(lesson_name(book, lesson));
+  header.insert(header.end(), {"passed", "lessons"});
+  std::vector<std::vector<std::string>> rows{header};
+  for (const auto& student : book.students) {
+    std::vector<std::string> row{student};
+    for (const int lesson : book.lessons) row.push_back(mark(book.cell(student, lesson), csv));
+    row.push_back(std::to_string(book.passed(student)));
+    row.push_back(std::to_string(book.lessons.size()));
+    rows.push_back(std::move(row));
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    std::string line;
+    for (const auto& cell : rows[i]) {
+      line += csv ? (line.empty() ? "" : ",") + csv_field(cell) : "| " + md_cell(cell) + " ";
+    }
+    out << line << (csv ? "\n" : "|\n");
+    if (!csv && i == 0) {
+      out << "|---|";
+      for (std::size_t k = 1; k < rows[i].size(); ++k) out << (k + 2 >= rows[i].size() ? "---:|" : ":---:|");
+      out << '\n';
+    }
+  }
+}
+
+// The test output of a lesson: why it does not pass, or what passed.
+std::string test_output(const GradeRow& row) {
+  const auto problems = grade_problems(row);
+  std::string text = row.file + "\n";
+  for (const auto& p : problems) text += "- " + p + "\n";
+  if (problems.empty()) text += "passes: intact, clean, every verify check passed\n";
+  return text;
+}
+
+}  // namespace
+
+std::string render_gradebook(const Gradebook& book, TableFormat format, std::size_t width, Lang lang) {
+  std::ostringstream out;
+  if (format == TableFormat::text) {
+    gradebook_text(out, book, width, lang);
+  } else {
+    gradebook_table(out, book, format == TableFormat::csv);
+  }
+  return out.str();
+}
+
+std::string render_gradescope(const std::vector<GradeRow>& rows, const Gradebook& book) {
+  nlohmann::json tests = nlohmann::json::array();
+  double score = 0;
+  for (const int lesson : book.lessons) {
+    const GradeRow* row = nullptr;
+    for (const auto& student : book.students) row = row != nullptr ? row : book.cell(student, lesson);
+    const bool passes = row != nullptr && grade_passes(*row);
+    score += passes ? 1 : 0;
+    tests.push_back({{"name", lesson_name(book, lesson)},
+                     {"score", passes ? 1 : 0},
+                     {"max_score", 1},
+                     {"status", passes ? "passed" : "failed"},
+                     {"output", row != nullptr ? test_output(*row) : "no run of this lesson was handed in\n"},
+                     {"visibility", "visible"}});
+  }
+  for (const auto& row : rows) {
+    if (row.run != nullptr) continue;
+    tests.push_back({{"name", "not a run: " + row.file},
+                     {"score", 0},
+                     {"max_score", 0},
+                     {"status", "failed"},
+                     {"output", row.problem + "\n"},
+                     {"visibility", "visible"}});
+  }
+  const nlohmann::json results{
+      {"score", score},
+      {"output", fmt::format("cudalab: {} of {} lessons pass (intact, the submitter's own, as assigned, clean, every "
+                             "verify check passed)",
+                             score, book.lessons.size())},
+      {"tests", tests}};
+  return results.dump(2) + "\n";
+}
+
+}  // namespace cudalab

@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# A class graded end to end without a GPU, by real distinct users (uids 10001-10010 through
+# setpriv; no password entries, so each is named "uid N"). Needs root to switch users: CI runs
+# as root; elsewhere the test is skipped (77).
+#   tests/class_grade_test.sh CUDALAB FAKE
+# FAKE (tests/unit/class_fake_main.cpp) makes a lesson run without a GPU through the real
+# provenance stamp, digest and hand-in; every other step is cudalab itself. The class:
+#   alice, bob, carol  honest runs (alice with --submit, bob with `submit`, carol two lessons)
+#   dave               a copy of the built-in reference run of 04, put in the drop folder by hand
+#   erin, frank        one run: erin's, handed in by both
+#   grace              a run of 05 under the name of 03
+#   heidi              a run with an edited figure
+#   ivan               a run from a build with uncommitted changes
+#   judy               a run with --streams 8 where the class assigns 4
+# `grade` must flag each with its reason and pass only alice, bob and carol; the gradebook CSV
+# must load with Python's csv module, one row per student. `submit` is tested between two users:
+# bob can neither list the folder nor read, replace or remove alice's run.
+set -u
+cudalab=${1:?the cudalab binary}
+fake=${2:?the stand-in lesson binary (cudalab_class_fake)}
+[ "$(id -u)" -eq 0 ] || { echo "class_grade_test: needs root to run as several users; skipped"; exit 77; }
+command -v setpriv >/dev/null || { echo "class_grade_test: no setpriv; skipped"; exit 77; }
+
+scratch=$(mktemp -d) || exit 1
+trap 'rm -rf "$scratch"' EXIT
+chmod 755 "$scratch"
+fail() { echo "class_grade_test: $*" >&2; exit 1; }
+staff=20000
+drop=$scratch/inbound
+install -d -m 3733 -o 0 -g "$staff" "$drop"
+build=0.1.0+c1a55c1a55c1
+cat >"$scratch/class.toml" <<EOF
+[grade]
+drop = "$drop"
+lessons = ["03", "callbacks"]
+build = "$build"
+gpus = ["GPU-fa4e0000-0000-0000-0000-000000000000"]
+opens = 2020-01-01T00:00:00Z
+due = 2999-01-01T00:00:00+08:00
+
+[stream-overlap]
+streams = 4
+EOF
+chmod 644 "$scratch/class.toml"
+
+declare -A uid=([alice]=10001 [bob]=10002 [carol]=10003 [dave]=10004 [erin]=10005 [frank]=10006 [grace]=10007
+                [heidi]=10008 [ivan]=10009 [judy]=10010)
+for name in "${!uid[@]}"; do install -d -m 700 -o "${uid[$name]}" -g "${uid[$name]}" "$scratch/$name"; done
+install -d -m 1777 "$scratch/shared"  # where erin leaves her run for frank
+
+# `as NAME COMMAND...`: the command as that student, in their own folder.
+as() {
+  local who=$1
+  shift
+  (cd "$scratch/$who" && setpriv --reuid="${uid[$who]}" --regid="${uid[$who]}" --clear-groups -- \
+     env HOME="$scratch/$who" CUDALAB_CLASS_DIR="$drop" NO_COLOR=1 "$@")
+}
+run_fake() { local who=$1; shift; as "$who" "$fake" --build "$build" "$@"; }
+
+# ── hand-ins ────────────────────────────────────────────────────────────────────────────────────
+alice_line=$(run_fake alice --json run.json --submit "$drop") || fail "alice's run and hand-in failed"
+alice_file=${alice_line#* as }
+alice_file=${alice_file%% into *}
+[ -f "$drop/$alice_file" ] || fail "alice's hand-in '$alice_file' is not in the drop folder ($alice_line)"
+
+run_fake bob --json run.json || fail "bob's run failed"
+out=$(as bob "$cudalab" submit run.json) || fail "bob's submit failed: $out"
+[ "$(wc -l <<<"$out")" -eq 1 ] && [[ $out == "handed in 03-stream-overlap as uid10002-03-stream-overlap-"* ]] ||
+  fail "submit did not say in one line where the run went: $out"
+
+run_fake carol --json 03.json && run_fake carol --json 05.json --lesson 05 || fail "carol's runs failed"
+as carol "$cudalab" submit 03.json >/dev/null && as carol "$cudalab" submit 05.json >/dev/null || fail "carol's submit failed"
+
+as dave sh -c "'$cudalab' show 04 --format json > 04.json" || fail "dave could not copy the reference run"
+err=$(as dave "$cudalab" submit 04.json 2>&1 >/dev/null)
+[ $? -eq 2 ] && [[ $err == *"is a copy of the built-in reference run 04-priority"* ]] ||
+  fail "submit took a copy of a reference run: $err"
+as dave cp 04.json "$drop/dave-04-priority.json" || fail "dave could not write into the drop folder"
+
+run_fake erin --json run.json || fail "erin's run failed"
+as erin "$cudalab" submit run.json >/dev/null || fail "erin's submit failed"
+as erin cp run.json "$scratch/shared/erin.json" && chmod 644 "$scratch/shared/erin.json"
+as frank cp "$scratch/shared/erin.json" mine.json && as frank "$cudalab" submit mine.json >/dev/null ||
+  fail "frank's submit of erin's run failed"
+
+run_fake grace --json run.json --lesson 05 || fail "grace's run failed"
+as grace cp run.json "$drop/grace-03-stream-overlap.json" || fail "grace could not write into the drop folder"
+
+run_fake heidi --json run.json || fail "heidi's run failed"
+as heidi python3 - <<'EOF' || fail "heidi could not edit her run"
+import json
+run = json.load(open("run.json"))
+metric = run["sections"][0]["metrics"][0]
+metric["samples"] = [s * 1.5 for s in metric["samples"]]
+metric["median"] = metric["median"] * 1.5
+json.dump(run, open("run.json", "w"), indent=2)
+EOF
+err=$(as heidi "$cudalab" submit run.json 2>&1 >/dev/null)
+[ $? -eq 2 ] && [[ $err == *"was changed after cudalab wrote it"* ]] || fail "submit took an edited run: $err"
+as heidi cp run.json "$drop/heidi-03-stream-overlap.json"
+for form in --stable --portable; do
+  first=$(as heidi "$cudalab" show run.json "$form" | head -1)
+  [[ $first == "integrity modified: its digest does not match its contents" ]] ||
+    fail "show $form of the edited run does not begin with its integrity line: $first"
+done
+
+run_fake ivan --json run.json --build "$build-dirty" && as ivan "$cudalab" submit run.json >/dev/null ||
+  fail "ivan's run or submit failed"
+run_fake judy --json run.json --streams 8 && as judy "$cudalab" submit run.json >/dev/null ||
+  fail "judy's run or submit failed"
+
+# ── the drop folder between students ────────────────────────────────────────────────────────────
+stat -c '%u %g %a' "$drop/$alice_file" | grep -qx "10001 $staff 640" ||
+  fail "alice's run is not hers, the staff's group's and mode 640: $(stat -c '%u %g %a' "$drop/$alice_file")"
+before=$(sha256sum <"$drop/$alice_file")
+as bob ls "$drop" >/dev/null 2>&1 && fail "bob could list the drop folder"
+as bob cat "$drop/$alice_file" >/dev/null 2>&1 && fail "bob could read alice's run"
+as bob sh -c "echo forged > '$drop/$alice_file'" 2>/dev/null && fail "bob could overwrite alice's run"
+as bob rm -f "$drop/$alice_file" 2>/dev/null
+as bob mv "$drop/$alice_file" "$drop/bob-stolen.json" 2>/dev/null
+[ "$(sha256sum <"$drop/$alice_file")" = "$before" ] || fail "alice's run changed after bob tried to replace it"
+open_drop=$scratch/open-drop
+install -d -m 1777 "$open_drop"
+err=$(as bob env CUDALAB_CLASS_DIR="$open_drop" "$cudalab" submit run.json 2>&1 >/dev/null)
+[ $? -eq 2 ] && [ "$(wc -l <<<"$err")" -eq 1 ] && [[ $err == *"is not safe to hand runs into"* ]] ||
+  fail "submit into a folder anyone may list was not refused in one line: $err"
+err=$(cd "$scratch/bob" && setpriv --reuid=10002 --regid=10002 --groups="$staff" -- \
+      env CUDALAB_CLASS_DIR="$drop" "$cudalab" submit run.json 2>&1 >/dev/null)
+[ $? -eq 2 ] && [[ $err == *"you are in its group"* ]] || fail "a member of the staff's group could hand in: $err"
+
+# ── grade ───────────────────────────────────────────────────────────────────────────────────────
+grade() { (cd "$scratch" && NO_COLOR=1 COLUMNS=100 "$cudalab" grade --config class.toml "$@"); }
+grade >"$scratch/grade.txt"
+[ $? -eq 1 ] || fail "grade of a class with flagged runs did not exit 1"
+cat "$scratch/grade.txt"
+grep -q "node $(hostname)" "$scratch/grade.txt" || fail "grade does not show the node on each row"
+grade --format csv >"$scratch/runs.csv"
+grade --gradebook --format csv --bom >"$scratch/gradebook.csv"
+python3 - "$scratch/runs.csv" "$scratch/gradebook.csv" <<'EOF' || fail "the CSVs do not hold what grade must find"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="", encoding="utf-8")))
+by_student = {}
+for row in rows:
+    by_student.setdefault(row["student"], []).append(row)
+expected = {  # student -> (passes, a reason every one of their rows must give)
+    "uid 10001": (True, ""), "uid 10002": (True, ""), "uid 10003": (True, ""),
+    "uid 10004": (False, "a copy of the built-in reference run 04-priority"),
+    "uid 10005": (False, "handed in by uid 10006 (the same run id)"),
+    "uid 10006": (False, "made by uid 10005, handed in by uid 10006"),
+    "uid 10007": (False, "its name says lesson 03, but it holds lesson 05 callbacks"),
+    "uid 10008": (False, "modified: its digest does not match its contents"),
+    "uid 10009": (False, "made by a build with uncommitted changes"),
+    "uid 10010": (False, "param streams=8, not the assigned 4"),
+}
+problems = []
+for student, (passes, reason) in expected.items():
+    for row in by_student.get(student, []) or [{"passes": "missing", "problems": "no row"}]:
+        if row["passes"] != ("1" if passes else "0") or reason not in row["problems"]:
+            problems.append(f"{student} {row.get('file')}: passes={row['passes']} problems={row['problems']!r}")
+    for row in by_student.get(student, []):
+        int(row["verify_passed"]), int(row["verify_total"]), int(row["lesson"])  # numbers in number columns
+if set(by_student) != set(expected):
+    problems.append(f"students {sorted(by_student)}")
+raw = open(sys.argv[2], "rb").read()
+if not raw.startswith(b"\xef\xbb\xbf"):
+    problems.append("--bom wrote no byte-order mark")
+book = list(csv.DictReader(open(sys.argv[2], newline="", encoding="utf-8-sig")))
+if sorted(r["student"] for r in book) != sorted(expected):
+    problems.append(f"gradebook rows {[r['student'] for r in book]}")
+for r in book:
+    honest = r["student"] in ("uid 10001", "uid 10002", "uid 10003")
+    want = {"uid 10003": ("1", "1")}.get(r["student"], ("1", "") if honest else None)
+    got = (r["03 stream-overlap"], r["05 callbacks"])
+    if (want is not None and got != want) or (want is None and "1" in got) or r["lessons"] != "2":
+        problems.append(f"gradebook {r}")
+print("\n".join(problems) or "class_grade_test: every flag and every gradebook cell as expected")
+sys.exit(1 if problems else 0)
+EOF
+echo "class_grade_test: grade flagged each dishonest run with its reason and passed only the honest ones"

@@ -1,0 +1,448 @@
+// A course's runs without a GPU: the provenance every run carries (inside its digest), the
+// copies `show` and `grade` catch, the class's checks on each row, the gradebook and its
+// exports, the [grade] section of a class preset, and the drop folder as one user sees it. The
+// same between real distinct users is tests/class_grade_test.sh.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/drop_folder.hpp"
+#include "cli/presets.hpp"
+#include "common/core/errors.hpp"
+#include "common/report/builder.hpp"
+#include "common/report/class_checks.hpp"
+#include "common/report/copies.hpp"
+#include "common/report/integrity.hpp"
+#include "common/report/provenance.hpp"
+#include "common/report/reference_runs.hpp"
+#include "common/report/report_json.hpp"
+#include "test_support.hpp"
+
+using namespace cudalab;
+namespace fs = std::filesystem;
+using testing_support::reference_run_name;
+using Outcome = testing_support::CliOutcome;
+
+namespace {
+
+Outcome run(std::vector<std::string> args) { return testing_support::run_cudalab(std::move(args)); }
+
+nlohmann::json reference_json(int lesson) { return nlohmann::json::parse(*reference_run(reference_run_name(lesson))); }
+
+SavedRun saved(const Report& r, const std::string& source = "run.json") {
+  return parse_saved_runs(report_to_json(r).dump(), source).front();
+}
+
+// A run of lesson 03 as this build makes one: its own samples (`seed` sets them apart), a
+// provenance, sealed.
+Report own_run(int seed, long long uid = 1001) {
+  ReportBuilder b({Param{"streams", "4", true}, Param{"size", "64MiB", true}});
+  std::vector<double> samples;
+  for (int i = 0; i < 12; ++i) samples.push_back(1.0 + 0.001 * i + 1e-6 * seed);
+  b.section("s", "s", "").metric(measured("time", "time", "ms", samples));
+  b.verify("results", true, "all match");
+  Report r = std::move(b).build();
+  r.tool_version = "0.1.0+c1a55c1a55c1";
+  r.recorded_at = "2026-11-26T10:00:00Z";
+  r.lesson_number = 3;
+  r.lesson_slug = testing_support::slug_of(3);
+  r.devices.push_back(DeviceSummary{0, "NVIDIA H100 80GB HBM3", 9, 0, 132, 3});
+  stamp_provenance(r, {"GPU-aaaa"});
+  r.provenance->uid = uid;
+  r.provenance->user = fmt::format("user{}", uid);
+  seal(r);
+  return r;
+}
+
+GradeRow row_of(const SavedRun& run, const std::string& student, std::optional<long long> owner = std::nullopt,
+                double submitted = 0) {
+  GradeRow row;
+  row.file = student + "-" + run.source;
+  row.run = &run;
+  row.student = student;
+  row.owner_uid = owner;
+  row.submitted_s = submitted;
+  return row;
+}
+
+bool has_flag(const GradeRow& row, const std::string& text) {
+  for (const auto& f : row.flags) {
+    if (f.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// ── provenance ────────────────────────────────────────────────────────────────────────────────
+
+TEST(Provenance, TheSchedulerContextComesFromSlurmOrALauncherAndIsKeptPrintable) {
+  const std::map<std::string, std::string> env = {
+      {"SLURM_JOB_ID", "4242"},  {"SLURM_ARRAY_JOB_ID", "4240"}, {"SLURM_ARRAY_TASK_ID", "2"},
+      {"SLURMD_NODENAME", "gpu-node-3"}, {"SLURM_NODEID", "0"}, {"SLURM_JOB_GPUS", "0,1"},
+      {"SLURM_PROCID", "5"},     {"RANK", "1"},                {"SLURM_NTASKS", "2"},
+      {"LOCAL_RANK", "\x1b[31m" + std::string(100, 'x')}};
+  const SchedulerContext s = scheduler_context([&](const char* name) -> const char* {
+    const auto found = env.find(name);
+    return found == env.end() ? nullptr : found->second.c_str();
+  });
+  EXPECT_EQ(s.job_id, "4242");
+  EXPECT_EQ(s.array_job_id, "4240");
+  EXPECT_EQ(s.array_task_id, "2");
+  EXPECT_EQ(s.node, "gpu-node-3");
+  EXPECT_EQ(s.node_id, "0");
+  EXPECT_EQ(s.gpus, "0,1");
+  EXPECT_EQ(s.rank, "1") << "torchrun's RANK before Slurm's SLURM_PROCID";
+  EXPECT_EQ(s.world_size, "2");
+  EXPECT_EQ(s.local_rank.find('\x1b'), std::string::npos) << s.local_rank;
+  EXPECT_LE(s.local_rank.size(), 70u);
+  EXPECT_TRUE(scheduler_context([](const char*) -> const char* { return nullptr; }).empty());
+  const SchedulerContext plain = scheduler_context([](const char* name) -> const char* {
+    return std::string(name) == "CUDA_VISIBLE_DEVICES" ? "3" : nullptr;
+  });
+  EXPECT_EQ(plain.gpus, "3") << "without Slurm, the GPUs allocated are CUDA_VISIBLE_DEVICES";
+}
+
+TEST(Provenance, EveryRunSaysWhoMadeItWhereWithARandomIdInsideItsDigest) {
+  const Report a = own_run(1), b = own_run(2);
+  ASSERT_TRUE(a.provenance && b.provenance);
+  EXPECT_EQ(a.provenance->run_id.size(), 32u);
+  EXPECT_NE(a.provenance->run_id, b.provenance->run_id);
+  const Provenance mine = current_provenance({"GPU-x"});
+  EXPECT_EQ(mine.uid, static_cast<long long>(::geteuid()));
+  EXPECT_FALSE(mine.user.empty());
+  EXPECT_FALSE(mine.host.empty());
+
+  nlohmann::json j = report_to_json(a);
+  ASSERT_TRUE(j.contains("provenance"));
+  const SavedRun back = parse_saved_runs(j.dump(), "a.json").front();
+  EXPECT_EQ(back.integrity.state, Integrity::intact) << back.integrity.describe();
+  ASSERT_TRUE(back.report.provenance);
+  EXPECT_EQ(back.report.provenance->run_id, a.provenance->run_id);
+  EXPECT_EQ(back.report.provenance->gpu_uuids, std::vector<std::string>{"GPU-aaaa"});
+
+  j["provenance"]["user"] = "somebody-else";  // an identity edited by hand
+  EXPECT_EQ(parse_saved_runs(j.dump(), "a.json").front().integrity.state, Integrity::modified);
+}
+
+TEST(Provenance, ShowPrintsWhoMadeARecordedRunAndTheSchedulerJob) {
+  Report r = own_run(3);
+  r.provenance->scheduler.job_id = "4242";
+  r.provenance->scheduler.node = "gpu-node-3";
+  seal(r);
+  const fs::path path = fs::path(testing::TempDir()) / "made-by.json";
+  std::ofstream(path) << report_to_json(r).dump();
+  const Outcome o = run({"show", path.string(), "--color", "never"});
+  EXPECT_NE(o.out.find("made by user1001 on gpu-node-3 · Slurm job 4242"), std::string::npos) << o.out;
+  const Outcome zh = run({"show", path.string(), "--color", "never", "--lang", "zh"});
+  EXPECT_NE(zh.out.find("由 user1001 在 gpu-node-3 上运行 · Slurm 作业 4242"), std::string::npos) << zh.out;
+}
+
+// ── copies and the integrity line ─────────────────────────────────────────────────────────────
+
+TEST(Copies, AReferenceRunIsCaughtByItsDigestAndByItsMeasurementsAfterItsIdentityWasRewritten) {
+  const nlohmann::json reference = reference_json(4);
+  const SavedRun copy = parse_saved_runs(reference.dump(), "frank-04.json").front();
+  const auto as_is = copied_reference(copy.report);
+  ASSERT_TRUE(as_is);
+  EXPECT_EQ(as_is->reference, reference_run_name(4));
+  EXPECT_EQ(as_is->mark, "the same digest");
+
+  Report forged = report_from_json(reference);  // someone else's name on it, sealed again
+  stamp_provenance(forged, {"GPU-forged"});
+  forged.tool_version = "0.1.0+c1a55c1a55c1";
+  seal(forged);
+  const auto resealed = copied_reference(forged);
+  ASSERT_TRUE(resealed);
+  EXPECT_EQ(resealed->mark, "the same measurements");
+
+  for (auto& section : forged.sections) {
+    for (auto& metric : section.metrics) {
+      for (auto& sample : metric.samples) sample *= 1.0 + 1e-9;  // its own samples, however close
+    }
+  }
+  EXPECT_FALSE(copied_reference(forged)) << "a run of its own is no copy";
+  EXPECT_EQ(marks_of(Report{}).measurements, "") << "a run with too few samples has no measurement mark";
+}
+
+TEST(Copies, TheGraderFormsOfATamperedOrCopiedRunNeverDiffCleanAgainstTheReference) {
+  const fs::path dir = fs::path(testing::TempDir()) / "cudalab_integrity_line";
+  fs::create_directories(dir);
+  nlohmann::json tampered = reference_json(3);
+  for (auto& section : tampered["sections"]) {
+    for (auto& metric : section["metrics"]) {
+      if (metric.contains("median")) metric["median"] = metric["median"].get<double>() * 1.5;
+      for (auto& sample : metric["samples"]) sample = sample.get<double>() * 1.5;
+    }
+  }
+  std::ofstream(dir / "alice-03.json") << tampered.dump();
+  std::ofstream(dir / "frank-03.json") << reference_json(3).dump();
+  std::ofstream(dir / "broken-03.json") << reference_json(3).dump().substr(0, 100);
+  for (const std::string form : {"--stable", "--portable"}) {
+    const Outcome reference = run({"show", "03", form});
+    ASSERT_EQ(reference.code, 0) << reference.err;
+    EXPECT_EQ(reference.out.rfind("lesson 03 ", 0), 0u) << "the reference has no integrity line:\n" << reference.out;
+    const Outcome edited = run({"show", (dir / "alice-03.json").string(), form});
+    EXPECT_EQ(edited.code, to_int(ExitCode::verify_failed));
+    EXPECT_EQ(edited.out.rfind("integrity modified: its digest does not match its contents\n", 0), 0u) << edited.out;
+    EXPECT_NE(edited.out, reference.out);
+    const Outcome copied = run({"show", (dir / "frank-03.json").string(), form});
+    EXPECT_EQ(copied.out.rfind("integrity copy of the built-in reference run " + reference_run_name(3) +
+                                   " (the same digest)\n",
+                               0),
+              0u)
+        << copied.out;
+    EXPECT_NE(copied.out, reference.out);
+    const Outcome broken = run({"show", (dir / "broken-03.json").string(), form});
+    EXPECT_EQ(broken.code, to_int(ExitCode::usage));
+    EXPECT_EQ(broken.out.rfind("integrity unreadable: ", 0), 0u) << broken.out;
+  }
+}
+
+// ── the class's checks ────────────────────────────────────────────────────────────────────────
+
+TEST(ClassChecks, AnHonestRunOfTheAssignmentPassesAndEachDepartureIsFlaggedWithItsReason) {
+  ClassPolicy policy;
+  policy.lessons = {3};
+  policy.params[3] = {Param{"streams", "4", true}};
+  policy.build = "0.1.0+c1a55c1a55c1";
+  policy.gpus = {"GPU-aaaa"};
+  policy.opens = "2026-11-20T00:00:00Z";
+  policy.due = "2026-11-30T00:00:00Z";
+  std::deque<SavedRun> runs;
+  const auto add = [&](Report r) -> const SavedRun& { return runs.emplace_back(saved(r, fmt::format("{}.json", runs.size()))); };
+  std::vector<GradeRow> rows;
+  rows.push_back(row_of(add(own_run(1, 1001)), "alice", 1001));                       // honest
+  rows.push_back(row_of(add(own_run(2, 1001)), "bob", 1002));                         // alice's run, handed in by bob
+  Report wrong_flags = own_run(3, 1003);
+  wrong_flags.params[0].value = "8";
+  seal(wrong_flags);
+  rows.push_back(row_of(add(wrong_flags), "carol", 1003));
+  Report dirty = own_run(4, 1004);
+  dirty.tool_version += "-dirty";
+  seal(dirty);
+  rows.push_back(row_of(add(dirty), "dave", 1004));
+  Report late = own_run(5, 1005);
+  late.recorded_at = "2026-12-01T00:00:00Z";
+  late.provenance->gpu_uuids = {"GPU-bbbb"};
+  seal(late);
+  rows.push_back(row_of(add(late), "erin", 1005));
+  GradeRow misnamed = row_of(add(own_run(6, 1006)), "frank", 1006);
+  misnamed.named_lesson = 8;
+  rows.push_back(misnamed);
+  check_class_runs(rows, policy);
+
+  EXPECT_TRUE(rows[0].flags.empty()) << rows[0].flags.front();
+  EXPECT_TRUE(grade_passes(rows[0]));
+  EXPECT_TRUE(has_flag(rows[1], "made by user1001 (uid 1001), handed in by bob (uid 1002)")) << rows[1].flags.size();
+  EXPECT_TRUE(has_flag(rows[2], "param streams=8, not the assigned 4"));
+  EXPECT_TRUE(has_flag(rows[3], "made by a build with uncommitted changes (0.1.0+c1a55c1a55c1-dirty)"));
+  EXPECT_TRUE(has_flag(rows[3], "not the class's 0.1.0+c1a55c1a55c1"));
+  EXPECT_TRUE(has_flag(rows[4], "made 2026-12-01T00:00:00Z, after it was due at 2026-11-30T00:00:00Z"));
+  EXPECT_TRUE(has_flag(rows[4], "not one of the class's GPUs"));
+  EXPECT_TRUE(has_flag(rows[5], "its name says lesson 08, but it holds lesson 03"));
+  for (std::size_t i = 1; i < rows.size(); ++i) EXPECT_FALSE(grade_passes(rows[i])) << i;
+}
+
+TEST(ClassChecks, OneRunHandedInByTwoStudentsAndACopyOfAReferenceAreFlagged) {
+  std::deque<SavedRun> runs;
+  const Report shared = own_run(7);
+  runs.push_back(saved(shared, "erin.json"));
+  runs.push_back(saved(shared, "frank.json"));
+  runs.push_back(parse_saved_runs(reference_json(4).dump(), "dave.json").front());
+  std::vector<GradeRow> rows{row_of(runs[0], "erin"), row_of(runs[1], "frank"), row_of(runs[2], "dave")};
+  check_class_runs(rows, ClassPolicy{});
+  EXPECT_TRUE(has_flag(rows[0], "the same run as frank-frank.json, handed in by frank (the same run id)"));
+  EXPECT_TRUE(has_flag(rows[1], "the same run as erin-erin.json, handed in by erin (the same run id)"));
+  EXPECT_TRUE(has_flag(rows[2], "a copy of the built-in reference run " + reference_run_name(4) + " (the same digest)"));
+  EXPECT_TRUE(has_flag(rows[2], "it does not say who made it or where"));
+  ClassPolicy assigned;
+  assigned.lessons = {3, 5};
+  std::vector<GradeRow> again{row_of(runs[2], "dave")};
+  check_class_runs(again, assigned);
+  EXPECT_TRUE(has_flag(again[0], "lesson 04 " + testing_support::slug_of(4) + " is not assigned (the class assigns 03, 05)"));
+}
+
+TEST(ClassChecks, OnlyAStudentsLatestSubmissionOfALessonCounts) {
+  std::deque<SavedRun> runs{saved(own_run(8)), saved(own_run(9))};
+  Report failed = own_run(10);
+  failed.checks.front().passed = false;
+  failed.checks.front().count.reset();
+  seal(failed);
+  runs.push_back(saved(failed));
+  std::vector<GradeRow> rows{row_of(runs[2], "alice", std::nullopt, 100), row_of(runs[0], "alice", std::nullopt, 300),
+                             row_of(runs[1], "bob", std::nullopt, 50)};
+  check_class_runs(rows, ClassPolicy{});
+  EXPECT_TRUE(rows[0].superseded) << "the failed run came first";
+  EXPECT_FALSE(rows[1].superseded);
+  EXPECT_TRUE(grade_passes(rows[0]) && grade_passes(rows[1]) && grade_passes(rows[2]));
+  const Gradebook book = make_gradebook(rows, ClassPolicy{});
+  EXPECT_EQ(book.students, (std::vector<std::string>{"alice", "bob"}));
+  EXPECT_EQ(book.cell("alice", 3), &rows[1]);
+}
+
+// ── the gradebook and its exports ─────────────────────────────────────────────────────────────
+
+TEST(Gradebook, TextMarkdownCsvAndGradescopeHoldOneRowPerStudent) {
+  std::deque<SavedRun> runs{saved(own_run(11)), saved(own_run(12))};
+  Report dirty = own_run(13);
+  dirty.tool_version += "-dirty";
+  seal(dirty);
+  runs.push_back(saved(dirty));
+  std::vector<GradeRow> rows{row_of(runs[0], "alice"), row_of(runs[1], "bob"), row_of(runs[2], "carol")};
+  GradeRow broken;
+  broken.file = "carol-05.json";
+  broken.problem = "'carol-05.json' is not valid JSON";
+  rows.push_back(broken);
+  ClassPolicy policy;
+  policy.lessons = {3, 5};
+  policy.lesson_names = {{3, "03 stream-overlap"}, {5, "05 callbacks"}};
+  check_class_runs(rows, policy);
+  const Gradebook book = make_gradebook(rows, policy);
+
+  const std::string text = render_gradebook(book, TableFormat::text, 80);
+  EXPECT_NE(text.find("gradebook · students: 3 · lessons: 2"), std::string::npos) << text;
+  EXPECT_NE(text.find("  alice    ✓   —   1/2\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  carol    ✗   —   0/2\n"), std::string::npos) << text;
+  const std::string csv = render_gradebook(book, TableFormat::csv, 80);
+  EXPECT_EQ(csv, "student,03 stream-overlap,05 callbacks,passed,lessons\nalice,1,,1,2\nbob,1,,1,2\ncarol,0,,0,2\n");
+  const std::string md = render_gradebook(book, TableFormat::md, 80);
+  EXPECT_EQ(md.rfind("| student | 03 stream-overlap | 05 callbacks | passed | lessons |\n|---|:---:|:---:|---:|---:|\n", 0), 0u)
+      << md;
+
+  // One student's submission for Gradescope: a test per lesson, the file that is no run as a
+  // test of no points, the score their sum.
+  std::vector<GradeRow> mine{row_of(runs[2], "submission"), broken};
+  check_class_runs(mine, policy);
+  const auto results = nlohmann::json::parse(render_gradescope(mine, make_gradebook(mine, policy)));
+  EXPECT_EQ(results["score"], 0);
+  ASSERT_EQ(results["tests"].size(), 3u) << results.dump(2);
+  EXPECT_EQ(results["tests"][0]["name"], "03 stream-overlap");
+  EXPECT_EQ(results["tests"][0]["status"], "failed");
+  EXPECT_EQ(results["tests"][0]["max_score"], 1);
+  EXPECT_NE(results["tests"][0]["output"].get<std::string>().find("uncommitted changes"), std::string::npos);
+  EXPECT_EQ(results["tests"][1]["output"], "no run of this lesson was handed in\n");
+  EXPECT_EQ(results["tests"][2]["max_score"], 0);
+}
+
+TEST(Gradebook, CompareCsvGivesTheToleranceInPercentAsTheFlagTakesIt) {
+  const Outcome csv = run({"compare", "03", "03", "--format", "csv", "--tolerance", "0.1%", "--bom"});
+  ASSERT_EQ(csv.code, 0) << csv.err;
+  EXPECT_EQ(csv.out.rfind("\xEF\xBB\xBF" "baseline,run,kind,key,unit,headline,baseline_value,run_value,ratio,tolerance_percent,verdict\n", 0),
+            0u)
+      << csv.out;
+  EXPECT_NE(csv.out.find(",1,0.1,ok\n"), std::string::npos) << csv.out;
+  const Outcome text = run({"compare", "03", "03", "--tolerance", "0.1"});
+  EXPECT_NE(text.out.find(" 0.1%  "), std::string::npos) << "0.1% is not shown as 0%:\n" << text.out;
+  EXPECT_EQ(run({"grade", ".", "--bom"}).code, to_int(ExitCode::usage)) << "--bom is for CSV only";
+}
+
+// ── the class preset's [grade] section ────────────────────────────────────────────────────────
+
+TEST(ClassPreset, GradeSectionKeysAndTheirErrors) {
+  const PresetFile f = parse_presets(
+      "[stream-overlap]\nstreams = 4\n\n[grade]\ndrop = \"/srv/in\"\nlessons = [\"03\", 5]\nbuild = \"0.1.0+abc\"\n"
+      "gpus = \"GPU-aaaa\"\nopens = 2026-11-20T09:00:00Z\ndue = 2026-12-01T23:59:00+08:00\n",
+      "class.toml");
+  ASSERT_TRUE(f.grade);
+  EXPECT_EQ(f.sections.size(), 1u) << "[grade] is not a lesson's section";
+  EXPECT_EQ(f.grade->drop, "/srv/in");
+  EXPECT_EQ(f.grade->lessons, (std::vector<std::string>{"03", "5"}));
+  EXPECT_EQ(f.grade->gpus, std::vector<std::string>{"GPU-aaaa"});
+  EXPECT_EQ(f.grade->opens, "2026-11-20T09:00:00Z");
+  EXPECT_EQ(f.grade->due, "2026-12-01T15:59:00Z") << "converted to UTC";
+  const auto error_of = [](const std::string& text) {
+    try {
+      parse_presets(text, "class.toml");
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(error_of("[grade]\ndrops = \"x\"\n"),
+            "--config class.toml:2 [grade] drops: is not a key of [grade] (drop, lessons, build, gpus, opens, due); did "
+            "you mean drop?");
+  EXPECT_NE(error_of("[grade]\ndue = \"2026-12-01\"\n").find("takes a date and time with its offset"), std::string::npos);
+  EXPECT_NE(error_of("[grade]\ndue = 2026-12-01T10:00:00\n").find("with its offset"), std::string::npos);
+  EXPECT_NE(error_of("[grade]\nopens = 2026-12-02T00:00:00Z\ndue = 2026-12-01T00:00:00Z\n").find("is before opens"),
+            std::string::npos);
+  EXPECT_NE(error_of("[grade]\ngpus = [1.5]\n").find("takes a list of texts"), std::string::npos);
+}
+
+TEST(ClassPreset, GradeChecksTheAssignedFlagsAsTheLessonPrintsThem) {
+  const fs::path dir = fs::path(testing::TempDir()) / "cudalab_assigned";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "runs");
+  std::ofstream(dir / "runs" / "alice-03.json") << reference_json(3).dump();
+  const std::string streams = [] {
+    for (const auto& p : report_from_json(reference_json(3)).params) {
+      if (p.name == "streams") return p.value;
+    }
+    return std::string("?");
+  }();
+  std::ofstream(dir / "class.toml") << "[stream-overlap]\nstreams = 8\n[grade]\nlessons = [\"stream-overlap\"]\n";
+  const Outcome o = run({"grade", (dir / "runs").string(), "--config", (dir / "class.toml").string()});
+  EXPECT_EQ(o.code, to_int(ExitCode::verify_failed));
+  EXPECT_NE(o.out.find("param streams=" + streams + ", not the assigned 8"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("handed in by alice"), std::string::npos) << o.out;
+  std::ofstream(dir / "bad.toml") << "[grade]\nlessons = [\"99\"]\n";
+  const Outcome bad = run({"grade", (dir / "runs").string(), "--config", (dir / "bad.toml").string()});
+  EXPECT_EQ(bad.code, to_int(ExitCode::usage));
+  EXPECT_NE(bad.err.find("[grade] lessons: '99' is not a lesson"), std::string::npos) << bad.err;
+}
+
+// ── the drop folder, as one user sees it ──────────────────────────────────────────────────────
+
+TEST(DropFolder, AnUnsafeFolderIsRefusedAndASafeOneTakesNewFilesThatNeverReplaceEachOther) {
+  const fs::path dir = fs::path(testing::TempDir()) / "cudalab_drop";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  ::chmod(dir.c_str(), 0777);
+  EXPECT_NE(check_drop_folder(dir.string()).find("anyone may list it"), std::string::npos);
+  ::chmod(dir.c_str(), 0733);
+  EXPECT_NE(check_drop_folder(dir.string()).find("lacks the sticky bit"), std::string::npos);
+  ::chmod(dir.c_str(), 01733);
+  EXPECT_NE(check_drop_folder(dir.string()).find("lacks the setgid bit"), std::string::npos);
+  ::chmod(dir.c_str(), 03733);
+  EXPECT_EQ(check_drop_folder(dir.string()), "");
+  EXPECT_NE(check_drop_folder((dir / "missing").string()).find("install -d -m 3733"), std::string::npos);
+  fs::create_directory_symlink(dir, dir.string() + "-link");
+  EXPECT_NE(check_drop_folder(dir.string() + "-link").find("is a symbolic link"), std::string::npos);
+  fs::remove(dir.string() + "-link");
+
+  const Report r = own_run(14);
+  const std::string text = report_to_json(r).dump();
+  const std::string first = hand_in(dir.string(), text, r);
+  const std::string second = hand_in(dir.string(), text, r);
+  EXPECT_NE(first, second);
+  EXPECT_EQ(first.find(fmt::format("-03-{}-", r.lesson_slug)) != std::string::npos, true) << first;
+  struct stat st {};
+  ASSERT_EQ(::stat((dir / first).c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0640u);
+  EXPECT_EQ(st.st_uid, ::geteuid());
+  std::size_t hidden = 0;
+  for (const auto& e : fs::directory_iterator(dir)) hidden += e.path().filename().string()[0] == '.' ? 1 : 0;
+  EXPECT_EQ(hidden, 0u) << "no half-written file is left behind";
+}
+
+TEST(DropFolder, SubmitWithoutAFolderIsRefusedBeforeTheLessonRuns) {
+  testing_support::hide_gpus();
+  unsetenv("CUDALAB_CLASS_DIR");
+  const Outcome o = run({"03", "--submit"});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage));
+  EXPECT_NE(o.err.find("--submit: no drop folder"), std::string::npos) << o.err;
+  EXPECT_TRUE(testing_support::one_line(o.err)) << o.err;
+  const fs::path reference = fs::path(CUDALAB_SOURCE_DIR) / "course-notes" / "runs" / (reference_run_name(3) + ".json");
+  const Outcome copy = run({"submit", reference.string()});
+  EXPECT_EQ(copy.code, to_int(ExitCode::usage));
+  EXPECT_NE(copy.err.find("submit: no drop folder"), std::string::npos) << copy.err;
+}

@@ -1,0 +1,267 @@
+// What a new user hit without a GPU (issue 33), each case as it was met: presets that were too
+// lenient, a CLI that refused or did the unexpected, output that said nothing or was too wide.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cli/live.hpp"
+#include "cli/output.hpp"
+#include "common/core/errors.hpp"
+#include "common/core/text_format.hpp"
+#include "common/core/version.hpp"
+#include "fake_lesson.hpp"
+#include "test_support.hpp"
+
+using namespace cudalab;
+using testing_support::hide_gpus;
+using testing_support::one_line;
+using testing_support::slug_of;
+using Outcome = testing_support::CliOutcome;
+
+namespace {
+
+Outcome run(std::vector<std::string> args) { return testing_support::run_cudalab(std::move(args)); }
+
+// A file of this test's own (CTest runs the tests of this binary in parallel processes).
+std::string file_with(const std::string& suffix, const std::string& text) {
+  const std::string path =
+      testing::TempDir() + testing::UnitTest::GetInstance()->current_test_info()->name() + suffix;
+  std::ofstream(path) << text;
+  return path;
+}
+
+Outcome with_preset(const std::string& toml, std::vector<std::string> args) {
+  args.insert(args.begin(), {"--config", file_with(".toml", toml)});
+  return run(std::move(args));
+}
+
+}  // namespace
+
+// ── presets as strict as the README says ────────────────────────────────────
+
+TEST(StrictPresets, AnUnknownSectionIsAnErrorWithDidYouMean) {
+  hide_gpus();
+  Outcome o = with_preset("[priorty]\nwaves = 4\n", {"03"});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage));
+  EXPECT_TRUE(one_line(o.err)) << o.err;
+  EXPECT_NE(o.err.find(":1: [priorty] is not a section"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("(did you mean [" + slug_of(4) + "]?)"), std::string::npos) << o.err;
+  o = with_preset("[04]\nwaves = 4\n", {"04"});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage));
+  EXPECT_NE(o.err.find("(did you mean [" + slug_of(4) + "]?)"), std::string::npos) << o.err;
+  o = with_preset("# graders\n[grade]\nformat = \"csv\"\n", {"show", "03"});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage));
+  EXPECT_NE(o.err.find(":2: [grade] is not a section; a section is [all] (every lesson), [show] or a lesson's name"),
+            std::string::npos)
+      << o.err;
+}
+
+TEST(StrictPresets, WrongTypesAreErrors) {
+  hide_gpus();
+  const std::string section = "[" + slug_of(3) + "]\n";
+  Outcome o = with_preset(section + "streams = \"8\"\n", {"03"});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage));
+  EXPECT_NE(o.err.find("streams takes a whole number without quotes (streams = 8), not \"8\""), std::string::npos) << o.err;
+  o = with_preset(section + "repeat = \"20\"\n", {"03"});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage));
+  EXPECT_NE(o.err.find("repeat takes a whole number without quotes (repeat = 8), not \"20\""), std::string::npos) << o.err;
+  o = with_preset(section + "memory = 1\n", {"03"});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage));
+  EXPECT_NE(o.err.find("memory takes text in quotes (memory = \"both\"), not 1"), std::string::npos) << o.err;
+  o = with_preset(section + "size = 4096\ndevice = 0\n", {"03", "--print-config"});
+  EXPECT_EQ(o.code, 0) << "a size in bytes and a device number are numbers: " << o.err;
+}
+
+TEST(StrictPresets, PrintConfigIsNoPresetKey) {
+  const Outcome o = with_preset("[" + slug_of(3) + "]\nprint-config = true\n", {"03"});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage));
+  EXPECT_NE(o.err.find("print-config is not a preset key: type --print-config on the command line"), std::string::npos)
+      << o.err;
+  EXPECT_EQ(with_preset("[all]\nprint-config = true\n", {"all"}).code, to_int(ExitCode::usage));
+}
+
+// Under `all --print-config`, lesson 03's block left out the common flags its own section set.
+TEST(StrictPresets, AllPrintConfigShowsEveryKeyInForceForEachLesson) {
+  setenv("COLUMNS", "250", 1);
+  const Outcome o = with_preset("[" + slug_of(3) + "]\nstreams = 8\nstrict = true\nrepeat = 7\nlang = \"zh\"\n"
+                                "timeline = true\nformat = \"json\"\n",
+                                {"all", "--print-config"});
+  unsetenv("COLUMNS");
+  ASSERT_EQ(o.code, 0) << o.err;
+  const std::size_t block = o.out.find("# lesson 03 " + slug_of(3));
+  ASSERT_NE(block, std::string::npos) << o.out;
+  const std::string lesson03 = o.out.substr(block, o.out.find("# lesson 04") - block);
+  for (const std::string key : {"streams          = 8", "strict           = true", "repeat           = 7",
+                                "lang             = zh", "timeline         = true"}) {
+    EXPECT_NE(lesson03.find(key + " "), std::string::npos) << key << "\n" << lesson03;
+  }
+  EXPECT_NE(lesson03.find("format           = json"), std::string::npos) << lesson03;
+  EXPECT_NE(lesson03.find("(only when it runs alone)"), std::string::npos) << lesson03;
+  const std::size_t at04 = o.out.find("# lesson 04");
+  const std::string lesson04 = o.out.substr(at04, o.out.find("# lesson 05") - at04);
+  EXPECT_EQ(lesson04.find("strict"), std::string::npos) << "03's section is 03's alone:\n" << lesson04;
+}
+
+// No single place set a flag for every lesson: [all] did not apply to `cudalab 03`.
+TEST(StrictPresets, AllSectionAppliesToEveryLessonAndTheLessonsOwnSectionWins) {
+  setenv("COLUMNS", "250", 1);
+  Outcome o = with_preset("[all]\nlang = \"zh\"\nrepeat = 9\n[" + slug_of(3) + "]\nrepeat = 5\n", {"03", "--print-config"});
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("lang             = zh"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("repeat           = 5"), std::string::npos) << o.out;
+  o = with_preset("[all]\nlang = \"zh\"\n", {"03", "--print-config", "--lang", "en"});
+  EXPECT_NE(o.out.find("lang             = en          # flag"), std::string::npos) << "the command line wins\n" << o.out;
+  unsetenv("COLUMNS");
+  o = with_preset("[all]\nstreams = 8\n", {"03", "--print-config"});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage)) << "a lesson's own flag is not every lesson's";
+}
+
+TEST(StrictPresets, SyntaxErrorsAreInOurWordsWithLineAndColumnInBothLanguages) {
+  const std::string section = "[" + slug_of(3) + "]\n";
+  Outcome o = with_preset("# a class\n" + section + "size = 64MiB\n", {"03", "--print-config"});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage));
+  EXPECT_TRUE(one_line(o.err)) << o.err;
+  EXPECT_NE(o.err.find(".toml:3:10 [" + slug_of(3) + "]: a value TOML cannot read: text goes in quotes"), std::string::npos)
+      << o.err;
+  o = with_preset(section + "streams 8\n", {"03", "--print-config"});
+  EXPECT_NE(o.err.find(":2:"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("a key needs = and a value: streams = 8"), std::string::npos) << o.err;
+  o = with_preset(section + "streams = 8\nstreams = 4\n", {"03", "--print-config"});
+  EXPECT_NE(o.err.find("this key or [section] is given twice"), std::string::npos) << o.err;
+  for (const auto& text : {section + "size = 64MiB\n", section + "streams 8\n", section + "streams = 8\nstreams = 4\n"}) {
+    o = with_preset(text, {"03", "--print-config", "--lang", "zh"});
+    EXPECT_EQ(o.code, to_int(ExitCode::usage));
+    EXPECT_NE(o.err.find("cudalab：错误：--config "), std::string::npos) << o.err;
+    EXPECT_EQ(o.err.find("TOML cannot"), std::string::npos) << o.err;
+    EXPECT_EQ(o.err.find("given twice"), std::string::npos) << o.err;
+    EXPECT_EQ(o.err.find("needs ="), std::string::npos) << o.err;
+    EXPECT_EQ(o.err.find("parsing"), std::string::npos) << "no toml++ words: " << o.err;
+  }
+}
+
+// ── the command line ────────────────────────────────────────────────────────
+
+TEST(NewcomerCli, HelpAloneIsTheWholeHelp) {
+  const Outcome help = run({"help"});
+  EXPECT_EQ(help.code, 0);
+  EXPECT_EQ(help.out, run({"--help"}).out);
+  EXPECT_NE(help.out.find("Commands:"), std::string::npos) << help.out;
+}
+
+TEST(NewcomerCli, EveryLessonTakesVersion) {
+  for (const auto& lesson : course()) {
+    const Outcome o = run({lesson.slug, "--version"});
+    EXPECT_EQ(o.code, 0) << lesson.slug << ": " << o.err;
+    EXPECT_EQ(o.out, std::string("cudalab ") + kToolVersion + "\n") << lesson.slug;
+  }
+  EXPECT_EQ(run({"show", "03", "--version"}).code, 0);
+}
+
+// --predict asked its questions without a GPU, then exited 77 and lost the answers.
+TEST(NewcomerCli, PredictChecksTheGpuBeforeAsking) {
+  hide_gpus();
+  const std::string answers = file_with(".answers", "not even a number\n");
+  const Outcome o = run({"03", "--predict", "--answers", answers});
+  EXPECT_EQ(o.code, to_int(ExitCode::waived)) << "the GPU first, the answers only when it can run: " << o.err;
+  EXPECT_TRUE(one_line(o.err)) << o.err;
+  EXPECT_NE(o.err.find("`cudalab show 03 --predict` asks the same questions"), std::string::npos) << o.err;
+}
+
+TEST(NewcomerCli, ShowPredictAsksThenShowsTheRecordedRun) {
+  const std::string answers = file_with(".answers", "3\n4\n1.5\n");
+  const Outcome o = run({"show", "03", "--predict", "--answers", answers, "--color", "never"});
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("you said 3"), std::string::npos) << o.out;
+  EXPECT_EQ(run({"show", "01", "--predict", "--answers", answers}).code, to_int(ExitCode::usage))
+      << "lesson 01 asks nothing";
+}
+
+TEST(NewcomerCli, PredictIsOfferedOnlyWhereALessonAsks) {
+  for (const auto& lesson : course()) {
+    const Outcome help = run({lesson.slug, "--help"});
+    EXPECT_EQ(help.out.find("--predict") != std::string::npos, asks_predictions(lesson)) << lesson.slug;
+  }
+  EXPECT_EQ(run({"01", "--predict"}).code, to_int(ExitCode::usage));
+}
+
+TEST(NewcomerCli, AnUnknownAnswersKeyListsTheKeys) {
+  hide_gpus();
+  const std::string answers = file_with(".answers", "nope = 3\n");
+  const Outcome o = run({"show", "03", "--predict", "--answers", answers});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage));
+  EXPECT_NE(o.err.find("this lesson asks nothing about 'nope'; it asks about "), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("speedup"), std::string::npos) << o.err;
+}
+
+TEST(NewcomerCli, ASizeTooLargeIsOutOfRangeNotNotASize) {
+  for (const char* size : {"2TiB", "3PB", "99999999999999999999GiB"}) {
+    const Outcome o = run({"03", "--size", size});
+    EXPECT_EQ(o.code, to_int(ExitCode::usage)) << size;
+    EXPECT_NE(o.err.find(std::string(size) + " is out of range; allowed"), std::string::npos) << o.err;
+  }
+  EXPECT_EQ(parse_size("2TiB"), 2ull << 40);
+}
+
+TEST(NewcomerCli, HelpSaysWhatTraceWritesAndEachDefaultOnce) {
+  setenv("COLUMNS", "200", 1);
+  const Outcome o = run({"03", "--help"});
+  unsetenv("COLUMNS");
+  EXPECT_EQ(o.out.find("FILE.json"), std::string::npos) << o.out;
+  std::istringstream lines(o.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("--repeat") == std::string::npos) continue;
+    EXPECT_EQ(line.find("default"), line.rfind("default")) << line;
+  }
+}
+
+TEST(NewcomerCli, TwoOutputFormsAtOnceAreRefused) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"show", "03", "--portable", "--format", "json"},
+                                               {"show", "03", "--stable", "--format", "json"},
+                                               {"03", "--stable", "--json", "-"}}) {
+    const Outcome o = run(args);
+    EXPECT_EQ(o.code, to_int(ExitCode::usage)) << args[2];
+    EXPECT_NE(o.err.find("are two output forms; choose one"), std::string::npos) << o.err;
+  }
+}
+
+// /proc/version looks like a regular file, and root may open it for writing: the run was
+// measured, then could not be saved (and without a GPU the waiver hid the bad path).
+TEST(NewcomerCli, PathsOfTheKernelAreRefusedBeforeTheGpu) {
+  hide_gpus();
+  Outcome o = run({"03", "--json", "/proc/version"});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage)) << o.err;
+  EXPECT_NE(o.err.find("a file of the kernel (procfs)"), std::string::npos) << o.err;
+  EXPECT_EQ(run({"03", "--svg", "/proc/sys"}).code, to_int(ExitCode::usage));
+}
+
+// ── output ──────────────────────────────────────────────────────────────────
+
+TEST(NewcomerOutput, SvgSaysWhyItWroteNothing) {
+  Report report;
+  report.lesson_number = 2;
+  report.lesson_slug = slug_of(2);
+  OutputPlan plan;
+  plan.svg_dir = testing::TempDir() + "svg_none";
+  plan.form = OutputPlan::Form::stable;
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  emit_report(report, plan);
+  const std::string err = testing::internal::GetCapturedStderr();
+  testing::internal::GetCapturedStdout();
+  EXPECT_TRUE(one_line(err)) << err;
+  EXPECT_NE(err.find("no SVG file was written"), std::string::npos) << err;
+  EXPECT_NE(err.find("a plot needs two or more points"), std::string::npos) << err;
+}
+
+TEST(NewcomerOutput, LiveComparisonFitsTheTerminal) {
+  Report a = testing_support::fake_runner()(testing_support::fake_live_invocation({}).lesson(), Invocation{});
+  Invocation eight = testing_support::fake_live_invocation({"--streams", "8"});
+  Report b = testing_support::fake_runner()(eight.lesson(), eight);
+  for (std::size_t width : {60u, 80u, 120u}) {
+    for (const auto& line : compare_live_runs(b, a, a, width)) {
+      EXPECT_LE(display_width(line), width) << width << ": [" << line << "]";
+    }
+  }
+}

@@ -3,17 +3,39 @@
 # from Debian's slurm-wlm and munge, brought up here (munged, slurmctld and slurmd on localhost,
 # in a private folder, on free ports) and always brought down at the end. Without a GPU every
 # lesson is waived (exit 77) inside its job; `show`, `submit` and `grade` run.
-#   tests/slurm_test.sh CUDALAB REPOSITORY
-# Exit 77 (CTest: skipped) when Slurm cannot run here: not root (slurmd launches the jobs), or
-# the packages are missing (tools/install-deps installs them).
+#   tests/slurm_test.sh CUDALAB REPOSITORY CUDALAB_CLASS_FAKE
+# Exit 77 (CTest: skipped) when Slurm cannot run here: not root (slurmd launches the jobs), the
+# packages are missing (slurm-wlm, munge), or the cluster does not come up (munged, slurmctld or
+# slurmd fails to start, or the node never turns idle, as in a container that forbids them).
+# Exit 1 only when the cluster is up and a README command misbehaves. The whole test runs under
+# a watchdog of kBudgetS seconds; every daemon it started is stopped at its end, however it ends.
 set -u
+readonly kBudgetS=75
 cudalab=$(realpath "$1")
 repo=$(realpath "$2")
+fake=$(realpath "$3")  # tests/unit/class_fake_main.cpp: a lesson run without a GPU
 skip() { echo "slurm_test: skipped: $*"; exit 77; }
-[ "$(id -u)" -eq 0 ] || skip "slurmd must run as root (CI runs this test as root)"
-for tool in munged mungekey slurmctld slurmd srun sbatch squeue scontrol sinfo python3; do
-  command -v "$tool" >/dev/null || skip "$tool is missing: tools/install-deps installs slurm-wlm and munge"
-done
+
+# The watchdog: this script runs itself again under `timeout`, and whatever the inner run left
+# (its daemons are listed in $work/pids as they start) is killed here, by process id.
+if [ -z "${CUDALAB_SLURM_TEST_WORK:-}" ]; then
+  [ "$(id -u)" -eq 0 ] || skip "slurmd must run as root (CI runs this test as root)"
+  for tool in munged slurmctld slurmd srun sbatch squeue scontrol sinfo python3 timeout setsid; do
+    command -v "$tool" >/dev/null || skip "$tool is missing (Debian: apt-get install slurm-wlm munge)"
+  done
+  work=$(mktemp -d /tmp/cudalab-slurm.XXXXXX)
+  chmod 755 "$work"
+  CUDALAB_SLURM_TEST_WORK=$work timeout --kill-after=5 "$kBudgetS" "$0" "$@"
+  code=$?
+  while read -r pid; do kill -9 -- "-$pid" "$pid" 2>/dev/null; done <"$work/pids" 2>/dev/null
+  rm -rf "$work"
+  if [ "$code" -eq 124 ] || [ "$code" -eq 137 ]; then
+    echo "slurm_test: FAILED: still running after ${kBudgetS} s; stopped"
+    exit 1
+  fi
+  exit "$code"
+fi
+work=$CUDALAB_SLURM_TEST_WORK
 
 # The commands of the README's Slurm section, verbatim: the test runs these and no others.
 readonly LIVE='srun --gres=gpu:1 --pty cudalab live 03'
@@ -27,25 +49,41 @@ for command in "$LIVE" "$SHOW" "$ARRAY" "$STUDENT" "$RANKS" "$SUBMIT" "$GRADE"; 
   grep -qF -- "$command" "$repo/README.md" || { echo "slurm_test: the README does not give: $command"; exit 1; }
 done
 
-work=$(mktemp -d /tmp/cudalab-slurm.XXXXXX)
-chmod 755 "$work"
-pids=()
+: >"$work/pids"
+# start NAME COMMAND...: a daemon in a process group of its own, remembered for the cleanup.
+start() {
+  local name=$1
+  shift
+  setsid "$@" >"$work/log/$name.out" 2>&1 &
+  echo $! >>"$work/pids"
+}
 cleanup() {
   SLURM_CONF="$work/slurm.conf" timeout 5 scontrol shutdown >/dev/null 2>&1
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
-  for _ in 1 2 3 4 5 6 7 8 9 10; do
+  local pids alive
+  mapfile -t pids <"$work/pids"
+  for pid in "${pids[@]}"; do kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null; done
+  for _ in $(seq 20); do
     alive=0
     for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
     [ "$alive" -eq 0 ] && break
-    sleep 0.2
+    sleep 0.1
   done
-  for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
-  rm -rf "$work"
+  for pid in "${pids[@]}"; do kill -9 -- "-$pid" 2>/dev/null || kill -9 "$pid" 2>/dev/null; done
+  wait 2>/dev/null
+  : >"$work/pids"
 }
 trap cleanup EXIT
+trap 'exit 124' TERM INT HUP
+logs() { tail -n 8 "$work"/log/*.log "$work"/log/*.out 2>/dev/null; }
+# Bringing the cluster up is the machine's business: when it fails, the test is skipped.
+cannot() {
+  echo "slurm_test: skipped: the one-node cluster did not come up: $*"
+  logs
+  exit 77
+}
 fail() {
-  echo "slurm_test: $*"
-  tail -n 5 "$work"/log/*.log 2>/dev/null
+  echo "slurm_test: FAILED: $*"
+  logs
   exit 1
 }
 
@@ -55,9 +93,8 @@ chmod 755 "$work/munge"
 mungekey --create --keyfile="$work/munge/munge.key" >/dev/null 2>&1 ||
   dd if=/dev/urandom of="$work/munge/munge.key" bs=1024 count=1 2>/dev/null
 chmod 400 "$work/munge/munge.key"
-munged -F -f --key-file="$work/munge/munge.key" --socket="$work/munge/socket" --pid-file="$work/munge/pid" \
-  --seed-file="$work/munge/seed" --log-file="$work/log/munged.log" >"$work/log/munged.out" 2>&1 &
-pids+=($!)
+start munged munged -F -f --key-file="$work/munge/munge.key" --socket="$work/munge/socket" \
+  --pid-file="$work/munge/pid" --seed-file="$work/munge/seed" --log-file="$work/log/munged.log"
 read -r ctld_port slurmd_port < <(python3 -c '
 import socket
 s = [socket.socket() for _ in range(2)]
@@ -106,28 +143,29 @@ for gpu in 0 1 2 3 4 5 6 7; do
 done
 export SLURM_CONF="$work/slurm.conf"
 for _ in $(seq 50); do [ -S "$work/munge/socket" ] && break; sleep 0.1; done
-slurmctld -D -i -f "$SLURM_CONF" >"$work/log/slurmctld.out" 2>&1 &
-pids+=($!)
-slurmd -D -f "$SLURM_CONF" -N "$node" >"$work/log/slurmd.out" 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do
-  [ "$(sinfo -h -o %T 2>/dev/null)" = idle ] && break
+[ -S "$work/munge/socket" ] || cannot "munged did not start"
+start slurmctld slurmctld -D -i -f "$SLURM_CONF"
+start slurmd slurmd -D -f "$SLURM_CONF" -N "$node"
+for _ in $(seq 75); do
+  [ "$(timeout 5 sinfo -h -o %T 2>/dev/null)" = idle ] && break
   sleep 0.2
 done
-[ "$(sinfo -h -o %T 2>/dev/null)" = idle ] || fail "the node never became idle: $(sinfo -h -o '%T %E' 2>&1)"
+[ "$(timeout 5 sinfo -h -o %T 2>/dev/null)" = idle ] || cannot "the node did not turn idle within 15 s: $(timeout 5 sinfo -h -o '%T %E' 2>&1)"
 echo "slurm_test: one-node cluster up ($(sinfo -h -o '%P %D %T %G'))"
 
 # ---- the README's commands, from a class's folder ---------------------------------------------
 ln -s "$cudalab" "$work/bin/cudalab"
-export PATH="$work/bin:$PATH" NO_COLOR=1 LANG=C.UTF-8 LC_ALL=C.UTF-8
+export PATH="$work/bin:$PATH" NO_COLOR=1 LANG=C.UTF-8 LC_ALL=C.UTF-8 COLUMNS=200
+# The class's drop folder as the README makes it (mode 3733, a staff group the student is not in).
 export CUDALAB_CLASS_DIR="$work/drop"
+install -d -m 3733 -o 0 -g 20000 "$CUDALAB_CLASS_DIR"
 cd "$work" || fail "no work folder"
 ln -s "$repo/tools" tools
 printf '[stream-overlap]\nstreams = 4\n' >class.toml
 run() {  # run COMMAND EXPECTED_CODE...: the command through bash, its output in $out
   local command=$1
   shift
-  out=$(timeout 30 bash -c "$command" </dev/null 2>&1)
+  out=$(timeout 20 bash -c "$command" </dev/null 2>&1)
   local code=$?
   for expected in "$@"; do [ "$code" -eq "$expected" ] && { echo "ok   $command (exit $code)"; return; }; done
   fail "$command exited $code, expected $*: $out"
@@ -137,35 +175,47 @@ run "$LIVE" 77
 grep -q "waived" <<<"$out" || fail "live mode without a GPU did not say it was waived: $out"
 run "$SHOW" 0
 grep -q "recorded run" <<<"$out" || fail "show printed no recorded run: $out"
-if cudalab 03 --help 2>/dev/null | grep -q -- "--submit"; then
-  run "$STUDENT" 77
-else
-  echo "skip $STUDENT (this build has no --submit yet)"
-fi
+run "$STUDENT" 77
+grep -q "waived" <<<"$out" || fail "a student's run without a GPU did not say it was waived: $out"
 run "$RANKS" 77
 [ "$(grep -c waived <<<"$out")" -eq 2 ] || fail "each of the two ranks must be waived on its own: $out"
 
 # A class of 30, one array task each.
-job=$(sbatch --parsable --array=0-29 tools/slurm/class.sbatch 03 --config class.toml) ||
+job=$(timeout 10 sbatch --parsable --array=0-29 tools/slurm/class.sbatch 03 --config class.toml) ||
   fail "sbatch refused the class's array job"
-grep -qF "$ARRAY" "$repo/README.md" || fail "the array command left the README"
-for _ in $(seq 150); do
-  [ -z "$(squeue -h -j "$job" 2>/dev/null)" ] && break
+for _ in $(seq 100); do
+  [ -z "$(timeout 5 squeue -h -j "$job" 2>/dev/null)" ] && break
   sleep 0.2
 done
-[ -z "$(squeue -h -j "$job" 2>/dev/null)" ] && echo "ok   $ARRAY (30 tasks ended)" || fail "the array job did not end"
+[ -z "$(timeout 5 squeue -h -j "$job" 2>/dev/null)" ] || fail "the array job did not end within 20 s"
+echo "ok   $ARRAY (30 tasks ended)"
 for task in $(seq 0 29); do
-  grep -q "waived" "cudalab-${job}_${task}.out" 2>/dev/null || fail "array task $task was not waived: $(cat "cudalab-${job}_${task}.out" 2>&1)"
+  grep -q "waived" "cudalab-${job}_${task}.out" 2>/dev/null ||
+    fail "array task $task was not waived: $(cat "cudalab-${job}_${task}.out" 2>&1)"
 done
 
-# Hand a run in and grade the drop folder. A run to hand in without a GPU: the lab's reference.
-srun cudalab show 03 --format json >mine.json || fail "show --format json through srun failed"
-if cudalab help submit >/dev/null 2>&1; then
-  run "$SUBMIT" 0
-else
-  echo "skip $SUBMIT (this build has no submit yet); the run goes into the drop folder by hand"
-  cp mine.json "$CUDALAB_CLASS_DIR/mine.json"
-fi
+# Runs to hand in without a GPU: two srun tasks of the stand-in for `cudalab 03 --json`
+# (tests/unit/class_fake_main.cpp: a made-up GPU, then the real provenance stamp, digest and JSON),
+# so that the runs carry what a lesson run under srun carries.
+timeout 20 srun --ntasks=2 bash -c "\"$fake\" --json mine-\$SLURM_PROCID.json" </dev/null >"$work/log/fake.out" 2>&1 ||
+  fail "two srun tasks of the stand-in lesson failed: $(cat "$work/log/fake.out")"
+python3 - "$node" mine-0.json mine-1.json <<'PY' || fail "the runs do not carry their scheduler context"
+import json, sys
+node = sys.argv[1]
+for rank, path in enumerate(sys.argv[2:]):
+    s = json.load(open(path))["provenance"]["scheduler"]
+    assert s.get("job_id"), (path, s)
+    assert s.get("node") == node, (path, s)
+    assert s.get("rank") == str(rank) and s.get("world_size") == "2", (path, s)
+PY
+echo "ok   two srun tasks' runs carry their job, node and rank"
+cp mine-0.json mine.json
+run "$SUBMIT" 0
+grep -q "handed in" <<<"$out" || fail "submit did not say where the run went: $out"
+run "srun cudalab submit mine-1.json" 0
+# A copy of a built-in reference run is refused in one line (exit 2), through srun too.
+srun cudalab show 03 --format json >reference.json </dev/null 2>/dev/null || fail "show --format json through srun failed"
+run "srun cudalab submit reference.json" 2
 run "$GRADE" 0 1
-grep -q "03" <<<"$out" || fail "grade showed no row for lesson 03: $out"
+[ "$(grep -c "node $node" <<<"$out")" -ge 2 ] || fail "grade does not show the node on each row: $out"
 echo "slurm_test: the README's Slurm commands ran on a one-node cluster"

@@ -57,7 +57,13 @@ void list_folder(const fs::path& dir, const fs::path& folder, int depth, std::ve
     std::error_code status_error;
     const fs::file_status status = it->symlink_status(status_error);
     if (!status_error && fs::is_directory(status)) {
-      if (depth < kMaxClassDepth) folders.emplace_back(it->path(), depth + 1);
+      if (it->path().extension() == ".json") {  // named like a run: a row that says what it is
+        ClassEntry folder_entry = entry_of(dir, it->path());
+        folder_entry.problem = "a folder, not a run";
+        found.push_back(std::move(folder_entry));
+      } else if (depth < kMaxClassDepth) {
+        folders.emplace_back(it->path(), depth + 1);
+      }
       continue;
     }
     if (it->path().extension() == ".json") found.push_back(entry_of(dir, it->path()));

@@ -145,7 +145,12 @@ Invocation& CommandLine::parse(int argc, const char* const* argv) {
   if (inv_.flags.submit) {  // refused before the run, not after it has measured
     inv_.output.submit_dir = drop_folder_path(inv_.class_settings());
     const std::string unsafe = check_drop_folder(inv_.output.submit_dir);
-    if (!unsafe.empty()) throw UsageError("--submit: " + unsafe);
+    if (!unsafe.empty()) {
+      // Set by a preset, the error names the file and line the setting came from, as others do.
+      const auto origin = inv_.flag_origins.find("submit");
+      const bool from_preset = origin != inv_.flag_origins.end() && origin->second.rfind("preset ", 0) == 0;
+      throw UsageError((from_preset ? "--config " + origin->second.substr(7) + ": --submit: " : "--submit: ") + unsafe);
+    }
   }
   return inv_;
 }

@@ -105,10 +105,16 @@ class Sitting {
     std::vector<std::string> w;
     for (std::string word; in >> word;) w.push_back(word);
     if (w.empty()) return attempt(current()), true;
-    const std::string cmd = w[0].rfind("--", 0) == 0 ? w[0].substr(2) : w[0];
+    const bool dashed = w[0].rfind("--", 0) == 0;
+    const std::string cmd = dashed ? w[0].substr(2) : w[0];
     if (cmd == "quit" || cmd == "exit" || cmd == "q") return false;
     if (cmd == "help" || cmd == "?") return help(), true;
-    if (cmd == "full" || cmd == "f") return (runs_.empty() ? void() : void(out_ << runs_.back().text)), true;
+    // "full" alone shows the last run in full; "full on|off" or "--full" sets the lesson's own
+    // --full switch, where it has one.
+    const bool full_switch = cmd == "full" && (dashed || w.size() > 1) && declares(cmd);
+    if ((cmd == "full" || cmd == "f") && !full_switch) {
+      return (runs_.empty() ? void() : void(out_ << runs_.back().text)), true;
+    }
     if (cmd == "reset") return attempt(start_.copy()), true;
     if (cmd == "save") return save(w.size() > 1 ? w[1] : ""), true;
     change(cmd, w.size() > 1 ? std::optional<std::string>(w[1]) : std::nullopt);
@@ -116,6 +122,11 @@ class Sitting {
   }
 
   Settings current() const { return {inv_.lesson().lesson->clone(), inv_.flags, inv_.output}; }
+
+  bool declares(const std::string& name) const {
+    const auto specs = inv_.lesson().lesson->flags();
+    return std::any_of(specs.begin(), specs.end(), [&](const FlagSpec& s) { return s.name == name; });
+  }
 
   // `name value`: set through the flag's own row on a copy, then run the copy.
   void change(const std::string& name, const std::optional<std::string>& value) {
@@ -210,9 +221,8 @@ class Sitting {
         "quit         leave (Ctrl-D too; Ctrl-C at the prompt)"};
     for (const char* l : kLines) out_ << "  " << tr(lang(), l) << '\n';
     std::string names;
-    for (const auto& w : words()) {
-      if (w != "quit" && w != "help" && w != "full" && w != "reset" && w != "save") names += (names.empty() ? "" : " ") + w;
-    }
+    for (const auto& s : inv_.lesson().lesson->flags()) names += (names.empty() ? "" : " ") + s.name;
+    for (const auto& n : live_flag_names()) names += (names.empty() ? "" : " ") + n;
     const auto lines = wrap_text(names, inv_.output.style.width > 30 ? inv_.output.style.width - 15 : 40);
     for (std::size_t i = 0; i < lines.size(); ++i) {
       out_ << (i == 0 ? "  " + pad_right(tr(lang(), "parameters:"), 13) : std::string(15, ' ')) << lines[i] << '\n';

@@ -64,4 +64,36 @@ std::size_t count_pattern_matches(const void* data, std::size_t bytes, std::uint
   return matches;
 }
 
+void poison_against(void* data, const void* expected, std::size_t bytes) {
+  auto* out = static_cast<unsigned char*>(data);
+  const auto* want = static_cast<const unsigned char*>(expected);
+  const std::size_t words = bytes / 8;
+  for (std::size_t w = 0; w < words; ++w) {
+    std::uint64_t value = 0;
+    std::memcpy(&value, want + 8 * w, 8);
+    value = ~value;
+    std::memcpy(out + 8 * w, &value, 8);
+  }
+  for (std::size_t i = words * 8; i < bytes; ++i) out[i] = static_cast<unsigned char>(~want[i]);
+}
+
+std::size_t count_matches(const void* data, const void* expected, std::size_t bytes) {
+  const auto* in = static_cast<const unsigned char*>(data);
+  const auto* want = static_cast<const unsigned char*>(expected);
+  const std::size_t words = bytes / 8;
+  std::size_t matches = 0;
+  for (std::size_t w = 0; w < words; ++w) {
+    std::uint64_t actual = 0, wanted = 0;
+    std::memcpy(&actual, in + 8 * w, 8);
+    std::memcpy(&wanted, want + 8 * w, 8);
+    if (actual == wanted) {
+      matches += 8;
+      continue;
+    }
+    for (std::size_t b = 0; b < 8; ++b) matches += in[8 * w + b] == want[8 * w + b] ? 1 : 0;
+  }
+  for (std::size_t i = words * 8; i < bytes; ++i) matches += in[i] == want[i] ? 1 : 0;
+  return matches;
+}
+
 }  // namespace cudalab

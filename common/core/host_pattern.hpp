@@ -20,4 +20,10 @@ void poison_against_pattern(void* data, std::size_t bytes, std::uint32_t seed);
 // The pattern's byte at position `index` (for element-wise CPU references).
 std::uint8_t pattern_byte(std::size_t index, std::uint32_t seed);
 
+// The same two jobs against an expected buffer computed once (a CPU reference): write the bitwise
+// complement of `expected` to `data`, so no byte a run leaves unwritten can match; count the
+// bytes of `data` equal to `expected`. Eight bytes at a time, like the pattern functions.
+void poison_against(void* data, const void* expected, std::size_t bytes);
+std::size_t count_matches(const void* data, const void* expected, std::size_t bytes);
+
 }  // namespace cudalab

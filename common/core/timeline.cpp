@@ -7,7 +7,8 @@ namespace cudalab {
 namespace {
 
 constexpr ActivityKind kAllKinds[] = {ActivityKind::h2d,    ActivityKind::d2h,           ActivityKind::d2d,  ActivityKind::h2h,
-                                ActivityKind::kernel, ActivityKind::memset, ActivityKind::host_callback, ActivityKind::sync};
+                                ActivityKind::kernel, ActivityKind::memset, ActivityKind::host_callback, ActivityKind::sync,
+                                ActivityKind::migration_h2d, ActivityKind::migration_d2h, ActivityKind::page_fault};
 
 }  // namespace
 
@@ -21,6 +22,9 @@ const char* activity_kind_name(ActivityKind kind) {
     case ActivityKind::memset: return "memset";
     case ActivityKind::host_callback: return "host_callback";
     case ActivityKind::sync: return "sync";
+    case ActivityKind::migration_h2d: return "migration_h2d";
+    case ActivityKind::migration_d2h: return "migration_d2h";
+    case ActivityKind::page_fault: return "page_fault";
   }
   return "?";
 }

@@ -12,7 +12,9 @@
 
 namespace cudalab {
 
-enum class ActivityKind { h2d, d2h, d2d, h2h, kernel, memset, host_callback, sync };
+// The last three come from unified (managed) memory: pages the driver migrated between host and
+// device, and the page faults that made it (trace_session.hpp, record_unified_memory).
+enum class ActivityKind { h2d, d2h, d2d, h2h, kernel, memset, host_callback, sync, migration_h2d, migration_d2h, page_fault };
 
 // "h2d", "kernel", "host_callback", ... (also the JSON spelling); from_name: nullopt for others.
 const char* activity_kind_name(ActivityKind kind);

@@ -2,7 +2,7 @@
 // CUPTI hands out the newest struct version of its release; every version only appends fields,
 // so the code reads just the fields common to all versions named here (kind, start, end,
 // deviceId, contextId, streamId, correlationId, and per kind: name / copyKind, srcKind, dstKind,
-// bytes / bytes, memoryKind / type). The static_asserts pin those fields to the same offsets as
+// bytes / bytes, memoryKind / type / counterKind, value, flags). The static_asserts pin those fields to the same offsets as
 // in the previous version, which is what makes reading "the common fields" safe.
 #pragma once
 
@@ -18,13 +18,15 @@ using KernelRecord = CUpti_ActivityKernel10;
 using MemcpyRecord = CUpti_ActivityMemcpy6;
 using MemsetRecord = CUpti_ActivityMemset4;
 using SyncRecord = CUpti_ActivitySynchronization2;
-#define CUDALAB_CUPTI_RECORDS "Kernel10, Memcpy6, Memset4, Synchronization2"
+using UnifiedMemoryRecord = CUpti_ActivityUnifiedMemoryCounter3;
+#define CUDALAB_CUPTI_RECORDS "Kernel10, Memcpy6, Memset4, Synchronization2, UnifiedMemoryCounter3"
 #elif CUPTI_API_VERSION >= 18  // CUDA 12.x
 using KernelRecord = CUpti_ActivityKernel9;
 using MemcpyRecord = CUpti_ActivityMemcpy5;
 using MemsetRecord = CUpti_ActivityMemset4;
 using SyncRecord = CUpti_ActivitySynchronization;
-#define CUDALAB_CUPTI_RECORDS "Kernel9, Memcpy5, Memset4, Synchronization"
+using UnifiedMemoryRecord = CUpti_ActivityUnifiedMemoryCounter2;
+#define CUDALAB_CUPTI_RECORDS "Kernel9, Memcpy5, Memset4, Synchronization, UnifiedMemoryCounter2"
 #else
 #error "cudalab's timeline needs CUPTI from CUDA 12 or newer"
 #endif
@@ -52,6 +54,12 @@ static_assert(offsetof(CUpti_ActivitySynchronization2, type) == offsetof(CUpti_A
 static_assert(offsetof(CUpti_ActivitySynchronization2, start) == offsetof(CUpti_ActivitySynchronization, start));
 static_assert(offsetof(CUpti_ActivitySynchronization2, end) == offsetof(CUpti_ActivitySynchronization, end));
 static_assert(offsetof(CUpti_ActivitySynchronization2, streamId) == offsetof(CUpti_ActivitySynchronization, streamId));
+static_assert(offsetof(CUpti_ActivityUnifiedMemoryCounter3, counterKind) ==
+              offsetof(CUpti_ActivityUnifiedMemoryCounter2, counterKind));
+static_assert(offsetof(CUpti_ActivityUnifiedMemoryCounter3, value) == offsetof(CUpti_ActivityUnifiedMemoryCounter2, value));
+static_assert(offsetof(CUpti_ActivityUnifiedMemoryCounter3, start) == offsetof(CUpti_ActivityUnifiedMemoryCounter2, start));
+static_assert(offsetof(CUpti_ActivityUnifiedMemoryCounter3, end) == offsetof(CUpti_ActivityUnifiedMemoryCounter2, end));
+static_assert(offsetof(CUpti_ActivityUnifiedMemoryCounter3, flags) == offsetof(CUpti_ActivityUnifiedMemoryCounter2, flags));
 #endif
 
 }  // namespace cudalab::cupti

@@ -35,6 +35,8 @@ struct CuptiLibrary {
   CUptiResult (*dropped_records)(CUcontext, uint32_t, size_t*) = nullptr;
   CUptiResult (*stream_id)(CUcontext, CUstream, uint8_t, uint32_t*) = nullptr;
   CUptiResult (*timestamp)(uint64_t*) = nullptr;
+  // Optional: without it the timeline simply has no page faults.
+  CUptiResult (*configure_unified_memory)(CUpti_ActivityUnifiedMemoryCounterConfig*, uint32_t) = nullptr;
   std::string load_error;  // empty when every function was found
 };
 
@@ -69,6 +71,8 @@ const CuptiLibrary& cupti_library() {
     resolve(lib.handle, "cuptiActivityGetNumDroppedRecords", lib.dropped_records, e);
     resolve(lib.handle, "cuptiGetStreamIdEx", lib.stream_id, e);
     resolve(lib.handle, "cuptiGetTimestamp", lib.timestamp, e);
+    std::string optional_missing;
+    resolve(lib.handle, "cuptiActivityConfigureUnifiedMemoryCounter", lib.configure_unified_memory, optional_missing);
     return lib;  // kept loaded for the life of the process: CUPTI may call back at exit
   }();
   return library;
@@ -133,6 +137,9 @@ std::string refusal_hint(CUptiResult result) {
 // ---- the records, collected by CUPTI's buffer callbacks ------------------------------------
 
 constexpr std::uint32_t kHostLaneId = 0xFFFFFFFFu;  // synchronize calls: the host waiting
+// Unified memory's records name no stream (CUPTI: "the value of this field is invalid"): a lane each.
+constexpr std::uint32_t kFaultLaneId = 0xFFFFFFFEu;
+constexpr std::uint32_t kMigrationLaneId = 0xFFFFFFFDu;
 constexpr std::size_t kBufferBytes = 8u << 20;
 constexpr std::size_t kRecordAlignment = 8;  // CUPTI requires 8-byte aligned buffers
 
@@ -192,6 +199,53 @@ const char* sync_name(std::uint32_t type) {
   }
 }
 
+// Why the driver moved pages, for the Chrome trace.
+const char* migration_cause(std::uint32_t flags) {
+  switch (flags) {
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_USER: return "page migration: cudaMemPrefetchAsync";
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_COHERENCE: return "page migration: on a fault";
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_PREFETCH: return "page migration: the driver's own prefetch";
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_EVICTION: return "page migration: eviction";
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_ACCESS_COUNTERS: return "page migration: access counters";
+    default: return "page migration";
+  }
+}
+
+// A unified-memory record as a timeline operation: migrations carry their bytes, faults none. A
+// CPU fault has a start only. Other counters (thrashing, throttling, remote maps) are not drawn.
+std::optional<RawOp> unified_memory_op(const cupti::UnifiedMemoryRecord& u) {
+  switch (u.counterKind) {
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD:
+      return RawOp{ActivityKind::migration_h2d, u.dstId, kMigrationLaneId, u.start, u.end, u.value,
+                   migration_cause(u.flags), "managed", "managed"};
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH:
+      return RawOp{ActivityKind::migration_d2h, u.srcId, kMigrationLaneId, u.start, u.end, u.value,
+                   migration_cause(u.flags), "managed", "managed"};
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT:
+      return RawOp{ActivityKind::page_fault, u.srcId, kFaultLaneId, u.start, u.end, 0, "GPU page fault", {}, {}};
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT:
+      return RawOp{ActivityKind::page_fault, 0, kFaultLaneId, u.start, u.start, 0, "CPU page fault", {}, {}};
+    default:
+      return std::nullopt;
+  }
+}
+
+// Kinds that belong to the process rather than to one device's stream: the host's waits and
+// unified memory's faults and migrations. They keep their own lanes.
+bool process_wide(ActivityKind kind) {
+  return kind == ActivityKind::sync || kind == ActivityKind::migration_h2d || kind == ActivityKind::migration_d2h ||
+         kind == ActivityKind::page_fault;
+}
+
+std::string lane_name_of(std::uint32_t id) {
+  switch (id) {
+    case kHostLaneId: return "host waits";
+    case kFaultLaneId: return "page faults";
+    case kMigrationLaneId: return "page migrations";
+    default: return fmt::format("stream {}", id);
+  }
+}
+
 // "void cudalab::lesson::(anonymous namespace)::scale<float>(float*, int)" -> "scale<float>".
 std::string short_kernel_name(const char* mangled) {
   if (mangled == nullptr) return "kernel";
@@ -240,6 +294,12 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
         const auto* m = reinterpret_cast<const cupti::MemsetRecord*>(record);
         ops.push_back(RawOp{ActivityKind::memset, m->deviceId, m->streamId, m->start, m->end, m->bytes, {}, {},
                             memory_kind_name(m->memoryKind)});
+        break;
+      }
+      case CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER: {
+        if (auto op = unified_memory_op(*reinterpret_cast<const cupti::UnifiedMemoryRecord*>(record))) {
+          ops.push_back(std::move(*op));
+        }
         break;
       }
       case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: {
@@ -417,6 +477,47 @@ void TraceSession::add_host_op(cudaStream_t stream, const std::string& name, std
   collector().ops.push_back(std::move(op));
 }
 
+namespace {
+
+// Turns on CUPTI's unified-memory counters for `device`: migrations both ways, GPU faults and,
+// where the platform counts them, CPU faults (a platform that cannot is retried without them).
+void configure_unified_memory_counters(int device) {
+  const CuptiLibrary& lib = cupti_library();
+  if (lib.configure_unified_memory == nullptr) {
+    throw CuptiError("libcupti has no cuptiActivityConfigureUnifiedMemoryCounter", CUPTI_ERROR_NOT_SUPPORTED);
+  }
+  const CUpti_ActivityUnifiedMemoryCounterKind kinds[] = {
+      CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD,
+      CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH,
+      CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT,
+      CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT};
+  CUpti_ActivityUnifiedMemoryCounterConfig config[std::size(kinds)] = {};
+  for (std::size_t i = 0; i < std::size(kinds); ++i) {
+    config[i].scope = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_SINGLE_DEVICE;
+    config[i].kind = kinds[i];
+    config[i].deviceId = static_cast<uint32_t>(device);
+    config[i].enable = 1;
+  }
+  const auto all = static_cast<uint32_t>(std::size(kinds));
+  if (lib.configure_unified_memory(config, all) == CUPTI_SUCCESS) return;
+  CUDALAB_CUPTI_CHECK(lib.configure_unified_memory(config, all - 1));  // without CPU faults
+}
+
+}  // namespace
+
+bool TraceSession::record_unified_memory() {
+  if (!active_) return false;
+  try {
+    configure_unified_memory_counters(device_);
+    CUDALAB_CUPTI_CHECK(cupti_library().enable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER));
+    enabled_kinds_.push_back(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
+    return true;
+  } catch (const CuptiError& e) {
+    std::fprintf(stderr, "cudalab: no page faults in the timeline: %s; it shows copies and kernels only\n", e.what());
+    return false;
+  }
+}
+
 void TraceSession::discard_recorded() {
   if (!active_) return;
   synchronize_traced_devices();
@@ -471,13 +572,14 @@ std::optional<Timeline> TraceSession::finish(const std::string& title, const std
                            [&](const RawOp& op) {
                              const bool other_device = scope_ == TraceScope::current_device &&
                                                        op.device != static_cast<std::uint32_t>(device_);
-                             return (op.kind != ActivityKind::sync && other_device) ||
+                             return (!process_wide(op.kind) && other_device) ||
                                     (op.kind == ActivityKind::sync && op.start >= finish_called);
                            }),
             raw.end());
   for (auto& op : raw) {
-    // Host callbacks got their lane key from stream_id() already; host waits have their own lane.
-    if (op.kind != ActivityKind::sync && op.kind != ActivityKind::host_callback) op.stream = lane_key(op.device, op.stream);
+    // Host callbacks got their lane key from stream_id() already; host waits and unified memory
+    // have lanes of their own.
+    if (!process_wide(op.kind) && op.kind != ActivityKind::host_callback) op.stream = lane_key(op.device, op.stream);
   }
   clip_to_first_work(raw);
 
@@ -492,10 +594,10 @@ std::optional<Timeline> TraceSession::finish(const std::string& title, const std
     for (std::size_t l = 0; l < t.lanes.size(); ++l) {
       if (t.lanes[l].stream_id == id) return l;
     }
-    t.lanes.push_back(TimelineLane{id, id == kHostLaneId ? "host waits" : fmt::format("stream {}", id)});
+    t.lanes.push_back(TimelineLane{id, lane_name_of(id)});
     return t.lanes.size() - 1;
   };
-  // Unnamed streams in order of first use; the host lane last.
+  // Unnamed streams (and unified memory's lanes) in order of first use; the host lane last.
   for (const auto& op : raw) {
     if (op.stream != kHostLaneId) lane_of(op.stream);
   }

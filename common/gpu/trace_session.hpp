@@ -51,6 +51,12 @@ class TraceSession {
   // activity for host functions, so the lesson reports them).
   void add_host_op(cudaStream_t stream, const std::string& name, std::uint64_t start_ns, std::uint64_t end_ns);
 
+  // Also records what unified (managed) memory does: the pages the driver migrates, on a lane
+  // "page migrations", and the page faults that made it move them, on "page faults" (CUPTI's
+  // unified-memory counters). Where CUPTI cannot count them here (the platform, the device, MPS),
+  // prints one line saying so and returns false; the copies and kernels are recorded either way.
+  bool record_unified_memory();
+
   // Forgets everything recorded so far (after waiting for the device): for a rehearsal run
   // inside the session, whose first launches pay CUPTI's one-time costs.
   void discard_recorded();

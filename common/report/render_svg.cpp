@@ -155,8 +155,11 @@ std::string plot_svg(const Plot& plot, const Report& report, Lang lang) {
 
 namespace {
 
-constexpr const char* kKindColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#2ca02c",
-                                       "#ff7f0e", "#9467bd", "#8c564b", "#7f7f7f"};
+// One per ActivityKind, in its order (the page migrations paler than the copies they resemble).
+constexpr const char* kKindColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#2ca02c", "#ff7f0e", "#9467bd",
+                                       "#8c564b", "#7f7f7f", "#aec7e8", "#ff9896", "#17becf"};
+static_assert(std::size(kKindColors) == static_cast<std::size_t>(ActivityKind::page_fault) + 1,
+              "a colour for every ActivityKind");
 // More operations than this are drawn from a summary of each lane (what kind covers each
 // quarter-pixel, long operations first, as the terminal chart does) instead of one rectangle each.
 constexpr std::size_t kMaxDrawnOps = 20000;
@@ -213,7 +216,19 @@ std::string timeline_svg(const Timeline& t, Lang lang, std::string_view notes_fi
   const auto words = [&](const std::string& text) { return tr(lang, text, notes_file); };
   const Band band{150, kWidth - kRight, kTop + 10,
                   std::clamp(360.0 / static_cast<double>(std::max<std::size_t>(1, t.lanes.size())), 14.0, 40.0)};
-  const double height = band.top + band.lane_h * static_cast<double>(t.lanes.size()) + 110;
+  // The usual five, and unified memory's kinds only where the picture has them; the legend wraps.
+  std::vector<ActivityKind> legend_kinds = {ActivityKind::h2d, ActivityKind::kernel, ActivityKind::d2h, ActivityKind::memset,
+                                            ActivityKind::host_callback};
+  for (auto kind : {ActivityKind::page_fault, ActivityKind::migration_h2d, ActivityKind::migration_d2h}) {
+    if (std::any_of(t.ops.begin(), t.ops.end(), [&](const TimelineOp& op) { return op.kind == kind; })) {
+      legend_kinds.push_back(kind);
+    }
+  }
+  constexpr double kLegendItemWidth = 130, kLegendRowHeight = 22;
+  const auto per_row = static_cast<std::size_t>(std::max(1.0, std::floor((band.x1 - band.x0) / kLegendItemWidth)));
+  const std::size_t legend_rows = (legend_kinds.size() + per_row - 1) / per_row;
+  const double height = band.top + band.lane_h * static_cast<double>(t.lanes.size()) + 110 +
+                        kLegendRowHeight * static_cast<double>(legend_rows - 1);
   const double span_us = std::max(1.0, static_cast<double>(t.span_ns()) / 1000.0);
   std::string svg = header(words(t.title), height);
   for (std::size_t l = 0; l < t.lanes.size(); ++l) {
@@ -228,12 +243,12 @@ std::string timeline_svg(const Timeline& t, Lang lang, std::string_view notes_fi
     svg += text(x, axis_y + 24, tick_label(tick, "us"));
   }
   svg += text((band.x0 + band.x1) / 2, axis_y + 48, words("time since the first operation (µs)"));
-  double lx = band.x0;
-  for (auto kind : {ActivityKind::h2d, ActivityKind::kernel, ActivityKind::d2h, ActivityKind::memset, ActivityKind::host_callback}) {
-    svg += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"16\" height=\"12\" fill=\"{}\"/>\n", lx, height - 32,
-                       kKindColors[static_cast<int>(kind)]);
-    svg += text(lx + 22, height - 21, words(activity_legend(kind)), "start", 14);
-    lx += 130;
+  for (std::size_t i = 0; i < legend_kinds.size(); ++i) {
+    const double lx = band.x0 + kLegendItemWidth * static_cast<double>(i % per_row);
+    const double ly = height - 32 - kLegendRowHeight * static_cast<double>(legend_rows - 1 - i / per_row);
+    svg += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"16\" height=\"12\" fill=\"{}\"/>\n", lx, ly,
+                       kKindColors[static_cast<int>(legend_kinds[i])]);
+    svg += text(lx + 22, ly + 11, words(activity_legend(legend_kinds[i])), "start", 14);
   }
   return svg + "</svg>\n";
 }

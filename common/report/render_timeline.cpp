@@ -32,6 +32,9 @@ Glyph glyph_of(ActivityKind kind) {
     case ActivityKind::h2h: return {':', "34", "H2H copy"};
     case ActivityKind::host_callback: return {'@', "31", "host callback"};
     case ActivityKind::sync: return {'.', "2", "host waits"};
+    case ActivityKind::migration_h2d: return {'}', "36", "H2D page migration"};
+    case ActivityKind::migration_d2h: return {'{', "35", "D2H page migration"};
+    case ActivityKind::page_fault: return {'!', "31", "page fault"};
   }
   return {'?', "0", "?"};
 }
@@ -43,7 +46,8 @@ const char* activity_legend(ActivityKind kind) { return glyph_of(kind).legend; }
 namespace {
 
 constexpr ActivityKind kLegendOrder[] = {ActivityKind::h2d,    ActivityKind::kernel, ActivityKind::d2h,           ActivityKind::memset,
-                                   ActivityKind::d2d,    ActivityKind::h2h,    ActivityKind::host_callback, ActivityKind::sync};
+                                   ActivityKind::d2d,    ActivityKind::h2h,    ActivityKind::host_callback, ActivityKind::sync,
+                                   ActivityKind::page_fault, ActivityKind::migration_h2d, ActivityKind::migration_d2h};
 
 struct TimeUnit {
   double ns_per_unit;

@@ -28,6 +28,9 @@ std::string event_name(const TimelineOp& op) {
     case ActivityKind::memset: return "memset";
     case ActivityKind::host_callback: return op.name.empty() ? "host callback" : op.name;
     case ActivityKind::sync: return op.name.empty() ? "synchronize" : op.name;
+    case ActivityKind::migration_h2d: return op.name.empty() ? "page migration H2D" : op.name;
+    case ActivityKind::migration_d2h: return op.name.empty() ? "page migration D2H" : op.name;
+    case ActivityKind::page_fault: return op.name.empty() ? "page fault" : op.name;
   }
   return "op";
 }

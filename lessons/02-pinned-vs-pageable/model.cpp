@@ -9,8 +9,10 @@ namespace cudalab::pinned {
 
 namespace {
 constexpr std::uint64_t kSweepFirst = 4ull << 10;
-constexpr std::uint64_t kSweepLast = 256ull << 20;
 constexpr std::uint64_t kProbeSize = 64ull << 20;
+// The sweep ends at the probe; --full adds one step more.
+constexpr std::uint64_t kSweepLast = kProbeSize;
+constexpr std::uint64_t kFullSweepLast = 256ull << 20;
 }  // namespace
 
 const char* name_of(MemoryKind k) {
@@ -19,10 +21,10 @@ const char* name_of(MemoryKind k) {
 const char* name_of(Direction d) { return d == Direction::h2d ? "h2d" : "d2h"; }
 const char* label_of(Direction d) { return d == Direction::h2d ? "H2D" : "D2H"; }
 
-std::vector<std::uint64_t> sweep_sizes(std::uint64_t size) {
+std::vector<std::uint64_t> sweep_sizes(std::uint64_t size, bool full) {
   if (size != 0) return {size};
   std::vector<std::uint64_t> sizes;
-  for (std::uint64_t n = kSweepFirst; n <= kSweepLast; n *= 4) sizes.push_back(n);
+  for (std::uint64_t n = kSweepFirst; n <= (full ? kFullSweepLast : kSweepLast); n *= 4) sizes.push_back(n);
   return sizes;
 }
 

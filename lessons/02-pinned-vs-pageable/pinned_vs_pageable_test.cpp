@@ -72,12 +72,25 @@ TEST(PinnedVsPageableFlags, BadValuesNameTheFlag) {
 }
 
 TEST(PinnedVsPageableModel, SweepAndProbeSizes) {
-  const auto sweep = sweep_sizes(0);
+  // The default sweep ends at the probe; --full adds the 256 MiB step, and the probe (the
+  // headline's size) stays 64 MiB either way.
+  const auto sweep = sweep_sizes(0, false);
   EXPECT_EQ(sweep.front(), 4096u);
-  EXPECT_EQ(sweep.back(), 256ull << 20);
+  EXPECT_EQ(sweep.back(), 64ull << 20);
+  EXPECT_EQ(sweep.size(), 7u);
   EXPECT_EQ(probe_size(sweep), 64ull << 20);
-  EXPECT_EQ(sweep_sizes(1000003), std::vector<std::uint64_t>{1000003});
+  auto full = sweep_sizes(0, true);
+  EXPECT_EQ(full.back(), 256ull << 20);
+  EXPECT_EQ(probe_size(full), 64ull << 20);
+  full.pop_back();
+  EXPECT_EQ(full, sweep) << "--full only adds the last step";
+  EXPECT_EQ(sweep_sizes(1000003, false), std::vector<std::uint64_t>{1000003});
+  EXPECT_EQ(sweep_sizes(1000003, true), std::vector<std::uint64_t>{1000003}) << "--size wins over --full";
   EXPECT_EQ(probe_size({4096, 16384}), 16384u);
+  EXPECT_FALSE(Params{}.full);
+  const Parsed parsed = parse({"--full"});
+  ASSERT_EQ(parsed.error, "");
+  EXPECT_TRUE(parsed.options.full);
 }
 
 TEST(PinnedVsPageableModel, BreakEvenIsNeverNegative) {

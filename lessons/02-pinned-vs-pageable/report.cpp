@@ -207,6 +207,7 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
       .try_next("cudalab pinned-vs-pageable --memory registered", "pin memory you already have")
       .try_next("cudalab pinned-vs-pageable --size 4KiB", "tiny copies: latency, not bandwidth")
       .try_next("cudalab 03", "now put the copy engines to work beside kernels");
+  if (p.size == 0 && !p.full) b.try_next("cudalab pinned-vs-pageable --full", "the sweep on to 256MiB: does bandwidth stay flat?");
   b.timelines(m.timelines);
   return std::move(b).build();
 }

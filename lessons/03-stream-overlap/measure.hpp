@@ -52,7 +52,7 @@ struct Measurements {
   // depth-first stream's lane.
   std::optional<double> traced_sequential_busy_ms;
   std::vector<double> traced_depth_lane_busy_ms;
-  LectureReplica lecture;  // lecture 002's program, replayed as written
+  std::optional<LectureReplica> lecture;  // --full: lecture 002's program, replayed as written
 };
 
 // CUDA_DEVICE_MAX_CONNECTIONS from the environment: CUDA's default (8) when unset or not a

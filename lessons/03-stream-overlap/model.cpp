@@ -57,7 +57,7 @@ Prediction predict(const Params& p, const Measurements& m) {
   }
   out.breadth_one_queue_ms = predict_variant_ms(Variant::breadth_first, p, m, 1);
   out.depth_one_queue_ms = predict_variant_ms(Variant::depth_first, p, m, 1);
-  out.lecture = predict_lecture(m.lecture, m.copy_engines);
+  if (m.lecture) out.lecture = predict_lecture(*m.lecture, m.copy_engines);
   return out;
 }
 

@@ -26,7 +26,7 @@ struct Prediction {
   // to show what the queues buy.
   double breadth_one_queue_ms = 0;
   double depth_one_queue_ms = 0;
-  LecturePrediction lecture;
+  LecturePrediction lecture;  // zeros without the replay (--full)
 };
 
 

@@ -16,6 +16,7 @@ struct Params {
   int chunks = 0;        // 0: two per stream
   int kernel_iters = 0;  // 0: calibrate so one chunk's kernel takes as long as its copy
   std::string memory = "both";
+  bool full = false;  // also replay lecture 002's program (lecture_replica.hpp), ~1.7 s of GPU time
 };
 
 inline int chunk_count(const Params& p) { return p.chunks == 0 ? 2 * p.streams : p.chunks; }
@@ -30,7 +31,8 @@ inline const FlagTable<Params>& flags() {
           .integer("kernel-iters", &Params::kernel_iters, 0, kMaxKernelIters,
                    "multiply-adds per byte in the kernel (0: calibrate so one chunk's kernel takes as long as its copy)")
           .choice("memory", &Params::memory, {"both", "pinned", "pageable"},
-                  "host memory of the overlapped run that --timeline draws (every variant is timed either way)");
+                  "host memory of the overlapped run that --timeline draws (every variant is timed either way)")
+          .flag("full", &Params::full, "also replay lecture 002's program as written (the lecture section)");
   return table;
 }
 

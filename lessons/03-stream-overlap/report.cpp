@@ -209,7 +209,7 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
   add_setup(b, p, m);
   add_variants(b, p, m, predicted);
   add_missing_wait(b, m);
-  add_lecture_replica(b, m.lecture, predicted.lecture);
+  if (m.lecture) add_lecture_replica(b, *m.lecture, predicted.lecture);
   add_verifies(b, m);
   add_expects(b, p, m, predicted);
   const double speedup = median_ms(m, Variant::sequential) / median_ms(m, Variant::depth_first);
@@ -224,6 +224,7 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
       .try_next("cudalab stream-overlap --kernel-iters 4000", "a kernel-bound pipeline: copies hide behind compute")
       .try_next("CUDA_DEVICE_MAX_CONNECTIONS=1 cudalab stream-overlap", "one hardware queue: now the issue order matters")
       .try_next("CUDA_LAUNCH_BLOCKING=1 cudalab stream-overlap", "every launch waits: where did the overlap go?");
+  if (!m.lecture) b.try_next("cudalab stream-overlap --full", "also replay the lecture's own program: where its speed-up comes from");
   b.timelines(m.timelines);
   return std::move(b).build();
 }

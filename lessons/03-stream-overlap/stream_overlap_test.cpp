@@ -343,17 +343,40 @@ TEST(StreamOverlapReport, LectureChecks) {
   EXPECT_TRUE(check_of(r, "lecture_demo_caught").passed);
   EXPECT_EQ(find_fact(r, "not_cold"), nullptr);
 
-  m.lecture.streams_ms = same(4 * 1.74 * 0.7);  // kernels side by side: not what the model allows
-  m.lecture.kernel_blocks = 512;
-  m.lecture.first_in_process = false;
-  m.lecture.warm.add(0, 10);
-  m.lecture.demo = all_of(kDemoElements);
+  m.lecture->streams_ms = same(4 * 1.74 * 0.7);  // kernels side by side: not what the model allows
+  m.lecture->kernel_blocks = 512;
+  m.lecture->first_in_process = false;
+  m.lecture->warm.add(0, 10);
+  m.lecture->demo = all_of(kDemoElements);
   const Report bad = report_of(m);
   EXPECT_FALSE(check_of(bad, "lecture_model_predicts_overlap").passed);
   EXPECT_FALSE(check_of(bad, "lecture_kernel_fills_gpu").passed);
   EXPECT_FALSE(check_of(bad, "lecture.warm").passed);
   EXPECT_FALSE(check_of(bad, "lecture_demo_caught").passed);
   EXPECT_NE(find_fact(bad, "not_cold"), nullptr);
+}
+
+TEST(StreamOverlapReport, WithoutTheReplayTheDefaultKeepsItsHeadlineAndEveryVariantCheck) {
+  Measurements m = healthy();
+  m.lecture.reset();  // no --full
+  const Prediction pred = predict(Params{}, m);
+  EXPECT_DOUBLE_EQ(pred.lecture.streams_ms, 0.0);
+  const Report r = build_report(Params{}, m, pred);
+  EXPECT_EQ(r.headline_metric_keys(), std::vector<std::string>{"speedup.depth_first"});
+  EXPECT_TRUE(check_of(r, "overlap_beats_sequential").passed);
+  EXPECT_TRUE(check_of(r, "pageable_loses_overlap").passed);
+  EXPECT_TRUE(check_of(r, "missing_wait_caught").passed);
+  EXPECT_TRUE(r.verify_passed());
+  for (const auto& c : r.checks) EXPECT_NE(c.key.rfind("lecture", 0), 0u) << c.key;
+  for (const auto& s : r.sections) EXPECT_NE(s.key, "lecture");
+  EXPECT_EQ(r.find_metric("lecture.total"), nullptr);
+  bool suggests_full = false;
+  for (const auto& t : r.try_next) suggests_full = suggests_full || t.command == "cudalab stream-overlap --full";
+  EXPECT_TRUE(suggests_full);
+  EXPECT_FALSE(Params{}.full);
+  const auto parsed = testing_support::parse_params(flags(), {"--full"});
+  ASSERT_EQ(parsed.error, "");
+  EXPECT_TRUE(parsed.options.full);
 }
 
 TEST(StreamOverlapReport, TraceCheckComparesEachLaneWithTheTimedRuns) {

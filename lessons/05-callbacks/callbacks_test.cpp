@@ -23,7 +23,7 @@ TEST(CallbacksFlags, DefaultsAndGoodValues) {
   ASSERT_EQ(d.error, "");
   EXPECT_EQ(d.options.callback_ms, 20);
   EXPECT_EQ(d.options.elements, 65536);
-  EXPECT_EQ(d.options.batches, 40);
+  EXPECT_EQ(d.options.batches, 20);
   EXPECT_EQ(d.options.batch_us, 500);
   EXPECT_EQ(d.options.batch_elements, 262144);
   const Parsed p = parse({"--callback-ms", "0", "--elements", "1", "--batches", "2", "--batch-us", "10",

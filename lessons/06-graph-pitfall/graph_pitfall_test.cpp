@@ -42,12 +42,12 @@ Measurements made_up(double lb_multi, double lb_serial, double lb_forkjoin) {
   m.main.inputs.footprint = {16, 128, 2112};
   // Filling kernels: 6 us each, one at a time; 4 streams buy +2% (530 vs 520 us).
   m.fill = made_up_case(graphs::fill_case(p), 520, 530, 490, 3.7);
-  m.fill.runs.erase(StepMethod::synchronous);
-  m.fill.inputs.primitives.h2d_us = 3;
-  m.fill.inputs.primitives.kernel_us = 6;
-  m.fill.inputs.primitives.d2h_us = 2;
-  m.fill.inputs.primitives.max_concurrent_kernels = 1;
-  m.fill.inputs.footprint = {2112, 256, 1056};
+  m.fill->runs.erase(StepMethod::synchronous);
+  m.fill->inputs.primitives.h2d_us = 3;
+  m.fill->inputs.primitives.kernel_us = 6;
+  m.fill->inputs.primitives.d2h_us = 2;
+  m.fill->inputs.primitives.max_concurrent_kernels = 1;
+  m.fill->inputs.footprint = {2112, 256, 1056};
   m.one_batch.nodes = 12;
   return m;
 }
@@ -112,8 +112,50 @@ TEST(GraphPitfallReport, FillCaseIsTheThirdRowOfTheBoundTableAndItsChecksPass) {
 TEST(GraphPitfallReport, FillCaseWhereStreamsStillBuyMuchFailsItsCheck) {
   const Params p;
   Measurements m = made_up(90, 60, 30);
-  m.fill.runs[StepMethod::graph_serial] = {{1500}, 100};  // +188% against the default's +272%
+  m.fill->runs[StepMethod::graph_serial] = {{1500}, 100};  // +188% against the default's +272%
   EXPECT_FALSE(check_of(build_report(p, m, predict(p, m)), "fill.streams_buy_less").passed);
+}
+
+TEST(GraphPitfallReport, WithoutTheFillCaseTheDefaultKeepsItsHeadlineChecksAndVerifies) {
+  const Params p;  // no --full: measure() leaves the fill case out
+  Measurements m = made_up(90, 60, 30);
+  m.fill.reset();
+  const Prediction pred = predict(p, m);
+  EXPECT_FALSE(pred.fill.has_value());
+  const Report r = build_report(p, m, pred);
+  EXPECT_EQ(r.headline_metric_keys(), std::vector<std::string>{"serial_over_multi"});
+  for (const char* key : {"graph_serial_slower", "model_agrees", "launch_bound_graph_wins", "default_is_gpu_bound"}) {
+    EXPECT_TRUE(check_of(r, key).passed) << key;
+  }
+  EXPECT_TRUE(check_of(r, "results.graph-serial").passed);
+  EXPECT_TRUE(check_of(r, "launch_bound.results.graph-forkjoin").passed);
+  for (const auto& c : r.checks) EXPECT_NE(c.key.rfind("fill.", 0), 0u) << c.key;
+  EXPECT_EQ(r.find_metric("case.fill.serial_over_multi"), nullptr);
+  EXPECT_NE(r.find_metric("case.launch_bound.forkjoin_over_multi"), nullptr);
+  for (const auto& s : r.sections) {
+    EXPECT_NE(s.key, "fill");
+    for (const auto& t : s.tables) {
+      if (t.key == "bound") EXPECT_EQ(t.rows.size(), 2u);
+    }
+  }
+  bool suggests_full = false;
+  for (const auto& t : r.try_next) suggests_full = suggests_full || t.command == "cudalab graph-pitfall --full";
+  EXPECT_TRUE(suggests_full);
+}
+
+TEST(GraphPitfallFlags, FullIsOffByDefaultAndTheLaunchBoundCaseKeepsTwentySteps) {
+  EXPECT_FALSE(Params{}.full);
+  EXPECT_EQ(Params{}.steps, 2);
+  const auto parsed = testing_support::parse_params(flags(), {"--full"});
+  ASSERT_EQ(parsed.error, "");
+  EXPECT_TRUE(parsed.options.full);
+  bool listed = false;
+  for (const auto& param : flags().params(Params{})) listed = listed || (param.name == "full" && param.value == "off");
+  EXPECT_TRUE(listed) << "the report's params say whether --full ran";
+  EXPECT_EQ(launch_bound_case(Params{}).steps, kLaunchBoundSteps);
+  Params many;
+  many.steps = 50;
+  EXPECT_EQ(launch_bound_case(many).steps, 50);
 }
 
 TEST(GraphPitfallModel, ToTheModelAFillingKernelLeavesStreamsOnlyTheCopiesToOverlap) {
@@ -123,8 +165,9 @@ TEST(GraphPitfallModel, ToTheModelAFillingKernelLeavesStreamsOnlyTheCopiesToOver
   // One kernel at a time: multi-stream runs the 80 kernels back to back once the host has issued
   // the first upload and kernel (2 x 3.7 us), and only the last download follows them; the serial
   // graph pays one node's cost up front and then every batch's copies in line.
-  EXPECT_NEAR(pred.fill.step_us.at(StepMethod::multi_stream), 2 * 3.7 + 80 * 6 + 2, 1e-9);
-  EXPECT_NEAR(pred.fill.step_us.at(StepMethod::graph_serial), 1 + 8 * (3 + 10 * 6 + 2), 1e-9);
+  ASSERT_TRUE(pred.fill.has_value());
+  EXPECT_NEAR(pred.fill->step_us.at(StepMethod::multi_stream), 2 * 3.7 + 80 * 6 + 2, 1e-9);
+  EXPECT_NEAR(pred.fill->step_us.at(StepMethod::graph_serial), 1 + 8 * (3 + 10 * 6 + 2), 1e-9);
   EXPECT_GT(pred.main.serial_over_multi, 2.0);
 }
 

@@ -15,9 +15,7 @@ namespace {
 
 using namespace graphs;
 
-void trace(Measurements& m, const Params& p) {
-  const TrainingStep step(p.shape(), p.features, 1, p.layer_kernel());
-  const StepStreams streams(p.streams);
+void trace(Measurements& m, const Params& p, const TrainingStep& step, const StepStreams& streams) {
   trace_method(m.timelines, StepMethod::multi_stream, step, streams,
                fmt::format("multi-stream: {} batches over {} streams, side by side", p.batches, p.streams));
   trace_method(m.timelines, StepMethod::graph_serial, step, streams,
@@ -29,17 +27,19 @@ void trace(Measurements& m, const Params& p) {
 Measurements measure(const Params& p, const RunContext& ctx) {
   const DeviceInfo device = query_device(ctx.device);
   Measurements m;
-  m.main = in_phase("main case", [&] { return measure_case(p, kMethods, device, ctx.reps); });
+  // One step for the main case, the one-batch graph and the trace: each TrainingStep computes
+  // (or looks up) its CPU reference and fills its buffers.
+  const TrainingStep step = in_phase("step setup", [&] { return TrainingStep(p.shape(), p.features, 1, p.layer_kernel()); });
+  const StepStreams streams(p.streams);
+  m.main = in_phase("main case", [&] { return measure_case(p, step, streams, kMethods, device, ctx.reps); });
   m.launch_bound = in_phase("launch-bound case", [&] { return measure_case(launch_bound_case(p), kLaunchBoundMethods, device, ctx.reps); });
-  m.fill = in_phase("fill case", [&] { return measure_case(fill_case(p), kFillMethods, device, ctx.reps); });
+  if (p.full) m.fill = in_phase("fill case", [&] { return measure_case(fill_case(p), kFillMethods, device, ctx.reps); });
   {
     const Phase phase("one-batch shape");
-    const TrainingStep step(p.shape(), p.features, 1, p.layer_kernel());
-    const Stream stream;
-    const Graph one_batch = capture(stream, [&](cudaStream_t s) { step.enqueue_batch(0, s); });
+    const Graph one_batch = capture(streams.origin(), [&](cudaStream_t s) { step.enqueue_batch(0, s); });
     m.one_batch = shape_of(one_batch.get());
   }
-  if (ctx.tracing()) in_phase("trace", [&] { trace(m, p); });
+  if (ctx.tracing()) in_phase("trace", [&] { trace(m, p, step, streams); });
   if (p.show_errors) {
     const Phase phase("capture mistakes");
     m.mistakes = make_capture_mistakes();

@@ -1,6 +1,6 @@
 // Lesson 06's experiment: the step run as multi-stream code and as one-batch graphs launched in a
-// loop, in the default (GPU-bound) case, in a launch-bound case and with GPU-filling layer
-// kernels; the one-batch graph's shape;
+// loop, in the default (GPU-bound) case and in a launch-bound case, and with --full also with
+// GPU-filling layer kernels; the one-batch graph's shape;
 // with --show-errors, the capture mistakes and capture modes with the errors they return.
 #pragma once
 
@@ -30,7 +30,7 @@ using graphs::StepCase;
 struct Measurements {
   StepCase main;          // the flags as given
   StepCase launch_bound;  // one small layer per batch
-  StepCase fill;          // the flags as given, with GPU-filling layer kernels (graphs::fill_case)
+  std::optional<StepCase> fill;  // --full: the flags as given, with GPU-filling layer kernels (graphs::fill_case)
   DagShape one_batch;     // the graph one batch captures to
   std::vector<graphs::CaptureMistake> mistakes;  // --show-errors
   std::optional<std::size_t> healthy_after_mistakes;  // smoke kernel elements right afterwards

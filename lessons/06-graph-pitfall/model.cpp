@@ -13,7 +13,9 @@ CasePrediction predict_case(const StepCase& c) {
 }
 
 Prediction predict(const Params&, const Measurements& m) {
-  return {predict_case(m.main), predict_case(m.launch_bound), predict_case(m.fill)};
+  Prediction out{predict_case(m.main), predict_case(m.launch_bound), std::nullopt};
+  if (m.fill) out.fill = predict_case(*m.fill);
+  return out;
 }
 
 }  // namespace cudalab::graph_pitfall

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 
 #include "measure.hpp"
 
@@ -18,7 +19,7 @@ struct CasePrediction {
 struct Prediction {
   CasePrediction main;
   CasePrediction launch_bound;
-  CasePrediction fill;  // fed max_concurrent_kernels = 1 by its measurement: a filling kernel runs alone
+  std::optional<CasePrediction> fill;  // --full; fed max_concurrent_kernels = 1 by its measurement: a filling kernel runs alone
 };
 
 CasePrediction predict_case(const StepCase& c);

@@ -1,6 +1,8 @@
 #include "report.hpp"
 
 #include <algorithm>
+#include <tuple>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -31,14 +33,15 @@ Metric forkjoin_over_multi(const std::string& name, const StepCase& c, const Cas
       .with_prediction(graphs::model_ratio(pred.step_us, StepMethod::graph_fork_join, StepMethod::multi_stream));
 }
 
-// Where a step's time goes, in the default case, a launch-bound one and one whose every kernel
-// fills the GPU, side by side.
+// Where a step's time goes, in the default case, a launch-bound one and (with --full) one whose
+// every kernel fills the GPU, side by side.
 void bound_section(ReportBuilder& b, const Measurements& m, const Prediction& predicted) {
   auto s = b.section("bound", "when graphs pay: a GPU-bound step and a launch-bound one", "bound");
+  std::vector<std::tuple<const char*, const StepCase*, const CasePrediction*>> cases = {
+      {"default", &m.main, &predicted.main}, {"launch_bound", &m.launch_bound, &predicted.launch_bound}};
+  if (m.fill && predicted.fill) cases.emplace_back("fill", &*m.fill, &*predicted.fill);
   std::vector<std::vector<Cell>> rows;
-  for (const auto& [name, c, pred] : {std::tuple{"default", &m.main, &predicted.main},
-                                      std::tuple{"launch_bound", &m.launch_bound, &predicted.launch_bound},
-                                      std::tuple{"fill", &m.fill, &predicted.fill}}) {
+  for (const auto& [name, c, pred] : cases) {
     const std::string key = std::string("case.") + name;
     const double multi = median_step(*c, StepMethod::multi_stream);
     const double serial = median_step(*c, StepMethod::graph_serial);
@@ -53,8 +56,8 @@ void bound_section(ReportBuilder& b, const Measurements& m, const Prediction& pr
                     text_cell(fmt::format("{} us", format_number(multi))), text_cell(fmt::format("{} us", format_number(serial))),
                     metric_cell(key + ".serial_over_multi"), metric_cell(key + ".launch_share")});
   }
-  s.metric(forkjoin_over_multi("launch_bound", m.launch_bound, predicted.launch_bound))
-      .metric(forkjoin_over_multi("fill", m.fill, predicted.fill));
+  s.metric(forkjoin_over_multi("launch_bound", m.launch_bound, predicted.launch_bound));
+  if (m.fill && predicted.fill) s.metric(forkjoin_over_multi("fill", *m.fill, *predicted.fill));
   s.table("bound", {"case", "multi-stream", "graph-serial", "serial / multi", "launching %"}, rows);
 }
 
@@ -129,7 +132,7 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
   bound_section(b, m, predicted);
   graphs::method_verify_checks(b, m.launch_bound.runs, m.launch_bound.elements, "launch_bound.results.",
                                "launch-bound case, ");
-  graphs::fill_section(b, {m.main, predicted.main.step_us}, {m.fill, predicted.fill.step_us});
+  if (m.fill && predicted.fill) graphs::fill_section(b, {m.main, predicted.main.step_us}, {*m.fill, predicted.fill->step_us});
   mistakes_section(b, m);
   lecture_section(b, m);
   const double ratio = median_step(m.main, StepMethod::graph_serial) / median_step(m.main, StepMethod::multi_stream);
@@ -141,6 +144,7 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
       .try_next("cudalab graph-pitfall --layers 1 --features 64", "launch-bound: now graphs pay")
       .try_next("cudalab graph-pitfall --kernel fill", "every kernel fills the GPU: is the serial graph still a pitfall?")
       .try_next("cudalab 07", "the right way: capture the parallelism with fork/join");
+  if (!m.fill) b.try_next("cudalab graph-pitfall --full", "also the fill case: the same step with GPU-filling kernels");
   b.timelines(m.timelines);
   return std::move(b).build();
 }

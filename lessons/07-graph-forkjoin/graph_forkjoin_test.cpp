@@ -1,6 +1,8 @@
 // Lesson 07 without a GPU: its report's checks and the payback model from made-up runs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "model.hpp"
 #include "report.hpp"
 #include "tests/unit/test_support.hpp"
@@ -87,6 +89,42 @@ TEST(GraphForkJoinReport, TheLaunchSweepIsAPlot) {
   EXPECT_TRUE(found);
 }
 
+TEST(GraphForkJoinReport, WithoutFullTheLaunchSectionIsTheModelsChainAndTheFillCaseIsLeftOut) {
+  const Params p;  // no --full
+  Measurements m = made_up(970, 1.0);
+  m.fill.reset();
+  m.sweep.clear();
+  for (int k : sweep_kernels(p)) m.sweep.push_back({k, m.inputs.chain20});
+  const Report r = build_report(p, m, predict(p, m));
+  EXPECT_TRUE(r.verify_passed());
+  EXPECT_TRUE(r.expect_passed());
+  EXPECT_EQ(r.headline_metric_keys(), (std::vector<std::string>{"forkjoin_over_multi", "serial_over_multi"}));
+  EXPECT_TRUE(check_of(r, "forkjoin_not_slower").passed);
+  EXPECT_TRUE(check_of(r, "launch.graph_per_kernel_cheaper").passed) << "the K = 20 check stays in the default run";
+  EXPECT_NE(r.find_metric("k20.ratio"), nullptr);
+  EXPECT_EQ(r.find_metric("k100.ratio"), nullptr);
+  for (const auto& c : r.checks) EXPECT_NE(c.key.rfind("fill.", 0), 0u) << c.key;
+  for (const auto& s : r.sections) {
+    EXPECT_NE(s.key, "fill");
+    EXPECT_TRUE(s.plots.empty()) << s.key << ": one chain length draws no line";
+  }
+  ASSERT_EQ(r.sections.size(), 7u);
+  bool suggests_full = false;
+  for (const auto& t : r.try_next) suggests_full = suggests_full || t.command == "cudalab graph-forkjoin --full";
+  EXPECT_TRUE(suggests_full);
+}
+
+TEST(GraphForkJoinFlags, FullAddsEveryChainLength) {
+  Params p;
+  EXPECT_FALSE(p.full);
+  EXPECT_EQ(sweep_kernels(p), std::vector<int>{graphs::kChainKernels});
+  const auto parsed = testing_support::parse_params(flags(), {"--full"});
+  ASSERT_EQ(parsed.error, "");
+  EXPECT_EQ(sweep_kernels(parsed.options), kSweepKernels);
+  EXPECT_NE(std::find(kSweepKernels.begin(), kSweepKernels.end(), graphs::kChainKernels), kSweepKernels.end())
+      << "the full sweep keeps the model's chain, where the check is";
+}
+
 TEST(GraphForkJoinModel, PaybackIsCeilOfBuildOverSaving) {
   EXPECT_EQ(*payback_replays(4.0, 1.0, 20, 300), 5.0);
   EXPECT_FALSE(payback_replays(1.0, 1.0, 20, 300).has_value());
@@ -112,8 +150,8 @@ TEST(GraphForkJoinReport, FillChecksFailWhenTheirClaimDoesNot) {
   const Params p;
   Measurements m = made_up(970, 1.0);
   m.fill = made_up_fill(520, 1500, 100);  // streams bought +188%; the graph saved 420 us > 355
-  m.fill.inputs.footprint = {16, 256, 1056};
-  m.fill.runs[StepMethod::graph_serial].correct = 99;
+  m.fill->inputs.footprint = {16, 256, 1056};
+  m.fill->runs[StepMethod::graph_serial].correct = 99;
   const Report r = build_report(p, m, predict(p, m));
   EXPECT_FALSE(check_of(r, "fill.fills_gpu").passed);
   EXPECT_FALSE(check_of(r, "fill.streams_buy_less").passed);

@@ -1,9 +1,10 @@
-// Lesson 07's experiment: the four methods (and three of them with GPU-filling layer kernels), the
-// fork/join DAG captured and built node by node,
+// Lesson 07's experiment: the four methods (and with --full three of them with GPU-filling layer
+// kernels), the fork/join DAG captured and built node by node,
 // the launch cost of K kernels from a stream and from a graph, what updating an instantiated
 // graph costs, and the host cost of one cudaMemcpyAsync call (a lecture's claim).
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "common/lesson/lesson.hpp"
@@ -14,7 +15,6 @@
 
 namespace cudalab::graph_forkjoin {
 
-inline const std::vector<int> kSweepKernels = {1, 5, 10, 20, 50, 100};
 inline constexpr int kSweepReplays = 50;
 
 struct SweepPoint {
@@ -31,7 +31,7 @@ struct Measurements {
   graphs::ModelInputs inputs;
   graphs::MethodRuns runs;
   std::size_t elements = 0;
-  graphs::StepCase fill;  // the flags as given, with GPU-filling layer kernels (graphs::fill_case)
+  std::optional<graphs::StepCase> fill;  // --full: the flags as given, with GPU-filling layer kernels (graphs::fill_case)
   DagShape captured, built;
   std::size_t explicit_correct = 0;
   std::vector<SweepPoint> sweep;

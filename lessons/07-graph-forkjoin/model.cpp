@@ -12,9 +12,11 @@ std::optional<double> payback_replays(double stream_us_per_kernel, double graph_
 }
 
 Prediction predict(const Params& p, const Measurements& m) {
-  return {graphs::predict_methods(graphs::methods_of(m.runs), p.shape(), m.inputs.primitives),
-          graphs::expected_fork_join_shape(p.shape()),
-          graphs::predict_methods(graphs::methods_of(m.fill.runs), m.fill.params.shape(), m.fill.inputs.primitives)};
+  Prediction out{graphs::predict_methods(graphs::methods_of(m.runs), p.shape(), m.inputs.primitives),
+                 graphs::expected_fork_join_shape(p.shape()),
+                 {}};
+  if (m.fill) out.fill_step_us = graphs::predict_methods(graphs::methods_of(m.fill->runs), m.fill->params.shape(), m.fill->inputs.primitives);
+  return out;
 }
 
 }  // namespace cudalab::graph_forkjoin

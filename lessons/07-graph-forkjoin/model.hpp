@@ -12,7 +12,7 @@ namespace cudalab::graph_forkjoin {
 struct Prediction {
   std::map<graphs::StepMethod, double> step_us;
   DagShape expected;
-  std::map<graphs::StepMethod, double> fill_step_us;  // the fill case, run one kernel at a time
+  std::map<graphs::StepMethod, double> fill_step_us;  // the fill case (--full), run one kernel at a time
 };
 
 // Replays before capture + instantiate is repaid by the cheaper launches; nullopt: never.

@@ -59,22 +59,25 @@ void verdict_section(ReportBuilder& b, const Measurements& m, const Prediction& 
 }
 
 // A ratio of two methods' step times in the fill case, computed from its fill.step.* metrics.
-Metric fill_ratio(const std::string& key, StepMethod over, const Measurements& m, const Prediction& predicted) {
+Metric fill_ratio(const std::string& key, StepMethod over, const graphs::StepCase& fill, const Prediction& predicted) {
   return derived(key, fmt::format("fill: {} / {}", graphs::method_name(over), graphs::method_name(StepMethod::multi_stream)),
-                 "x", graphs::measured_ratio(m.fill.runs, over, StepMethod::multi_stream))
+                 "x", graphs::measured_ratio(fill.runs, over, StepMethod::multi_stream))
       .with_prediction(graphs::model_ratio(predicted.fill_step_us, over, StepMethod::multi_stream))
       .from({graphs::fill_key(over), graphs::fill_key(StepMethod::multi_stream)});
 }
 
-// The step at the flags given beside the same step with GPU-filling kernels: what S streams buy
-// (graph-serial / multi-stream) and what the graph buys (graph-forkjoin / multi-stream) in each.
+// With --full, the step at the flags given beside the same step with GPU-filling kernels: what S
+// streams buy (graph-serial / multi-stream) and what the graph buys (graph-forkjoin / multi-stream)
+// in each.
 void fill_comparison(ReportBuilder& b, const Params& p, const Measurements& m, const Prediction& predicted) {
+  if (!m.fill) return;
   const graphs::StepCase main{p, m.elements, m.inputs, m.runs};
-  auto s = graphs::fill_section(b, {main, predicted.step_us}, {m.fill, predicted.fill_step_us});
-  s.metric(fill_ratio("fill.serial_over_multi", StepMethod::graph_serial, m, predicted))
-      .metric(fill_ratio("fill.forkjoin_over_multi", StepMethod::graph_fork_join, m, predicted));
+  const graphs::StepCase& fill = *m.fill;
+  auto s = graphs::fill_section(b, {main, predicted.step_us}, {fill, predicted.fill_step_us});
+  s.metric(fill_ratio("fill.serial_over_multi", StepMethod::graph_serial, fill, predicted))
+      .metric(fill_ratio("fill.forkjoin_over_multi", StepMethod::graph_fork_join, fill, predicted));
   std::vector<std::vector<Cell>> rows;
-  for (const auto& [c, prefix] : {std::pair{&main, ""}, std::pair{&m.fill, "fill."}}) {
+  for (const auto& [c, prefix] : {std::pair{&main, ""}, std::pair{&fill, "fill."}}) {
     std::vector<Cell> row{text_cell(c->params.layer_kernel() == graphs::LayerKernel::fill ? "filling" : "small")};
     for (const StepMethod method : graphs::kFillMethods) {
       row.push_back(text_cell(fmt::format("{} us", format_number(median_of(c->runs.at(method).per_step_us)))));
@@ -108,7 +111,7 @@ void sweep_section(ReportBuilder& b, const Measurements& m) {
                     text_cell(payback ? fmt::format("{:.0f} replays", *payback) : "never")});
     plot.series[0].points.push_back({static_cast<double>(point.kernels), prefix + ".stream", 0});
     plot.series[1].points.push_back({static_cast<double>(point.kernels), prefix + ".graph", 0});
-    if (point.kernels == 20) {
+    if (point.kernels == graphs::kChainKernels) {
       b.expect("launch.graph_per_kernel_cheaper", stream / graph >= kGraphLaunchAdvantage,
                "a 20-kernel graph costs at most a third per kernel of launching from a stream",
                "a fast host CPU shrinks the stream's launch cost; older GPUs and drivers have a larger per-node cost "
@@ -118,7 +121,8 @@ void sweep_section(ReportBuilder& b, const Measurements& m) {
   s.table("launch", {"K", "stream per kernel", "graph per kernel", "stream / graph", "capture+instantiate",
                      "pays back after"},
           rows);
-  s.get().plots.push_back(std::move(plot));
+  // A line needs two chain lengths: without --full the table has the one row.
+  if (m.sweep.size() >= 2) s.get().plots.push_back(std::move(plot));
 }
 
 void update_section(ReportBuilder& b, const Measurements& m) {
@@ -180,6 +184,7 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
       .try_next("cudalab graph-forkjoin --layers 1 --features 64", "almost no work: launch cost is everything")
       .try_next("cudalab graph-forkjoin --streams 64 --batches 64", "as wide as the DAG can get")
       .try_next("cudalab graph-forkjoin --kernel fill", "every kernel fills the GPU: what is left for the graph to win?");
+  if (!p.full) b.try_next("cudalab graph-forkjoin --full", "also the fill case, and the launch cost at every chain length");
   b.timelines(m.timelines);
   return std::move(b).build();
 }

@@ -57,7 +57,7 @@ Report fake_run(const Options& o) {
   report.recorded_at = utc_timestamp_now();
   report.lesson_number = entry->number;
   report.lesson_slug = entry->slug;
-  report.lesson_title = entry->title;
+  report.lesson_title = entry->title.en;
   report.devices.push_back(DeviceSummary{0, "cudalab test GPU (fake)", 9, 0, 132, 3});
   stamp_provenance(report, {kFakeGpu});  // the real stamp
   seal(report);                          // the real digest

@@ -202,7 +202,7 @@ TEST(Compare, MarkdownAndCsvForms) {
   std::istringstream lines(csv.out);
   std::string line;
   std::getline(lines, line);
-  EXPECT_EQ(line, "baseline,run,kind,key,unit,headline,baseline_value,run_value,ratio,tolerance,verdict");
+  EXPECT_EQ(line, "baseline,run,kind,key,unit,headline,baseline_value,run_value,ratio,tolerance_percent,verdict");
   std::size_t rows = 0;
   while (std::getline(lines, line)) {
     ++rows;

@@ -9,7 +9,7 @@
 #include "common/core/errors.hpp"
 #include "common/model/graph_shape.hpp"
 #include "lessons/shared/training-step/step_model.hpp"
-#include "lessons/shared/training-step/step_model.hpp"
+#include "lessons/shared/training-step/step_reference.hpp"
 #include "test_support.hpp"
 
 using namespace cudalab;
@@ -218,4 +218,36 @@ TEST(GraphLessonFlags, UnwritableDotPathIsAUsageErrorBeforeRunning) {
   EXPECT_EQ(run_quietly({slug_of(7), "--dot", "/nonexistent-dir/step.dot"}, &err), to_int(ExitCode::usage));
   EXPECT_NE(err.find("--dot"), std::string::npos) << err;
   EXPECT_EQ(err.find('\n'), err.size() - 1) << err;
+}
+
+// The CPU reference the step is verified against: its batches run on several host threads, and
+// the result must be what one thread computes, batch after batch.
+TEST(StepReference, ThreadedBatchesMatchOneLayerWrittenOut) {
+  const int batches = 5, layers = 3, size = 40;
+  const auto weights = make_weights(size);
+  const auto inputs = make_inputs(batches, size, 7);
+  const auto out = cpu_reference(weights, inputs, batches, layers, size);
+  ASSERT_EQ(out.size(), static_cast<std::size_t>(batches * size));
+  for (int b = 0; b < batches; ++b) {
+    std::vector<std::uint32_t> x(inputs.begin() + b * size, inputs.begin() + (b + 1) * size);
+    for (int l = 0; l < layers; ++l) {
+      std::vector<std::uint32_t> y(static_cast<std::size_t>(size));
+      for (int i = 0; i < size; ++i) {
+        std::uint32_t acc = static_cast<std::uint32_t>(l) * kLayerSalt;
+        for (int j = 0; j < size; ++j) acc += weights[static_cast<std::size_t>(j * size + i)] * x[static_cast<std::size_t>(j)];
+        y[static_cast<std::size_t>(i)] = finish_layer(acc);
+      }
+      x = y;
+    }
+    for (int i = 0; i < size; ++i) ASSERT_EQ(out[static_cast<std::size_t>(b * size + i)], x[static_cast<std::size_t>(i)]) << b << "," << i;
+  }
+}
+
+TEST(StepReference, IsComputedOncePerShapeAndSeed) {
+  const auto first = step_reference(3, 2, 64, 1);
+  EXPECT_EQ(step_reference(3, 2, 64, 1).get(), first.get()) << "the same shape and seed: the same result, not computed again";
+  const auto other_seed = step_reference(3, 2, 64, 2);
+  EXPECT_NE(other_seed.get(), first.get());
+  EXPECT_NE(*other_seed, *first);
+  EXPECT_EQ(*first, cpu_reference(make_weights(64), make_inputs(3, 64, 1), 3, 2, 64));
 }

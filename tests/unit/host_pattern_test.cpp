@@ -26,3 +26,20 @@ TEST(HostPattern, FillsChecksAndCatchesDamage) {
   fill_pattern(buffer.data() + 3, 100, 1);
   EXPECT_EQ(count_pattern_matches(buffer.data() + 3, 100, 1), 100u);
 }
+
+TEST(HostPattern, AgainstAnExpectedBufferPoisonDiffersEverywhereAndCountsFindEachWrongByte) {
+  std::vector<unsigned char> expected(1000 + 5), data(expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) expected[i] = static_cast<unsigned char>(i * 37 + 11);
+  poison_against(data.data(), expected.data(), data.size());
+  for (std::size_t i = 0; i < data.size(); ++i) ASSERT_NE(data[i], expected[i]) << i;
+  EXPECT_EQ(count_matches(data.data(), expected.data(), data.size()), 0u);
+  data = expected;
+  EXPECT_EQ(count_matches(data.data(), expected.data(), data.size()), data.size());
+  data[3] ^= 0x10;                 // inside a whole word
+  data[data.size() - 1] ^= 0x01;   // in the tail after the last whole word
+  EXPECT_EQ(count_matches(data.data(), expected.data(), data.size()), data.size() - 2);
+  // Unaligned starts on both sides.
+  EXPECT_EQ(count_matches(data.data() + 5, expected.data() + 5, 100), 100u);
+  poison_against(data.data() + 1, expected.data() + 1, 20);
+  EXPECT_EQ(count_matches(data.data() + 1, expected.data() + 1, 20), 0u);
+}

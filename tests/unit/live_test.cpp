@@ -34,7 +34,56 @@ std::string sitting(std::deque<std::string> commands, std::vector<std::string> a
   return out.str();
 }
 
+// A lesson with a --full switch of its own, which live mode's "full" command must not hide.
+struct FullParams {
+  int streams = 4;
+  bool full = false;
+};
+const FlagTable<FullParams>& full_flags() {
+  static const FlagTable<FullParams> table = FlagTable<FullParams>()
+                                                 .integer("streams", &FullParams::streams, 1, 64, "streams")
+                                                 .flag("full", &FullParams::full, "also the long sections");
+  return table;
+}
+int full_measure(const FullParams& p, const RunContext&) { return p.streams; }
+int full_predict(const FullParams&, const int& m) { return m; }
+Report full_report(const FullParams& p, const int& m, const int&) {
+  ReportBuilder b(full_flags().params(p));
+  b.section("streams", "streams", "").metric(derived("streams", "streams", "x", m));
+  if (p.full) b.section("long", "the long section", "");
+  b.headline("full headline", {"streams"});
+  return std::move(b).build();
+}
+std::unique_ptr<Lesson> make_full_lesson() {
+  return make_lesson(full_flags, Repetitions{0, 1}, full_measure, full_predict, full_report);
+}
+
+std::string sitting_with_full_switch(std::deque<std::string> commands) {
+  static const CourseEntry entry{fake_entry().number, fake_entry().slug, "a lesson with --full", "no GPU needed",
+                                 &make_full_lesson};
+  Invocation inv = fake_live_invocation({});
+  inv.lessons.front() = LessonSetup{&entry, entry.make(), {}, {}};
+  ScriptedReader reader(std::move(commands));
+  std::ostringstream out;
+  EXPECT_EQ(run_sitting(inv, fake_runner(), reader, out), 0);
+  return out.str();
+}
+
 }  // namespace
+
+TEST(Live, FullAloneShowsTheLastRunAndFullOnSetsALessonsOwnSwitch) {
+  const std::string out = sitting_with_full_switch({"full", "full on", "--full off", "quit"});
+  EXPECT_NE(out.find("params    streams=4 full=on"), std::string::npos) << out;
+  const auto last_params = out.rfind("params    ");
+  EXPECT_EQ(out.substr(last_params, 29), "params    streams=4 full=off\n") << out;
+  // "full" alone printed the first run again: its header appears twice before "full=on".
+  const auto first_on = out.find("full=on");
+  const std::string header = "cudalab 03 · ";
+  const auto first = out.find(header);
+  ASSERT_NE(first, std::string::npos) << out;
+  const auto again = out.find(header, first + 1);
+  EXPECT_LT(again, first_on) << out;
+}
 
 TEST(Live, RunsOnceThenComparesEachRerunWithThePreviousAndTheFirst) {
   const std::string out = sitting({"streams 8", "streams 16", "quit"});

@@ -51,9 +51,10 @@ TEST(StrictPresets, AnUnknownSectionIsAnErrorWithDidYouMean) {
   o = with_preset("[04]\nwaves = 4\n", {"04"});
   EXPECT_EQ(o.code, to_int(ExitCode::usage));
   EXPECT_NE(o.err.find("(did you mean [" + slug_of(4) + "]?)"), std::string::npos) << o.err;
-  o = with_preset("# graders\n[grade]\nformat = \"csv\"\n", {"show", "03"});
+  o = with_preset("# graders\n[compare]\nformat = \"csv\"\n", {"show", "03"});
   EXPECT_EQ(o.code, to_int(ExitCode::usage));
-  EXPECT_NE(o.err.find(":2: [grade] is not a section; a section is [all] (every lesson), [show] or a lesson's name"),
+  EXPECT_NE(o.err.find(":2: [compare] is not a section; a section is [all] (every lesson), [show], [grade] (the "
+                       "class) or a lesson's name"),
             std::string::npos)
       << o.err;
 }

@@ -203,6 +203,55 @@ TEST(TimelineReport, JsonRoundTrip) {
   EXPECT_THROW(report_from_json(bad), UsageError);
 }
 
+// A run on managed memory: a kernel whose first touches fault, the driver's migrations in their
+// own lanes, and a CPU fault (an instant) when the host reads the result back.
+Timeline faulting_run() {
+  Timeline t;
+  t.key = "on-demand";
+  t.title = "on demand";
+  t.lanes = {{13, "kernel"}, {0xFFFFFFFEu, "page faults"}, {0xFFFFFFFDu, "page migrations"}};
+  t.ops = {op(ActivityKind::kernel, 0, 0, 900'000), op(ActivityKind::page_fault, 1, 10'000, 40'000),
+           op(ActivityKind::migration_h2d, 2, 40'000, 400'000, 2 << 20),
+           op(ActivityKind::migration_d2h, 2, 950'000, 1'200'000, 64 << 10), op(ActivityKind::page_fault, 1, 940'000, 940'000)};
+  t.ops[3].name = "page migration: on a fault";
+  return t;
+}
+
+TEST(TimelineRender, UnifiedMemoryKindsHaveGlyphsAndLegend) {
+  const auto lines = render_timeline(faulting_run(), TimelineStyle{false, 80, {}});
+  std::string all;
+  for (const auto& l : lines) all += l + "\n";
+  EXPECT_NE(row_of(lines, "page faults").find('!'), std::string::npos) << all;
+  EXPECT_NE(row_of(lines, "page migrations").find('}'), std::string::npos) << all;
+  EXPECT_NE(row_of(lines, "page migrations").find('{'), std::string::npos) << all;
+  EXPECT_NE(all.find("! page fault"), std::string::npos) << all;
+  EXPECT_NE(all.find("} H2D page migration"), std::string::npos) << all;
+  EXPECT_NE(all.find("{ D2H page migration"), std::string::npos) << all;
+  for (const auto& line : render_timeline(faulting_run(), TimelineStyle{true, 60, {}})) {
+    EXPECT_LE(display_width(line), 60u) << line;
+  }
+}
+
+TEST(TimelineReport, UnifiedMemoryKindsSurviveJsonAndTrace) {
+  Report r;
+  r.tool_version = "0.1.0";
+  r.recorded_at = "2026-01-01T00:00:00Z";
+  r.lesson_number = 3;
+  r.lesson_slug = slug_of(3);
+  r.lesson_title = "t";
+  r.timelines = {faulting_run()};
+  const Report back = report_from_json(nlohmann::json::parse(report_to_json(r).dump()));
+  ASSERT_EQ(back.timelines.at(0).ops.size(), faulting_run().ops.size());
+  for (std::size_t i = 0; i < back.timelines[0].ops.size(); ++i) {
+    EXPECT_EQ(back.timelines[0].ops[i].kind, faulting_run().ops[i].kind) << i;
+  }
+  std::set<std::string> names;
+  for (const auto& e : chrome_trace_json({faulting_run()})["traceEvents"]) {
+    if (e["ph"] == "X") names.insert(e["name"].get<std::string>());
+  }
+  EXPECT_EQ(names, (std::set<std::string>{"scale", "page fault", "page migration H2D", "page migration: on a fault"}));
+}
+
 TEST(ChromeTrace, EventsInMicrosecondsOneTidPerStream) {
   Timeline second = staircase();
   second.title = "sequential";
@@ -278,15 +327,17 @@ TEST(CuptiRecords, ChosenStructVersionsExposeTheFieldsWeRead) {
   cupti::MemcpyRecord copy{};
   cupti::MemsetRecord memset{};
   cupti::SyncRecord sync{};
+  cupti::UnifiedMemoryRecord unified{};
   EXPECT_EQ(kernel.start + kernel.end + kernel.deviceId + kernel.streamId, 0u);
   EXPECT_EQ(kernel.name, nullptr);
   EXPECT_EQ(copy.copyKind + copy.srcKind + copy.dstKind + copy.bytes + copy.deviceId + copy.streamId, 0u);
   EXPECT_EQ(memset.bytes + memset.memoryKind + memset.deviceId + memset.streamId, 0u);
   EXPECT_EQ(sync.start + sync.end + sync.streamId, 0u);
+  EXPECT_EQ(unified.counterKind + unified.value + unified.start + unified.end + unified.flags, 0u);
   static_assert(offsetof(cupti::KernelRecord, kind) == 0, "every record starts with its kind");
   static_assert(offsetof(cupti::MemcpyRecord, kind) == 0, "every record starts with its kind");
   EXPECT_NE(std::string(cupti::kRecordVersions).find("Kernel"), std::string::npos);
 #if CUPTI_API_VERSION >= 130000
-  EXPECT_EQ(std::string(cupti::kRecordVersions), "Kernel10, Memcpy6, Memset4, Synchronization2");
+  EXPECT_EQ(std::string(cupti::kRecordVersions), "Kernel10, Memcpy6, Memset4, Synchronization2, UnifiedMemoryCounter3");
 #endif
 }

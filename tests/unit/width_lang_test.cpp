@@ -314,7 +314,7 @@ std::vector<std::string> untyped_english_words(const std::string& screen, const 
   static const std::regex typed_default(R"(\[默认：[^ \]]*\])");
   static const std::regex code_span("`[^`]*`");
   // An example command in a description: "compare 03 mine.json", "cudalab completion bash".
-  static const std::regex example(R"((cudalab )?\b(show|compare|grade|completion|list|help|live|all)( [A-Za-z0-9_./-]+)+)");
+  static const std::regex example(R"((cudalab )?\b(show|compare|grade|submit|completion|list|help|live|all)( [A-Za-z0-9_./-]+)+)");
   static const std::regex choices(R"([a-z]+(\|[a-z]+)+|--[a-z][a-z0-9-]*)");
   // The kinds of check as the grader forms print them ("verify KEY pass"), named so in the help;
   // "shell", which Chinese writes as it is.

@@ -16,9 +16,13 @@ std::vector<double> sin_cos_on_cpu(int iterations) {
 
 Tally count_matching(const float* out, std::size_t count, const std::vector<double>& expected, std::size_t first) {
   std::size_t correct = 0;
+  // The input index wraps by hand rather than by a division per element: lesson 04 checks a
+  // million elements about a hundred times inside its GPU turn.
+  std::size_t k = first % kDistinctInputs;
   for (std::size_t i = 0; i < count; ++i) {
     // Written so that NaN (the poison) fails: every comparison with NaN is false.
-    correct += std::fabs(out[i] - expected[(first + i) % kDistinctInputs]) <= kTolerance ? 1 : 0;
+    correct += std::fabs(out[i] - expected[k]) <= kTolerance ? 1 : 0;
+    if (++k == kDistinctInputs) k = 0;
   }
   Tally t;
   t.add(correct, count);

@@ -11,7 +11,7 @@ namespace cudalab::graphs {
 ModelInputs measure_model_inputs(const TrainingStep& step, const DeviceInfo& device, const Repetitions& reps) {
   ModelInputs in;
   in.primitives = measure_primitives(step, reps);
-  in.chain20 = measure_launch_cost(20, 50, reps);
+  in.chain20 = measure_launch_cost(kChainKernels, kChainReplays, reps);
   in.primitives.stream_launch_us = median_of(in.chain20.stream_per_kernel_us);
   in.primitives.graph_node_us = median_of(in.chain20.graph_per_kernel_us);
   in.primitives.copy_engines = device.async_engine_count;
@@ -26,7 +26,11 @@ ModelInputs measure_model_inputs(const TrainingStep& step, const DeviceInfo& dev
 StepCase measure_case(const StepParams& p, const std::vector<StepMethod>& methods, const DeviceInfo& device,
                       const Repetitions& reps) {
   const TrainingStep step = in_phase("step setup", [&] { return TrainingStep(p.shape(), p.features, 1, p.layer_kernel()); });
-  const StepStreams streams(p.streams);
+  return measure_case(p, step, StepStreams(p.streams), methods, device, reps);
+}
+
+StepCase measure_case(const StepParams& p, const TrainingStep& step, const StepStreams& streams,
+                      const std::vector<StepMethod>& methods, const DeviceInfo& device, const Repetitions& reps) {
   StepCase c{p, step.elements(), in_phase("model inputs", [&] { return measure_model_inputs(step, device, reps); }), {}};
   c.runs = run_methods(methods, step, streams, p.steps, reps);
   return c;

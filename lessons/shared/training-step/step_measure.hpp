@@ -19,6 +19,9 @@ ModelInputs measure_model_inputs(const TrainingStep& step, const DeviceInfo& dev
 // and each of `methods` timed and verified.
 StepCase measure_case(const StepParams& p, const std::vector<StepMethod>& methods, const DeviceInfo& device,
                       const Repetitions& reps);
+// The same on a step the caller built for `p` and keeps (for its graph's shape, its trace).
+StepCase measure_case(const StepParams& p, const TrainingStep& step, const StepStreams& streams,
+                      const std::vector<StepMethod>& methods, const DeviceInfo& device, const Repetitions& reps);
 
 MethodRun run_method(StepMethod method, const TrainingStep& step, const StepStreams& streams, int steps,
                      const Repetitions& reps);

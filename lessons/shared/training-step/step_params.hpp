@@ -15,7 +15,12 @@ struct StepParams {
   int layers = 10;      // layer kernels per batch
   int streams = 4;      // streams the batches are spread over
   int features = 2048;  // elements per batch vector (each layer is features x features)
-  int steps = 20;       // training steps per timed sample
+  // Training steps per timed sample. Two: the slowest method's sample (synchronous, ~6 ms a step
+  // on the lab H100) then lasts ~13 ms, far above what events resolve, and the ten samples of
+  // each method fit in a GPU turn of two seconds. Every method ends a step before the next one
+  // starts on the GPU, so more steps make a sample longer, not different (only the sample's first
+  // launch, a few microseconds, is not hidden behind a step before it).
+  int steps = 2;
   std::string kernel = "small";  // layer kernels: "small" (a few SMs each) or "fill" (every SM)
   StepShape shape() const { return {batches, layers, streams}; }
   LayerKernel layer_kernel() const { return kernel == "fill" ? LayerKernel::fill : LayerKernel::small; }
@@ -35,9 +40,10 @@ FlagTable<P>&& with_step_flags(FlagTable<P>&& table) {
               "each kernel fills every SM)");
 }
 
-// The case lessons 06 and 07 measure beside the flags given: the same step with GPU-filling layer
-// kernels. A filling kernel is several times shorter than a small one, so a sample of at most 10
-// steps still lasts milliseconds (event timing resolves ~1 us) while keeping the extra GPU time low.
+// The case lessons 06 and 07 measure with --full beside the flags given: the same step with
+// GPU-filling layer kernels. A filling kernel is several times shorter than a small one; a sample
+// of at most 10 steps keeps the extra GPU time low (two default steps last ~1 ms, and event
+// timing resolves ~1 us).
 inline StepParams fill_case(const StepParams& p) {
   StepParams fill = p;
   fill.kernel = "fill";

@@ -23,6 +23,11 @@ struct LaunchCost {
   std::vector<double> capture_instantiate_us;  // host time to capture + instantiate the chain
 };
 
+// The chain the model's launch costs come from: kChainKernels empty kernels, launched
+// kChainReplays times per sample (ModelInputs::chain20).
+inline constexpr int kChainKernels = 20;
+inline constexpr int kChainReplays = 50;
+
 // The model's inputs, measured in this run: op durations, stream launch cost, graph node cost.
 struct ModelInputs {
   StepPrimitives primitives;

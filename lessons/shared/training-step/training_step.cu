@@ -10,11 +10,6 @@ namespace cudalab::graphs {
 namespace {
 
 constexpr unsigned kThreads = 128;
-constexpr std::uint32_t kLayerSalt = 2654435761u;
-
-// The layer both sides compute: y = mix(W x + salt * layer), all in uint32 (wraps mod 2^32),
-// so the GPU matches the CPU exactly whatever the summation order.
-__host__ __device__ inline std::uint32_t finish_layer(std::uint32_t acc) { return acc ^ (acc >> 13); }
 
 // W is stored column-major (W[j * size + i]) so neighbouring threads read neighbouring words.
 __global__ void layer_kernel(const std::uint32_t* weights, const std::uint32_t* x, std::uint32_t* y, int size,
@@ -103,50 +98,7 @@ int fill_slices_for(int size, int resident) {
   return best;
 }
 
-std::uint32_t mix(std::uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  return x ^ (x >> 16);
-}
-
 }  // namespace
-
-std::vector<std::uint32_t> make_weights(int size) {
-  std::vector<std::uint32_t> w(static_cast<std::size_t>(size) * size);
-  for (std::size_t k = 0; k < w.size(); ++k) w[k] = mix(static_cast<std::uint32_t>(k) + 0x9e3779b9u);
-  return w;
-}
-
-std::vector<std::uint32_t> make_inputs(int batches, int size, std::uint32_t seed) {
-  std::vector<std::uint32_t> in(static_cast<std::size_t>(batches) * size);
-  for (std::size_t k = 0; k < in.size(); ++k) in[k] = mix(static_cast<std::uint32_t>(k) ^ (seed * 0x85ebca6bu));
-  return in;
-}
-
-std::vector<std::uint32_t> cpu_reference(const std::vector<std::uint32_t>& weights,
-                                         const std::vector<std::uint32_t>& inputs, int batches, int layers,
-                                         int size) {
-  const auto n = static_cast<std::size_t>(size);
-  std::vector<std::uint32_t> out(inputs.size());
-  std::vector<std::uint32_t> x(n), y(n);
-  for (int b = 0; b < batches; ++b) {
-    std::copy(inputs.begin() + static_cast<std::ptrdiff_t>(b * n), inputs.begin() + static_cast<std::ptrdiff_t>((b + 1) * n), x.begin());
-    for (int l = 0; l < layers; ++l) {
-      for (std::size_t i = 0; i < n; ++i) y[i] = static_cast<std::uint32_t>(l) * kLayerSalt;
-      for (std::size_t j = 0; j < n; ++j) {
-        const std::uint32_t xj = x[j];
-        const std::uint32_t* column = &weights[j * n];
-        for (std::size_t i = 0; i < n; ++i) y[i] += column[i] * xj;
-      }
-      for (std::size_t i = 0; i < n; ++i) y[i] = finish_layer(y[i]);
-      std::swap(x, y);
-    }
-    std::copy(x.begin(), x.end(), out.begin() + static_cast<std::ptrdiff_t>(b * n));
-  }
-  return out;
-}
 
 TrainingStep::TrainingStep(const StepShape& shape, int size, std::uint32_t input_seed, LayerKernel kernel)
     : shape_(shape),
@@ -167,7 +119,7 @@ TrainingStep::TrainingStep(const StepShape& shape, int size, std::uint32_t input
   }
   const auto w = make_weights(size);
   const auto in = make_inputs(shape.batches, size, input_seed);
-  expected_ = cpu_reference(w, in, shape.batches, shape.layers, size);
+  expected_ = step_reference(shape.batches, shape.layers, size, input_seed);
   std::memcpy(inputs_.data(), in.data(), inputs_.bytes());
   CUDALAB_CUDA_CHECK(cudaMemcpy(weights_.data(), w.data(), weights_.bytes(), cudaMemcpyHostToDevice));
   CUDALAB_CUDA_CHECK(cudaMemset(activations_.data(), 0xFF, activations_.bytes()));
@@ -263,8 +215,9 @@ void TrainingStep::poison_outputs() const { std::memset(outputs_.data(), 0xFF, o
 
 std::size_t TrainingStep::count_correct() const {
   std::size_t correct = 0;
-  for (std::size_t k = 0; k < expected_.size(); ++k) {
-    if (outputs_[k] == expected_[k]) ++correct;
+  const std::vector<std::uint32_t>& expected = *expected_;
+  for (std::size_t k = 0; k < expected.size(); ++k) {
+    if (outputs_[k] == expected[k]) ++correct;
   }
   return correct;
 }

@@ -10,15 +10,9 @@
 
 #include "common/gpu/cuda_raii.hpp"
 #include "step_model.hpp"
+#include "step_reference.hpp"
 
 namespace cudalab::graphs {
-
-// Deterministic inputs and weights, and the CPU reference of the whole step (batch-major).
-std::vector<std::uint32_t> make_weights(int size);
-std::vector<std::uint32_t> make_inputs(int batches, int size, std::uint32_t seed);
-std::vector<std::uint32_t> cpu_reference(const std::vector<std::uint32_t>& weights,
-                                         const std::vector<std::uint32_t>& inputs, int batches,
-                                         int layers, int size);
 
 // A layer kernel's arguments, and the pointers to them a kernel node takes (kernelParams).
 struct LayerNodeArgs {
@@ -43,7 +37,7 @@ class TrainingStep {
   KernelFootprint footprint() const;
   int size() const { return size_; }
   std::size_t elements() const { return static_cast<std::size_t>(shape_.batches) * static_cast<std::size_t>(size_); }
-  const std::vector<std::uint32_t>& expected() const { return expected_; }
+  const std::vector<std::uint32_t>& expected() const { return *expected_; }
 
   // Batch `batch` on `stream`: H2D, L layer kernels, D2H, all asynchronous.
   void enqueue_batch(int batch, cudaStream_t stream) const;
@@ -75,7 +69,7 @@ class TrainingStep {
   int size_;
   LayerKernel kernel_;
   int fill_slices_ = 1;  // fill: slices of the inputs per output tile (the grid's y)
-  std::vector<std::uint32_t> expected_;
+  std::shared_ptr<const std::vector<std::uint32_t>> expected_;  // step_reference: shared by equal steps
   DeviceBuffer<std::uint32_t> weights_;
   DeviceBuffer<std::uint32_t> activations_;  // 2 ping-pong buffers per batch
   PinnedBuffer<std::uint32_t> inputs_;

@@ -1,0 +1,144 @@
+// Lesson 11's access patterns (zero-copy against copying first, as reads repeat and when they are
+// sparse) and every check of the lesson. Pure.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "common/core/stats.hpp"
+#include "common/core/text_format.hpp"
+#include "report.hpp"
+#include "report_parts.hpp"
+#include "workload.hpp"
+
+namespace cudalab::unified_memory {
+
+namespace {
+
+// The zero-copy figure of one reuse: reuse 1 is the fourth way, shown with the others.
+std::string zero_copy_key(int reuse) { return reuse == 1 ? "way.zero_copy" : fmt::format("reuse.{}.zero_copy", reuse); }
+
+std::string crossover_text(const std::optional<int>& crossover, int largest) {
+  return crossover ? fmt::format("reuse {}", *crossover) : fmt::format("never, up to reuse {}", largest);
+}
+
+// Measured medians per reuse, and where zero-copy starts to lose.
+struct MeasuredSweep {
+  std::vector<int> reuses;
+  std::vector<double> copy_first, zero_copy;
+  std::optional<int> crossover;
+};
+MeasuredSweep measured_sweep(const Measurements& m) {
+  MeasuredSweep s;
+  for (const ReuseCase& c : m.reuse) {
+    s.reuses.push_back(c.reuse);
+    s.copy_first.push_back(median_of(c.copy_first_ms));
+    s.zero_copy.push_back(median_of(c.zero_copy_ms));
+  }
+  s.crossover = crossover_reuse(s.reuses, s.copy_first, s.zero_copy);
+  return s;
+}
+
+void add_reuse(ReportBuilder& b, const Params& p, const Measurements& m, const Prediction& predicted) {
+  auto s = b.section("reuse", "zero-copy against copying first, as reads repeat");
+  std::vector<std::vector<Cell>> rows;
+  for (std::size_t i = 0; i < m.reuse.size(); ++i) {
+    const ReuseCase& c = m.reuse[i];
+    s.metric(measured(fmt::format("reuse.{}.kernel", c.reuse), fmt::format("reuse {}: kernel alone", c.reuse), "ms",
+                      c.kernel_ms));
+    s.metric(measured(fmt::format("reuse.{}.copy_first", c.reuse), fmt::format("reuse {}: copy first", c.reuse), "ms",
+                      c.copy_first_ms)
+                 .with_prediction(predicted.copy_first_ms.at(i)));
+    if (c.reuse != 1) {
+      s.metric(measured(zero_copy_key(c.reuse), fmt::format("reuse {}: zero-copy", c.reuse), "ms", c.zero_copy_ms)
+                   .with_prediction(predicted.zero_copy_ms.at(i)));
+    }
+    rows.push_back({text_cell(std::to_string(c.reuse)), metric_cell(fmt::format("reuse.{}.copy_first", c.reuse)),
+                    metric_cell(zero_copy_key(c.reuse))});
+  }
+  s.table("reuse.table", {"reads per word", "copy first", "zero-copy"}, std::move(rows));
+  s.fact("crossover", "zero-copy loses from", crossover_text(measured_sweep(m).crossover, p.reuse),
+         fmt::format("the model: {}", crossover_text(predicted.crossover, p.reuse)), false);
+}
+
+void add_sparse(ReportBuilder& b, const Params& p, const Measurements& m, const Prediction& predicted) {
+  const std::uint64_t lines = m.bytes / (kLineWords * sizeof(Word));
+  const std::uint64_t read_bytes = m.sparse_reads * kLineWords * sizeof(Word);
+  b.section("sparse", fmt::format("a sparse read: one 128-byte line in {}", p.sparse))
+      .fact("reads", "lines read",
+            fmt::format("{} of {}: {} of {}", format_count(m.sparse_reads), format_count(lines),
+                        format_bytes(read_bytes), format_bytes(m.bytes)),
+            "a hash picks them, as a lookup would: copying first must copy every line")
+      .metric(measured("sparse.kernel", "kernel alone (device memory)", "ms", m.sparse_kernel_ms))
+      .metric(measured("sparse.copy_first", "copy first: the whole buffer", "ms", m.sparse_copy_first_ms)
+                  .with_prediction(predicted.sparse_copy_first_ms))
+      .metric(measured("sparse.zero_copy", "zero-copy: only the lines read", "ms", m.sparse_zero_copy_ms)
+                  .with_prediction(predicted.sparse_zero_copy_ms))
+      .metric(derived("sparse.speedup", "copy first / zero-copy", "x",
+                      median_of(m.sparse_copy_first_ms) / median_of(m.sparse_zero_copy_ms))
+                  .from({"sparse.copy_first", "sparse.zero_copy"}));
+}
+
+void add_verifies(ReportBuilder& b, const Measurements& m) {
+  const char* why = "a wrong or poisoned word means a chunk was skipped, read before it arrived, or never written back";
+  b.verify("explicit_results", m.explicit_words, "explicit copies", why)
+      .verify("on_demand_results", m.on_demand_words, "managed memory, on demand", why)
+      .verify("prefetched_results", m.prefetched_words, "managed memory, prefetched", why)
+      .verify("copy_first_results", m.copy_first_words, "copy first, every reuse and the sparse read", why)
+      .verify("zero_copy_results", m.zero_copy_words, "zero-copy, every reuse and the sparse read", why);
+}
+
+void add_zero_copy_expect(ReportBuilder& b, const Params& p, const Measurements& m, const Prediction& predicted) {
+  const MeasuredSweep sweep = measured_sweep(m);
+  const bool wins_once = sweep.zero_copy.front() < sweep.copy_first.front();
+  const std::string at_one = fmt::format("{} against {} ms", format_number(sweep.zero_copy.front()),
+                                         format_number(sweep.copy_first.front()));
+  if (p.reuse == 1) {
+    b.expect("zero_copy_wins_once", wins_once,
+             fmt::format("zero-copy beats copying first when each word is read once ({})", at_one),
+             "it crosses the bus once each way and overlaps both directions and the kernel by itself");
+    return;
+  }
+  b.expect("zero_copy_crossover", wins_once && sweep.crossover.has_value(),
+           fmt::format("zero-copy wins at reuse 1 ({}) and loses from {} on (model: {})", at_one,
+                       crossover_text(sweep.crossover, p.reuse), crossover_text(predicted.crossover, p.reuse)),
+           "every zero-copy read crosses the bus, a read of a copy does not; a GPU that kept host memory in its "
+           "caches, or a bus faster than its copy engines, would move the crossover")
+      .depends_on({"way.zero_copy", "reuse.1.copy_first"});
+}
+
+}  // namespace
+
+void add_access(ReportBuilder& b, const Params& p, const Measurements& m, const Prediction& predicted) {
+  add_reuse(b, p, m, predicted);
+  add_sparse(b, p, m, predicted);
+}
+
+void add_checks(ReportBuilder& b, const Params& p, const Measurements& m, const Prediction& predicted) {
+  add_verifies(b, m);
+  const double explicit_ms = explicit_median(m);
+  const double prefetched = median_of(column(m.prefetched, &EnqueuedSample::ms)) / explicit_ms;
+  const double on_demand = median_of(totals(m.on_demand)) / explicit_ms;
+  b.expect("prefetched_matches_explicit", std::fabs(prefetched - 1.0) <= kPrefetchedTolerance,
+           fmt::format("prefetched managed memory takes {:.2f}× the explicit copies' time (within {:.0f}%)", prefetched,
+                       100 * kPrefetchedTolerance),
+           "a prefetch is a copy on a copy engine, in stream order; a driver that does the migration's work on the "
+           "host thread makes the enqueue wait (see its enqueue time) and the streams take turns")
+      .depends_on({"way.prefetched", "way.explicit"})
+      .headline_check("prefetched_matches_explicit");
+  b.expect("on_demand_is_slower", on_demand >= kOnDemandMinSlowdown,
+           fmt::format("on demand takes {:.2f}× the explicit copies' time (at least {:.1f}×)", on_demand,
+                       kOnDemandMinSlowdown),
+           "each fault stops the faulting warps until the driver has moved the page; a system whose GPU reads host "
+           "memory in place (ATS) or migrates in large blocks comes closer to the copies")
+      .depends_on({"way.on_demand", "way.explicit"})
+      .headline_check("on_demand_is_slower");
+  add_zero_copy_expect(b, p, m, predicted);
+  const double sparse_share = median_of(m.sparse_zero_copy_ms) / median_of(m.sparse_copy_first_ms);
+  b.expect("sparse_favours_zero_copy", sparse_share <= kSparseZeroCopyMaxShare,
+           fmt::format("reading one line in {}, zero-copy takes {:.0f}% of copying the whole buffer first", p.sparse,
+                       100 * sparse_share),
+           "zero-copy moves only the lines read; with a dense read (a small --sparse) copying first wins again")
+      .depends_on({"sparse.copy_first", "sparse.zero_copy"});
+}
+
+}  // namespace cudalab::unified_memory

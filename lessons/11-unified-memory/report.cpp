@@ -1,0 +1,159 @@
+#include "report.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "common/core/stats.hpp"
+#include "common/core/text_format.hpp"
+#include "common/report/builder.hpp"
+#include "report_parts.hpp"
+#include "workload.hpp"
+
+namespace cudalab::unified_memory {
+
+namespace {
+
+void add_setup(ReportBuilder& b, const Params& p, const Measurements& m, const Prediction& predicted) {
+  const std::uint64_t words = m.bytes / sizeof(Word);
+  b.section("setup", "the workload and one chunk's stages")
+      .fact("data", "data", fmt::format("{} in, {} out", format_bytes(m.bytes), format_bytes(m.bytes)),
+            fmt::format("{} words of 4 bytes each way", format_count(words)))
+      .fact("chunks", "chunks",
+            fmt::format("{} chunks of {} over {} streams", m.chunk_count, format_bytes(m.chunk_bytes), p.streams),
+            "the explicit and the prefetched way run the same pipeline")
+      .fact("pages", "host pages",
+            fmt::format("{} pages of {}", format_count(m.bytes / m.page_bytes), format_bytes(m.page_bytes)),
+            "the unit the fault cost is given in", false)
+      .fact("copy_engines", "copy engines", std::to_string(m.copy_engines), "", false)
+      .fact("pageable_access", "GPU reads malloc'd memory", m.pageable_memory_access ? "yes" : "no",
+            "HMM or ATS; managed memory faults either way", false)
+      .metric(measured("stage.h2d", "H2D one chunk (pinned)", "ms", m.h2d_chunk_ms))
+      .metric(measured("stage.kernel", "kernel one chunk (device memory)", "ms", m.kernel_chunk_ms))
+      .metric(measured("stage.d2h", "D2H one chunk (pinned)", "ms", m.d2h_chunk_ms))
+      .metric(derived("bandwidth.h2d", "H2D bandwidth", "GB/s", predicted.h2d_gb_per_s).from({"stage.h2d"}))
+      .metric(derived("bandwidth.d2h", "D2H bandwidth", "GB/s", predicted.d2h_gb_per_s).from({"stage.d2h"}));
+}
+
+void add_ways(ReportBuilder& b, const Params& p, const Measurements& m, const Prediction& predicted) {
+  const double explicit_ms = explicit_median(m);
+  auto ratio = [&](const char* key, const char* label, double ms, const char* from) {
+    return derived(key, label, "x", ms / explicit_ms).from({from, "way.explicit"});
+  };
+  const std::vector<double> zero_copy = m.reuse.front().zero_copy_ms;
+  b.section("ways", fmt::format("one workload four ways, {} each way", format_bytes(m.bytes)))
+      .metric(measured("way.explicit", fmt::format("explicit copies, {} streams", p.streams), "ms",
+                       column(m.explicit_runs, &EnqueuedSample::ms))
+                  .with_prediction(predicted.explicit_ms))
+      .metric(measured("way.on_demand", "managed, on demand", "ms", totals(m.on_demand))
+                  .with_prediction(predicted.on_demand_ms())
+                  .with_spread_tolerance(kFaultSpreadTolerance))
+      .metric(measured("way.on_demand.kernel", "on demand: the kernel, faulting in", "ms",
+                       column(m.on_demand, &OnDemandSample::kernel_ms))
+                  .with_prediction(predicted.on_demand_kernel_ms)
+                  .with_spread_tolerance(kFaultSpreadTolerance))
+      .metric(measured("way.on_demand.host", "on demand: the host, faulting back", "ms",
+                       column(m.on_demand, &OnDemandSample::host_ms))
+                  .with_prediction(predicted.on_demand_host_ms)
+                  .with_spread_tolerance(kFaultSpreadTolerance))
+      .metric(measured("way.prefetched", fmt::format("managed, prefetched, {} streams", p.streams), "ms",
+                       column(m.prefetched, &EnqueuedSample::ms))
+                  .with_prediction(predicted.prefetched_ms))
+      .metric(measured("way.zero_copy", "zero-copy (mapped host memory)", "ms", zero_copy)
+                  .with_prediction(predicted.zero_copy_ms.front()))
+      .metric(ratio("ratio.on_demand", "on demand / explicit", median_of(totals(m.on_demand)), "way.on_demand"))
+      .metric(ratio("ratio.prefetched", "prefetched / explicit", median_of(column(m.prefetched, &EnqueuedSample::ms)),
+                    "way.prefetched"))
+      .metric(ratio("ratio.zero_copy", "zero-copy / explicit", median_of(zero_copy), "way.zero_copy"))
+      .metric(measured("enqueue.explicit", "host time to enqueue: explicit", "ms",
+                       column(m.explicit_runs, &EnqueuedSample::enqueue_ms))
+                  .with_note("the host's clock; the run goes on after it returns")
+                  .with_spread_tolerance(kHostClockSpreadTolerance))
+      .metric(measured("enqueue.prefetched", "host time to enqueue: prefetched", "ms",
+                       column(m.prefetched, &EnqueuedSample::enqueue_ms))
+                  .with_spread_tolerance(kHostClockSpreadTolerance));
+}
+
+std::string describe(const MigrationTally& t) {
+  return fmt::format("{} GPU fault groups, {} CPU faults; {} moved in {} H2D migrations, {} in {} D2H", t.gpu_faults,
+                     t.cpu_faults, format_bytes(t.h2d_bytes), t.h2d_migrations, format_bytes(t.d2h_bytes),
+                     t.d2h_migrations);
+}
+
+// Microseconds to move one page at `gb_per_s`: what a page costs besides its fault.
+std::string page_transfer_note(const Measurements& m, double gb_per_s) {
+  return fmt::format("besides {} us to move its bytes",
+                     format_number(1000.0 * transfer_ms(static_cast<double>(m.page_bytes), gb_per_s)));
+}
+
+// What the traced runs of the managed ways show of unified memory, when CUPTI counted it.
+void add_traced_faults(SectionBuilder& s, const Measurements& m) {
+  auto tally_of = [&](int timeline) {
+    return describe(tally_migrations(m.timelines.at(static_cast<std::size_t>(timeline))));
+  };
+  if (m.on_demand_timeline >= 0 && !m.faults_traced) {
+    s.fact("traced", "faults in the timeline", "not recorded", "CUPTI counts no unified memory here", false);
+  }
+  if (!m.faults_traced) return;
+  s.fact("traced_on_demand", "traced, on demand", tally_of(m.on_demand_timeline), "", false);
+  if (m.prefetched_timeline >= 0) {
+    s.fact("traced_prefetched", "traced, prefetched", tally_of(m.prefetched_timeline), "", false);
+  }
+}
+
+void add_faults(ReportBuilder& b, const Measurements& m, const Prediction& predicted) {
+  auto s = b.section("faults", "the cost of a fault, fitted");
+  const char* names[] = {"quarter", "half"};
+  for (std::size_t i = 0; i < m.probes.size() && i < 2; ++i) {
+    const FaultProbe& probe = m.probes[i];
+    const std::string size = format_bytes(probe.bytes);
+    s.metric(measured(fmt::format("fault.{}.kernel", names[i]), fmt::format("on demand, {}: the kernel", size), "ms",
+                      column(probe.samples, &OnDemandSample::kernel_ms))
+                 .with_spread_tolerance(kFaultSpreadTolerance));
+    s.metric(measured(fmt::format("fault.{}.host", names[i]), fmt::format("on demand, {}: the host", size), "ms",
+                      column(probe.samples, &OnDemandSample::host_ms))
+                 .with_spread_tolerance(kFaultSpreadTolerance));
+  }
+  const FaultFit& f = predicted.faults;
+  s.metric(derived("fault.gpu_per_page", "GPU fault, per page", "us", f.gpu_fault_us)
+               .from({"fault.quarter.kernel", "fault.half.kernel", "stage.h2d", "stage.kernel"})
+               .with_note(page_transfer_note(m, predicted.h2d_gb_per_s)))
+      .metric(derived("fault.host_per_page", "CPU fault, per page", "us", f.host_fault_us)
+                  .from({"fault.quarter.host", "fault.half.host", "stage.d2h"})
+                  .with_note(page_transfer_note(m, predicted.d2h_gb_per_s)));
+  add_traced_faults(s, m);
+}
+
+}  // namespace
+
+std::vector<double> totals(const std::vector<OnDemandSample>& samples) {
+  std::vector<double> out;
+  for (const auto& s : samples) out.push_back(s.total_ms());
+  return out;
+}
+
+double explicit_median(const Measurements& m) { return median_of(column(m.explicit_runs, &EnqueuedSample::ms)); }
+
+Report build_report(const Params& p, const Measurements& m, const Prediction& predicted) {
+  ReportBuilder b(flags().params(p));
+  add_setup(b, p, m, predicted);
+  add_ways(b, p, m, predicted);
+  add_faults(b, m, predicted);
+  add_access(b, p, m, predicted);
+  add_lecture(b);
+  add_checks(b, p, m, predicted);
+  const double on_demand = median_of(totals(m.on_demand)) / explicit_median(m);
+  const double prefetched = median_of(column(m.prefetched, &EnqueuedSample::ms)) / explicit_median(m);
+  b.headline(
+      fmt::format("managed memory: on demand {:.2f}× explicit copies, prefetched {:.2f}×", on_demand, prefetched),
+      {"ratio.on_demand", "ratio.prefetched"});
+  b.try_next("cudalab unified-memory --timeline", "see the faults and the migrations the driver makes")
+      .try_next("cudalab unified-memory --streams 1", "one stream: nothing hides the prefetches")
+      .try_next("cudalab unified-memory --reuse 32", "far past the crossover: how much does zero-copy lose?")
+      .try_next("cudalab unified-memory --sparse 4", "a denser read: where does copying first win again?")
+      .try_next("cudalab unified-memory --size 256MiB", "four times the pages: does the fault cost per page hold?");
+  b.timelines(m.timelines);
+  return std::move(b).build();
+}
+
+}  // namespace cudalab::unified_memory

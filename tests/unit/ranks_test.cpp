@@ -17,6 +17,7 @@
 #include "common/core/errors.hpp"
 #include "common/core/rank_environment.hpp"
 #include "common/queue/rendezvous.hpp"
+#include "common/report/provenance.hpp"
 #include "tests/unit/test_support.hpp"
 
 using namespace cudalab;
@@ -110,6 +111,35 @@ TEST(RankEnvironment, DeviceOfRank) {
   EXPECT_EQ(device_of_rank(env, 1), 0);  // one GPU per task: it is device 0 to this process
   env.local_rank = 3;
   EXPECT_THROW(device_of_rank(env, 2), UsageError);
+}
+
+// The run a rank makes records the place it measured from: the provenance stamp reads the same
+// variables the rank did, torchrun's before srun's, so `grade` and `show` say rank 1 of 2 for
+// the rank that measured as rank 1 of 2, and the node and job of the srun task it ran in.
+TEST(RankEnvironment, TheRunRecordsTheRankItMeasuredAs) {
+  const std::map<std::string, std::string> srun_task = {
+      {"SLURM_PROCID", "1"},   {"SLURM_NTASKS", "2"},          {"SLURM_LOCALID", "1"},  {"SLURM_STEP_ID", "0"},
+      {"SLURM_JOB_ID", "812"}, {"SLURMD_NODENAME", "gpu-n7"}, {"SLURM_JOB_GPUS", "2,3"}};
+  const auto env = rank_environment(lookup_in(srun_task));
+  const SchedulerContext s = scheduler_context(lookup_in(srun_task));
+  ASSERT_TRUE(env.has_value());
+  EXPECT_EQ(s.rank, std::to_string(env->rank));
+  EXPECT_EQ(s.world_size, std::to_string(env->world_size));
+  EXPECT_EQ(s.local_rank, std::to_string(env->local_rank));
+  EXPECT_EQ(s.job_id, "812");
+  EXPECT_EQ(s.node, "gpu-n7");
+  EXPECT_EQ(s.gpus, "2,3");
+  // What `cudalab 10 --ranks 2` gives its second process (cli/ranks.cpp).
+  const std::map<std::string, std::string> started = {
+      {"RANK", "1"}, {"WORLD_SIZE", "2"}, {"LOCAL_RANK", "1"}, {"LOCAL_WORLD_SIZE", "2"}, {"CUDALAB_RUN_ID", "ranks-0a"}};
+  const auto child = rank_environment(lookup_in(started));
+  const SchedulerContext c = scheduler_context(lookup_in(started));
+  ASSERT_TRUE(child.has_value());
+  EXPECT_EQ(c.rank, "1");
+  EXPECT_EQ(c.world_size, "2");
+  EXPECT_EQ(c.local_rank, "1");
+  EXPECT_TRUE(c.job_id.empty() && c.node.empty());
+  EXPECT_EQ(child->run_key, "ranks-0a");
 }
 
 namespace {

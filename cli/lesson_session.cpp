@@ -114,7 +114,13 @@ std::vector<std::string> LessonSession::gpus_to_queue() const {
   // A lesson whose headline moves when another GPU on its PCIe path measures too takes the turns
   // of those GPUs as well (README, "Several GPUs").
   if (setup_.lesson->shares_host_path()) {
-    for (const auto& uuid : gpus_sharing_host_path(query_device(ctx_.device).pci_bus_id)) gpus.push_back(uuid);
+    const auto sharing = gpus_sharing_host_path(query_device(ctx_.device).pci_bus_id);
+    if (sharing.size() > 1) {
+      say(inv_, fmt::format("cudalab: {} takes turns with the {} GPUs behind this GPU's PCIe host bridge: a run on "
+                            "any of them moves its headline",
+                            setup_.entry->slug, sharing.size()));
+    }
+    gpus.insert(gpus.end(), sharing.begin(), sharing.end());
   }
   return gpus;
 }

@@ -79,13 +79,17 @@ got = start + q.get("wait_s", 0)
 print(f"B waited {q.get('wait_s', 0):.3f} s at position {q.get('position')}; it got the GPU {got - killed:+.3f} s after A was killed")
 PY
   fi
-  echo "== five lone processes of each of 01-09, compared with the built-in reference"
-  for folder in lessons/0[1-9]-*/; do
+  # Against the built-in reference, or against the runs `record` just wrote (BASELINES=DIR holding
+  # NN-slug.json), when the references are being re-recorded in the same session.
+  echo "== five lone processes of each lesson, compared with ${BASELINES:-the built-in reference}"
+  for folder in lessons/[0-9][0-9]-*/; do
     s=$(basename "$folder"); n=${s%%-*}
-    case " ${LONE:-01 02 03 04 05 06 07 08 09} " in *" $n "*) ;; *) continue ;; esac
+    case " ${LONE:-01 02 03 04 05 06 07 08 09 11} " in *" $n "*) ;; *) continue ;; esac
+    baseline=$n
+    [ -n "${BASELINES:-}" ] && baseline=$BASELINES/$s.json
     for i in 1 2 3 4 5; do
       "$bin" "$n" --json "$out/runs/lone-$n-$i.json" >"$out/logs/lone-$n-$i.txt" 2>&1
-      "$bin" compare "$n" "$out/runs/lone-$n-$i.json" >"$out/logs/lone-$n-$i.compare.txt" 2>&1
+      "$bin" compare "$baseline" "$out/runs/lone-$n-$i.json" >"$out/logs/lone-$n-$i.compare.txt" 2>&1
       echo $? >"$out/logs/lone-$n-$i.compare.rc"
     done
   done
@@ -93,7 +97,7 @@ PY
 import json, os, statistics, sys
 out = sys.argv[1]
 print(f"{'lesson':7} {'headline':34} {'five lone processes':36} {'compare exits':14} {'GPU s/turn (median)':>20}")
-for n in os.environ.get("LONE", "01 02 03 04 05 06 07 08 09").split():
+for n in os.environ.get("LONE", "01 02 03 04 05 06 07 08 09 11").split():
     runs, rcs = [], []
     for i in range(1, 6):
         try:

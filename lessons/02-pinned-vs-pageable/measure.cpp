@@ -30,8 +30,8 @@ namespace {
 constexpr std::uint64_t kFullRepeatsUpTo = 16ull << 20;
 constexpr int kMinRepeats = 5;
 // Host times of single calls, where adaptive repetition buys nothing: a warm-up and a few
-// samples, all inside the GPU turn. Allocating 64 MiB three ways took ~60 ms a sample in the
-// reference run; each asynchronous call then waits for its copy, ~5 ms pageable, ~1 ms pinned.
+// samples, all inside the GPU turn. Allocating 64 MiB three ways took ~60 ms a sample on the
+// lab H100 (16 MiB, the probe now, about a quarter of that); each asynchronous call then waits for its copy, ~5 ms pageable, ~1 ms pinned.
 constexpr Repetitions kAllocationReps{1, 3};
 constexpr Repetitions kAsyncCallReps{1, 5};
 
@@ -262,7 +262,7 @@ Measurements measure(const Params& p, const RunContext& ctx) {
   std::vector<unsigned char> readback(largest);
   // Each kind's memory serves its sweep and then its asynchronous calls; the pinned memory is
   // kept for the headline's later bursts and the upload of both directions at once, so no
-  // 64 MiB is pinned again inside the turn.
+  // probe-sized buffer is pinned again inside the turn.
   std::unique_ptr<HostMemory> pinned;
   for (MemoryKind kind : m.kinds) {
     std::unique_ptr<HostMemory> host;

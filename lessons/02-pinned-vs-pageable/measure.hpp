@@ -22,8 +22,8 @@ const char* label_of(Direction d);  // "H2D", "D2H"
 
 using Case = std::pair<MemoryKind, Direction>;
 
-// The sweep's sizes, 4 KiB to 64 MiB in steps of 4 (with `full` to 256 MiB), or the one --size;
-// and the probe size the other experiments use: 64 MiB, or the largest size measured when that
+// The sweep's sizes, 4 KiB to 16 MiB in steps of 4 (with `full` to 256 MiB), or the one --size;
+// and the probe size the other experiments use: 16 MiB, or the largest size measured when that
 // is smaller.
 std::vector<std::uint64_t> sweep_sizes(std::uint64_t size, bool full);
 std::uint64_t probe_size(const std::vector<std::uint64_t>& sizes);

@@ -72,18 +72,18 @@ TEST(PinnedVsPageableFlags, BadValuesNameTheFlag) {
 }
 
 TEST(PinnedVsPageableModel, SweepAndProbeSizes) {
-  // The default sweep ends at the probe; --full adds the 256 MiB step, and the probe (the
-  // headline's size) stays 64 MiB either way.
+  // The default sweep ends at the probe, 16 MiB; --full adds the 64 MiB and 256 MiB steps, and the
+  // probe (the headline's size) stays 16 MiB either way.
   const auto sweep = sweep_sizes(0, false);
   EXPECT_EQ(sweep.front(), 4096u);
-  EXPECT_EQ(sweep.back(), 64ull << 20);
+  EXPECT_EQ(sweep.back(), 16ull << 20);
   EXPECT_EQ(sweep.size(), 7u);
-  EXPECT_EQ(probe_size(sweep), 64ull << 20);
+  EXPECT_EQ(probe_size(sweep), 16ull << 20);
   auto full = sweep_sizes(0, true);
   EXPECT_EQ(full.back(), 256ull << 20);
-  EXPECT_EQ(probe_size(full), 64ull << 20);
-  full.pop_back();
-  EXPECT_EQ(full, sweep) << "--full only adds the last step";
+  EXPECT_EQ(probe_size(full), 16ull << 20);
+  full.resize(sweep.size());
+  EXPECT_EQ(full, sweep) << "--full only adds steps after the probe";
   EXPECT_EQ(sweep_sizes(1000003, false), std::vector<std::uint64_t>{1000003});
   EXPECT_EQ(sweep_sizes(1000003, true), std::vector<std::uint64_t>{1000003}) << "--size wins over --full";
   EXPECT_EQ(probe_size({4096, 16384}), 16384u);

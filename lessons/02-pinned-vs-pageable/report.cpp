@@ -203,7 +203,7 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
                            gbps(n, m.probe_ms(m.kinds.front(), d))),
                {bandwidth_key(m.kinds.front(), d, m.probe)});
   }
-  b.try_next("cudalab pinned-vs-pageable --size 64MiB --direction h2d", "one size, one direction: the headline alone")
+  b.try_next("cudalab pinned-vs-pageable --size 16MiB --direction h2d", "one size, one direction: the headline alone")
       .try_next("cudalab pinned-vs-pageable --memory registered", "pin memory you already have")
       .try_next("cudalab pinned-vs-pageable --size 4KiB", "tiny copies: latency, not bandwidth")
       .try_next("cudalab 03", "now put the copy engines to work beside kernels");

@@ -36,4 +36,8 @@ inline const FlagTable<Params>& flags() {
   return table;
 }
 
+// Paired with a run on another GPU behind the same host bridge, its headline fell by about a fifth
+// on the two-H100 machine (five pairs; README, "Several GPUs"): it takes the turns of those GPUs too.
+inline bool shares_host_path_of(const Params&) { return true; }
+
 }  // namespace cudalab::stream_overlap

@@ -340,10 +340,15 @@ PipelineRun run_callback_pipeline(const Stream& s, PipelineBuffers& b, const Par
     enqueue_batch(s, b, batch % 2, spin_ns);
     CUDALAB_CUDA_CHECK(cudaLaunchHostFunc(s, signal_worker, &tickets[batch]));
   };
+  // A new thread's current device is device 0: the worker takes the run's device first, or its
+  // first call would open a context on GPU 0 beside another student measuring there.
+  int device = 0;
+  CUDALAB_CUDA_CHECK(cudaGetDevice(&device));
   const auto start = host_now_ns();
   {
     JoiningThread worker([&] {
       try {
+        CUDALAB_CUDA_CHECK(cudaSetDevice(device));
         launch(0);
         if (o.batches > 1) launch(1);
         for (int done = 0; done < o.batches; ++done) {

@@ -109,7 +109,10 @@ CaptureMistake malloc_during_capture(cudaStreamCaptureMode mode, bool other_thre
   Stream stream;
   CUDALAB_CUDA_CHECK(cudaStreamBeginCapture(stream, mode));
   cudaError_t err = cudaSuccess;
-  auto allocate = [&err] {
+  int device = 0;  // the other thread allocates on the run's device, not on device 0
+  CUDALAB_CUDA_CHECK(cudaGetDevice(&device));
+  auto allocate = [&err, device] {
+    CUDALAB_CUDA_CHECK_NOEXCEPT(cudaSetDevice(device));
     void* p = nullptr;
     err = cudaMalloc(&p, 256);
     if (p != nullptr) CUDALAB_CUDA_CHECK_NOEXCEPT(cudaFree(p));

@@ -9,8 +9,10 @@
 
 namespace cudalab::unified_memory {
 
-// "Prefetched ≈ explicit": the prefetched pipeline within this share of the explicit one.
-inline constexpr double kPrefetchedTolerance = 0.25;
+// "Prefetching wins back what faulting loses": the prefetched pipeline takes at most this share of
+// the on-demand run's time. (Prefetched ≈ explicit was the first guess; on the lab H100 the
+// prefetched pipeline took 4 to 5 times the copies' time, so the lesson measures how far it is.)
+inline constexpr double kPrefetchedMaxShareOfOnDemand = 0.5;
 // "On demand is slower": at least this many times the explicit pipeline's time.
 inline constexpr double kOnDemandMinSlowdown = 1.5;
 // The sparse read: zero-copy at most this share of copying the whole buffer first.

@@ -17,7 +17,8 @@ inline constexpr std::size_t kLineWords = 32;  // one 128-byte line: one warp re
 
 // Input word i: a hash of i, so a shifted, stale or half-copied buffer fails the check.
 CUDALAB_HOST_DEVICE inline Word input_word(std::size_t i) {
-  auto x = static_cast<Word>(i) ^ static_cast<Word>(i >> 32);
+  // The high half is multiplied before it is folded in: a plain xor made index 5 and 5 << 32 equal.
+  auto x = static_cast<Word>(i) ^ (static_cast<Word>(i >> 32) * 0x85ebca6bu);
   x = (x ^ (x >> 16)) * 0x7feb352du;
   x = (x ^ (x >> 15)) * 0x846ca68bu;
   return x ^ (x >> 16);

@@ -59,10 +59,12 @@ std::unique_ptr<Lesson> make_full_lesson() {
 }
 
 std::string sitting_with_full_switch(std::deque<std::string> commands) {
-  static const CourseEntry entry{fake_entry().number, fake_entry().slug, "a lesson with --full", "no GPU needed",
-                                 &make_full_lesson};
+  static const CourseEntry entry = LessonDescription(fake_entry().number, fake_entry().slug)
+                                       .titled("a lesson with --full", "有 --full 的一课")
+                                       .summarized("no GPU needed", "不需要 GPU")
+                                       .made_by(&make_full_lesson);
   Invocation inv = fake_live_invocation({});
-  inv.lessons.front() = LessonSetup{&entry, entry.make(), {}, {}};
+  inv.lessons.front() = LessonSetup{&entry, entry.make(), {}, {}, {}};
   ScriptedReader reader(std::move(commands));
   std::ostringstream out;
   EXPECT_EQ(run_sitting(inv, fake_runner(), reader, out), 0);

@@ -246,7 +246,8 @@ TEST(TimelineReport, UnifiedMemoryKindsSurviveJsonAndTrace) {
     EXPECT_EQ(back.timelines[0].ops[i].kind, faulting_run().ops[i].kind) << i;
   }
   std::set<std::string> names;
-  for (const auto& e : chrome_trace_json({faulting_run()})["traceEvents"]) {
+  const nlohmann::json trace = chrome_trace_json({faulting_run()});  // kept: a range-for over a
+  for (const auto& e : trace["traceEvents"]) {                         // temporary's member dangles
     if (e["ph"] == "X") names.insert(e["name"].get<std::string>());
   }
   EXPECT_EQ(names, (std::set<std::string>{"scale", "page fault", "page migration H2D", "page migration: on a fault"}));

@@ -14,6 +14,7 @@
 #include "common/core/phases.hpp"
 #include "common/core/progress.hpp"
 #include "common/core/version.hpp"
+#include "common/gpu/device.hpp"
 #include "common/gpu/launch_latch.hpp"
 #include "common/gpu/nvml.hpp"
 #include "common/gpu/phase.hpp"
@@ -99,30 +100,34 @@ Report LessonSession::run() {
   }
 }
 
-// The GPUs a lesson measures on: its device, or the first N (every visible one when the lesson
-// says nullopt), whose turns are taken in one order so that no two runs deadlock.
+// The GPUs a lesson measures on (devices_measured), whose turns are taken in one order so that no
+// two runs deadlock.
 std::vector<std::string> LessonSession::gpus_to_queue() const {
-  if (ctx_.rank) return {queue_name_of_device(ctx_.device)};  // a rank: its own GPU
-  const std::optional<int> wanted = setup_.lesson->gpus_measured();
   std::vector<std::string> gpus;
-  if (wanted == 1) {
-    gpus.push_back(queue_name_of_device(ctx_.device));
-  } else {
-    gpus = queue_names_of_devices();
-    if (wanted) gpus.resize(std::min<std::size_t>(gpus.size(), static_cast<std::size_t>(std::max(*wanted, 0))));
-  }
+  for (const int device : devices_measured()) gpus.push_back(queue_name_of_device(device));
   // A lesson whose headline moves when another GPU on its PCIe path measures too takes the turns
   // of those GPUs as well (README, "Several GPUs").
   if (setup_.lesson->shares_host_path()) {
-    const auto sharing = gpus_sharing_host_path(query_device(ctx_.device).pci_bus_id);
-    if (sharing.size() > 1) {
-      say(inv_, fmt::format("cudalab: {} takes turns with the {} GPUs behind this GPU's PCIe host bridge: a run on "
-                            "any of them moves its headline",
-                            setup_.entry->slug, sharing.size()));
+    // Asked before the turn: no CUDA context yet (query_device would make one, and a waiting
+    // student with a context would count as a process that works beside the one measuring).
+    for (const auto& uuid : gpus_sharing_host_path(pci_bus_id_of_device(ctx_.device))) {
+      if (std::find(gpus.begin(), gpus.end(), uuid) == gpus.end()) gpus.push_back(uuid);  // its own is there
     }
-    gpus.insert(gpus.end(), sharing.begin(), sharing.end());
   }
   return gpus;
+}
+
+// The CUDA devices the lesson measures on: its device (a rank's own), or the first N (every visible one when
+// the lesson says nullopt).
+std::vector<int> LessonSession::devices_measured() const {
+  if (ctx_.rank) return {ctx_.device};  // a rank: its own GPU
+  const std::optional<int> wanted = setup_.lesson->gpus_measured();
+  if (wanted == 1) return {ctx_.device};
+  int count = device_count();
+  if (wanted) count = std::min(count, std::max(*wanted, 0));
+  std::vector<int> devices;
+  for (int i = 0; i < count; ++i) devices.push_back(i);
+  return devices;
 }
 
 QueueOptions LessonSession::queue_options() const {
@@ -131,6 +136,7 @@ QueueOptions LessonSession::queue_options() const {
   options.turn_times = course_turn_times();
   if (inv_.flags.queue_timeout_s > 0) options.timeout_s = inv_.flags.queue_timeout_s;
   options.has_context = [](const std::string& gpu_uuid, long pid) { return has_cuda_context(gpu_uuid, pid); };
+  options.words = [lang = inv_.output.lang()](const std::string& line) { return tr(lang, line); };
   return options;
 }
 
@@ -153,7 +159,13 @@ GpuTurns LessonSession::take_turns() {
     return GpuTurns(std::move(chosen.turn));
   }
   if (automatic) ctx_.device = least_busy_device();
-  return take_gpu_turns(gpus_to_queue(), options);
+  const std::vector<std::string> gpus = gpus_to_queue();
+  if (gpus.size() > devices_measured().size()) {  // said once, where the turns are taken
+    say(inv_, fmt::format("cudalab: {} takes turns with the {} GPUs behind this GPU's PCIe host bridge: a run on any "
+                          "of them moves its headline",
+                          setup_.entry->slug, gpus.size()));
+  }
+  return take_gpu_turns(gpus, options);
 }
 
 // Its own GPU (its local rank's, unless --device says), the other ranks met through the run's
@@ -215,6 +227,10 @@ Report LessonSession::measure_once() {
     classroom.busiest_during = watch.busiest();
   }
   const double measured_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  // The context goes before the turn: a process that tore it down as it exited, after giving the
+  // turn back, moved the next student's figures (lab H100: a class's first student read 03 at
+  // 1.63x, against 2.23x alone, while the run before it exited) and no process list showed why.
+  in_phase("release", [&] { release_devices(devices_measured()); });
   turns.release();
   report.turn = summary_of(turns, !inv_.flags.no_queue, measured_s);
   report.turn->phases = take_phases();

@@ -43,6 +43,7 @@ class LessonSession {
   GpuTurns take_turns();                 // sets ctx_.device first under --device auto
   GpuTurns take_turn_as_rank();          // one rank of several: meets the others first
   std::vector<std::string> gpus_to_queue() const;
+  std::vector<int> devices_measured() const;
   QueueOptions queue_options() const;
   GpuActivity wait_for_idle_gpu(const DeviceInfo& info) const;
   void stamp(Report& report, const DeviceInfo& info, ClassroomSnapshot& classroom) const;

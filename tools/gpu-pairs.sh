@@ -42,8 +42,9 @@ def load(path):
     except (OSError, ValueError):
         return None
 
-def headline(run):
-    key = (run.get("headline_metrics") or [None])[0]
+def headline(run, index=0):
+    keys = run.get("headline_metrics") or []
+    key = keys[index] if index < len(keys) else None
     for s in run.get("sections") or []:
         for m in s.get("metrics") or []:
             if m.get("key") == key:
@@ -60,17 +61,24 @@ for lesson in lessons:
     if not lone or not runs:
         print(f"{lesson:6} no runs")
         continue
-    key, _, unit, tol = headline(runs[0])
-    base = statistics.median(lone)
-    a = [headline(r)[1] for r in runs[0::2]]
-    b = [headline(r)[1] for r in runs[1::2]]
-    paired = [v for v in a + b if isinstance(v, (int, float))]
-    moved = max(abs(v / base - 1) for v in paired) if base else 0
-    alone = max(abs(v / base - 1) for v in lone) if base else 0  # how far lone runs stray by themselves
-    envs = sum(1 for r in runs if r.get("environment_verdict") == "disturbed")
-    fmt = lambda xs: " ".join(f"{v:.4g}" for v in xs if isinstance(v, (int, float)))
-    verdict = "moves: take turns across the path" if moved > tol / 2 and moved > alone else "holds"
-    print(f"{lesson:6} {key[:28]:28} {base:>9.4g}{unit[:1]:1} {fmt(a) + ' | ' + fmt(b):>30} {moved:>6.1%} {tol/2:>6.1%}  {verdict}"
-          f"  (lone runs strayed {alone:.1%})"
-          f"{f'  ({envs} disturbed)' if envs else ''}")
+    # Every headline the lesson holds a run to, not only its first (08's cudaFree figure moved
+    # beside a run on the other GPU while its stream-0 figure held).
+    for index in range(len(runs[0].get("headline_metrics") or [None])):
+        key, _, unit, tol = headline(runs[0], index)
+        lone_values = [v for i in range(1, pairs + 1) if (r := load(f"{work}/{lesson}-lone{i}.json"))
+                       for v in [headline(r, index)[1]] if isinstance(v, (int, float))]
+        if not lone_values or key is None:
+            continue
+        base = statistics.median(lone_values)
+        a = [headline(r, index)[1] for r in runs[0::2]]
+        b = [headline(r, index)[1] for r in runs[1::2]]
+        paired = [v for v in a + b if isinstance(v, (int, float))]
+        moved = max(abs(v / base - 1) for v in paired) if base and paired else 0
+        alone = max(abs(v / base - 1) for v in lone_values) if base else 0  # how far lone runs stray
+        envs = sum(1 for r in runs if r.get("environment_verdict") == "disturbed")
+        fmt = lambda xs: " ".join(f"{v:.4g}" for v in xs if isinstance(v, (int, float)))
+        verdict = "moves: take turns across the path" if moved > tol / 2 and moved > alone else "holds"
+        print(f"{lesson:6} {key[:28]:28} {base:>9.4g}{unit[:1]:1} {fmt(a) + ' | ' + fmt(b):>30} {moved:>6.1%} {tol/2:>6.1%}  {verdict}"
+              f"  (lone runs strayed {alone:.1%})"
+              f"{f'  ({envs} disturbed)' if envs else ''}")
 PY

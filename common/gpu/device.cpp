@@ -36,6 +36,13 @@ int device_count() {
   return count;
 }
 
+void release_devices(const std::vector<int>& devices) {
+  for (const int index : devices) {
+    CUDALAB_CUDA_CHECK(cudaSetDevice(index));  // the lesson measured here: it has its context
+    CUDALAB_CUDA_CHECK(cudaDeviceReset());
+  }
+}
+
 void use_device(int index) {
   const int count = device_count();
   if (index < 0 || index >= count) {

@@ -20,6 +20,12 @@ int device_count();
 // Checks `index` against the device count (WaivedError when out of range), makes it current.
 void use_device(int index);
 
+// Ends this process's work on the GPUs it used: each one's primary context is destroyed, with the
+// memory, pinned host buffers and streams it still held. Called before a turn is given back, so
+// that tearing the context down (which a process otherwise does as it exits) never falls into
+// the next student's measurement. `devices` are CUDA indices the lesson measured on.
+void release_devices(const std::vector<int>& devices);
+
 DeviceInfo query_device(int index);
 
 // Blocks of `kernel` (a __global__ function's address) at `threads_per_block` that one SM of the

@@ -24,6 +24,12 @@ std::string queue_name_of_device(int index) {
   return gpu_uuid_text(bytes);
 }
 
+std::string pci_bus_id_of_device(int index) {
+  char bus_id[32] = {};
+  CUDALAB_CUDA_CHECK(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, index));
+  return bus_id;
+}
+
 std::vector<std::string> queue_names_of_devices() {
   std::vector<std::string> names;
   for (int i = 0, count = device_count(); i < count; ++i) names.push_back(queue_name_of_device(i));

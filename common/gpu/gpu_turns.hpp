@@ -12,6 +12,10 @@ namespace cudalab {
 // device.
 std::string queue_name_of_device(int index);
 
+// The PCI bus id of CUDA device `index` ("00000000:18:00.0"), asked without making a CUDA
+// context: a student still waiting for a turn must hold none (query_device makes one).
+std::string pci_bus_id_of_device(int index);
+
 // The queue names of every CUDA device, in CUDA's order.
 std::vector<std::string> queue_names_of_devices();
 

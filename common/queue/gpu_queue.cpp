@@ -175,7 +175,10 @@ void wait_for_order_lock(int fd, Patience& patience, const std::string& gpu_uuid
     if (patience.waited() >= kOrderLockPatience_s) {
       QueueView view = make_queue_view(gpu_uuid, patience.waited(), {}, o.turn_times, 0, 0);
       view.order_lock_busy = true;
-      if (!o.on_wait && !line) line.emplace();
+      if (!o.on_wait && !line) {
+        line.emplace();
+        line->set_words(o.words);
+      }
       o.on_wait ? o.on_wait(view) : line->show(view);
     }
     if (patience.out_of_time()) {
@@ -344,10 +347,15 @@ void QueueTicket::mark_holding(double wall_s) {
   }
 }
 
+// A holder the kernel still reports stopped (passed over for it) ran nothing on the GPU while it
+// stood beside this turn: only a running one shares it. One continued meanwhile notices, drops
+// what it measured and queues again, so it is running, and counted, when this turn ends.
 bool QueueTicket::another_holder() const {
   try {
     const auto tickets = live();
-    return std::any_of(tickets.begin(), tickets.end(), [](const TicketInfo& t) { return t.holding && !t.ours; });
+    return std::any_of(tickets.begin(), tickets.end(), [](const TicketInfo& t) {
+      return t.holding && !t.ours && process_state(t.locker_pid) != ProcessState::stopped;
+    });
   } catch (const QueueUnavailableError&) {
     return false;
   }
@@ -378,7 +386,10 @@ GpuTurn wait_for_turn(std::unique_ptr<QueueTicket> ticket, const QueueOptions& o
   patience.check();
   const std::string gpu_uuid = ticket->gpu_uuid();
   std::optional<WaitingLine> line;
-  if (!o.on_wait) line.emplace();
+  if (!o.on_wait) {
+    line.emplace();
+    line->set_words(o.words);
+  }
   PassOver pass_over(o, gpu_uuid);
   std::vector<PassedOver> passed;
   auto look = [&](const std::vector<TicketInfo>& live) {

@@ -151,7 +151,7 @@ void WaitingLine::show(const QueueView& v) {
   for (const auto& passed : v.passed_over) {
     if (std::find(announced_.begin(), announced_.end(), passed.ticket.number) != announced_.end()) continue;
     announced_.push_back(passed.ticket.number);
-    std::fprintf(out_, "%s%s\n", terminal_ && drawn_ ? "\r\x1b[K" : "", passed_over_line(v.gpu, passed).c_str());
+    std::fprintf(out_, "%s%s\n", terminal_ && drawn_ ? "\r\x1b[K" : "", in_words(passed_over_line(v.gpu, passed)).c_str());
     last_key_.clear();  // the waiting line is drawn again below it
   }
   if (v.ahead == 0 && !v.order_lock_busy) return;  // only a passing over to say: the turn is ours
@@ -160,10 +160,10 @@ void WaitingLine::show(const QueueView& v) {
                                    : fmt::format("{}|{}", v.ahead, v.order_lock_busy);
   if (terminal_) {
     if (key == last_key_ && last_drawn_at_ >= 0 && v.waited_s - last_drawn_at_ < kRedrawEvery_s) return;
-    std::fprintf(out_, "\r\x1b[K%s", cut_to_columns(waiting_line(v), columns_ - 1).c_str());
+    std::fprintf(out_, "\r\x1b[K%s", cut_to_columns(in_words(waiting_line(v)), columns_ - 1).c_str());
   } else {
     if (key == last_key_) return;
-    std::fprintf(out_, "%s\n", waiting_line(v).c_str());
+    std::fprintf(out_, "%s\n", in_words(waiting_line(v)).c_str());
   }
   std::fflush(out_);
   last_key_ = key;
@@ -176,7 +176,8 @@ void WaitingLine::done(const std::string& gpu_uuid, double waited_s) {
   if (terminal_) {
     std::fputs("\r\x1b[K", out_);
   } else {
-    std::fprintf(out_, "cudalab: your turn on %s after %s\n", short_gpu(gpu_uuid).c_str(), format_wait(waited_s).c_str());
+    const std::string line = fmt::format("cudalab: your turn on {} after {}", short_gpu(gpu_uuid), format_wait(waited_s));
+    std::fprintf(out_, "%s\n", in_words(line).c_str());
   }
   std::fflush(out_);
   drawn_ = false;

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <map>
 #include <optional>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -102,9 +103,14 @@ class WaitingLine {
   // The turn came: erase the line on a terminal, say so in one line otherwise (only when a
   // waiting line was printed).
   void done(const std::string& gpu_uuid, double waited_s);
+  // The user's language: each line goes through `words` before it is printed (unset: English).
+  void set_words(std::function<std::string(const std::string&)> words) { words_ = std::move(words); }
 
  private:
+  std::string in_words(const std::string& line) const { return words_ ? words_(line) : line; }
+
   std::FILE* out_;
+  std::function<std::string(const std::string&)> words_;
   bool terminal_;
   std::size_t columns_;
   std::string last_key_;

@@ -45,8 +45,9 @@ struct CheckComparison {
 };
 
 enum class CompareVerdict {
-  holds,         // every headline judgement held (a disturbed run that held anyway holds too)
-  inconclusive,  // a headline judgement failed while A or B was disturbed: too noisy to judge
+  holds,         // both runs clean, and every headline judgement held
+  inconclusive,  // A or B was disturbed: whether or not its figures stayed in tolerance, a run
+                 // measured beside another process's work cannot vouch for the lesson
   fails,         // B does not hold: a verify failed, a run was modified, or a clean headline failed
 };
 

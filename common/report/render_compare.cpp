@@ -98,14 +98,18 @@ std::string verdict_sentence(const Comparison& c, Lang lang = Lang::en) {
     case CompareVerdict::holds: {
       std::size_t headlines = 0;
       for (const auto& m : c.metrics) headlines += m.headline ? 1 : 0;
-      const char* who = c.disturbance_a.empty() ? "B was" : c.disturbance_b.empty() ? "A was" : "both were";
-      return fmt::format("B holds against A: {} headline metric{} within tolerance, every verify check passed{}",
-                         headlines, headlines == 1 ? "" : "s",
-                         c.disturbed() ? fmt::format(", though {} disturbed", who) : "");
+      return fmt::format("B holds against A: {} headline metric{} within tolerance, every verify check passed",
+                         headlines, headlines == 1 ? "" : "s");
     }
-    case CompareVerdict::inconclusive:
-      return "inconclusive: too noisy to judge: " + joined(c.undecided(), "; ", lang) + ", and " +
+    case CompareVerdict::inconclusive: {
+      const auto undecided = c.undecided();
+      if (undecided.empty()) {
+        return "inconclusive: every headline figure is within tolerance, but " + disturbed_phrase(c, lang) +
+               ", and a figure measured beside another process's work cannot vouch for the lesson";
+      }
+      return "inconclusive: too noisy to judge: " + joined(undecided, "; ", lang) + ", and " +
              disturbed_phrase(c, lang);
+    }
     case CompareVerdict::fails: break;
   }
   std::string text = "B does not hold against A: " + joined(c.failures(), "; ", lang);

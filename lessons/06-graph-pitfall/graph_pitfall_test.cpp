@@ -135,7 +135,9 @@ TEST(GraphPitfallReport, WithoutTheFillCaseTheDefaultKeepsItsHeadlineChecksAndVe
   for (const auto& s : r.sections) {
     EXPECT_NE(s.key, "fill");
     for (const auto& t : s.tables) {
-      if (t.key == "bound") EXPECT_EQ(t.rows.size(), 2u);
+      if (t.key == "bound") {
+        EXPECT_EQ(t.rows.size(), 2u);
+      }
     }
   }
   bool suggests_full = false;

@@ -3,9 +3,12 @@
 #include "measure.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <numeric>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -27,6 +30,14 @@ namespace {
 
 constexpr std::uint64_t kSmallCopyBytes = 4096;
 constexpr int kHoldUs = 200;  // far longer than enqueuing two copies takes
+// A link left idle drops into a low-power state, and the first copy after it runs slower: on the
+// two H100s (NV18), after 50 ms of idle host work one 64 MiB copy ran at 190 GB/s one way and
+// 470 both ways, against 374 and 715 right after a 4 MiB copy (20 ms idle did not slow it).
+// So every timed peer copy follows an untimed one of kWarmBytes in stream order, and the cold
+// case is measured on its own, after kLinkIdle.
+constexpr std::uint64_t kWarmBytes = 4ull << 20;
+constexpr auto kLinkIdle = std::chrono::milliseconds(100);
+constexpr int kColdSamples = 5;
 constexpr std::uint32_t kSeedForward = 0xA0B1C2D3u;   // the pattern GPU 0 sends
 constexpr std::uint32_t kSeedBackward = 0x3D2C1B0Au;  // the pattern GPU 1 sends
 
@@ -62,7 +73,7 @@ class PeerAccess {
 
 int gpus_to_use(const Params& p, int visible) {
   if (visible < kMinGpus) {
-    throw WaivedError(fmt::format("lesson 10 needs at least {} GPUs and found {}; a run recorded on two H200s: "
+    throw WaivedError(fmt::format("lesson 10 needs at least {} GPUs and found {}; a run recorded on two H100s: "
                                   "cudalab show course-notes/runs/10-multi-gpu.json",
                                   kMinGpus, visible));
   }
@@ -97,6 +108,7 @@ struct CopyRig {
   std::uint64_t bytes;
   DeviceBuffer<std::uint8_t> src_a, dst_a;  // on GPU a
   DeviceBuffer<std::uint8_t> src_b, dst_b;  // on GPU b
+  DeviceBuffer<std::uint8_t> warm_a, warm_b;  // the untimed copy that wakes the link: never checked
   PinnedBuffer<std::uint8_t> staging, readback, poison;
   Stream on_a, on_b;
   EventTimer timer_a, timer_b;
@@ -109,6 +121,8 @@ struct CopyRig {
         dst_a(on_device(a, [&] { return DeviceBuffer<std::uint8_t>(n); })),
         src_b(on_device(b, [&] { return DeviceBuffer<std::uint8_t>(n); })),
         dst_b(on_device(b, [&] { return DeviceBuffer<std::uint8_t>(n); })),
+        warm_a(on_device(a, [] { return DeviceBuffer<std::uint8_t>(kWarmBytes); })),
+        warm_b(on_device(b, [] { return DeviceBuffer<std::uint8_t>(kWarmBytes); })),
         staging(n), readback(n), poison(n),
         on_a(on_device(a, [] { return Stream(); })),
         on_b(on_device(b, [] { return Stream(); })),
@@ -122,6 +136,8 @@ struct CopyRig {
     CUDALAB_CUDA_CHECK(cudaMemcpy(src_b.data(), staging.data(), n, cudaMemcpyHostToDevice));
     sm_blocks_a = on_device(a, [] { return sm_copy_blocks_per_sm(); }) * sm_count_of(a);
     sm_blocks_b = on_device(b, [] { return sm_copy_blocks_per_sm(); }) * sm_count_of(b);
+    CUDALAB_CUDA_CHECK(cudaMemset(warm_a.data(), 0, kWarmBytes));  // defined bytes, for the sanitizer
+    CUDALAB_CUDA_CHECK(cudaMemset(warm_b.data(), 0, kWarmBytes));
   }
 };
 
@@ -155,8 +171,25 @@ void check(CopyRig& r, const std::uint8_t* dst, std::uint64_t n, std::uint32_t s
   tally.add(count_pattern_matches(r.readback.data(), n, seed), n);
 }
 
-double one_way(CopyRig& r, Mover mover, std::uint64_t n, Tally& tally) {
+// Whether a timed peer copy finds its link awake (an untimed copy just before it, in stream
+// order) or asleep (the host idles kLinkIdle first, as a training step's host work may).
+enum class Link { warm, cold };
+
+// Each direction the timed copy will use gets an untimed copy on its own stream, or an idle wait.
+void prepare_link(CopyRig& r, Link link, bool both_directions) {
+  if (link == Link::cold) {
+    std::this_thread::sleep_for(kLinkIdle);
+    return;
+  }
+  CUDALAB_CUDA_CHECK(cudaMemcpyPeerAsync(r.warm_b.data(), r.b, r.warm_a.data(), r.a, kWarmBytes, r.on_a));
+  if (both_directions) {
+    CUDALAB_CUDA_CHECK(cudaMemcpyPeerAsync(r.warm_a.data(), r.a, r.warm_b.data(), r.b, kWarmBytes, r.on_b));
+  }
+}
+
+double one_way(CopyRig& r, Mover mover, std::uint64_t n, Tally& tally, Link link = Link::warm) {
   poison(r, r.dst_b.data(), n, kSeedForward);
+  prepare_link(r, link, false);
   r.timer_a.start(r.on_a);
   enqueue_direction(r, mover, /*forward=*/true, n);
   r.timer_a.stop(r.on_a);
@@ -167,10 +200,12 @@ double one_way(CopyRig& r, Mover mover, std::uint64_t n, Tally& tally) {
 
 // a -> b on a's stream and b -> a on b's stream, forked from and joined back into a's stream.
 // Both wait behind a short hold on a's stream: otherwise a's copy starts while the host is still
-// enqueuing b's (measured on the H200s: a third of the runs overlapped only in part).
-double both_ways(CopyRig& r, Mover mover, Tally& tally) {
+// enqueuing b's (measured on the H200s: a third of the runs overlapped only in part). The warm-up
+// copies run before the hold ends.
+double both_ways(CopyRig& r, Mover mover, Tally& tally, Link link = Link::warm) {
   poison(r, r.dst_b.data(), r.bytes, kSeedForward);
   poison(r, r.dst_a.data(), r.bytes, kSeedBackward);
+  prepare_link(r, link, true);
   {
     const DeviceScope scope(r.a);
     launch_hold(r.on_a, kHoldUs);
@@ -186,6 +221,13 @@ double both_ways(CopyRig& r, Mover mover, Tally& tally) {
   const double ms = r.timer_a.elapsed_ms();
   check(r, r.dst_b.data(), r.bytes, kSeedForward, tally);
   check(r, r.dst_a.data(), r.bytes, kSeedBackward, tally);
+  return ms;
+}
+
+// The cold samples: no warm-up and no adaptive repeats, each after its own idle wait.
+std::vector<double> cold_samples(const std::function<double()>& copy) {
+  std::vector<double> ms;
+  for (int i = 0; i < kColdSamples; ++i) ms.push_back(copy());
   return ms;
 }
 
@@ -252,6 +294,8 @@ PeerCopies measure_peer_copies(const Params& p, const Repetitions& reps, int a, 
     c.sm_one_way_ms = repeat(reps, [&] { return one_way(r, Mover::sms, c.large_bytes, c.bytes); });
     c.sm_both_ms = repeat(reps, [&] { return both_ways(r, Mover::sms, c.bytes); });
   }
+  c.cold_one_ms = cold_samples([&] { return one_way(r, engines, c.large_bytes, c.bytes, Link::cold); });
+  c.cold_both_ms = cold_samples([&] { return both_ways(r, engines, c.bytes, Link::cold); });
   c.staged_ms = repeat(reps, [&] { return staged(r, c.bytes); });
   c.d2h_ms = repeat(reps, [&] { return first_hop(r, c.bytes); });
   c.h2d_ms = repeat(reps, [&] { return second_hop(r, c.bytes); });

@@ -42,6 +42,10 @@ struct PeerCopies {
   int sm_blocks = 0;                   // blocks of the copy kernel: every SM filled once
   std::vector<double> sm_one_way_ms;   // GPU 0's SMs -> GPU 1
   std::vector<double> sm_both_ms;      // GPU 0's SMs -> 1 and GPU 1's SMs -> 0 at once
+  // Every copy above follows an untimed copy that wakes the link; these two follow 100 ms of idle
+  // host instead, when a link may have dropped into its low-power state.
+  std::vector<double> cold_one_ms;     // as large_ms
+  std::vector<double> cold_both_ms;    // as both_ms
   std::vector<double> staged_ms;       // 0 -> pinned host -> 1, large_bytes
   std::vector<double> d2h_ms;          // the staged copy's first hop alone
   std::vector<double> h2d_ms;          // ... and its second hop alone

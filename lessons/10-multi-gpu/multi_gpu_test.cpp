@@ -1,5 +1,7 @@
 // Lesson 10 without a GPU: its flags, the link and pipeline models, and every check of its
 // report decided from made-up measurements.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -121,6 +123,8 @@ Measurements made_up_run(double serial_ms, double overlapped_ms, double priority
   c.sm_blocks = 132 * 8;
   c.sm_one_way_ms = {0.200, 0.201, 0.199};
   c.sm_both_ms = {0.215, 0.214, 0.216};
+  c.cold_one_ms = {0.40, 0.41, 0.40, 0.39, 0.40};  // a link that woke from its low-power state
+  c.cold_both_ms = {0.28, 0.29, 0.28, 0.28, 0.30};
   c.staged_ms = {2.6, 2.61, 2.62};
   c.d2h_ms = {1.3, 1.3, 1.31};
   c.h2d_ms = {1.25, 1.26, 1.25};
@@ -166,6 +170,21 @@ TEST(MultiGpuReport, AGoodRunPassesEveryCheck) {
   EXPECT_NEAR(*r.find_metric("peer.staged")->predicted, (64ull << 20) / (2.55 * 1e6), 1e-6);
   EXPECT_EQ(r.headline, "peer 320 GB/s one way, 597 both; step 1.40 -> 0.95 -> 0.88 ms");
   EXPECT_EQ(r.devices.size(), 2u);
+}
+
+// The copies after 100 ms of idle are shown beside the warm ones, in the same unit, and are not
+// part of the headline: whether a link sleeps is the machine's setting, not the lesson's point.
+TEST(MultiGpuReport, ColdLinkCopiesAreShownBesideTheWarmOnes) {
+  const auto r = report_of(made_up_run(1.40, 0.95, 0.88));
+  const auto* one = r.find_metric("peer.one_way.cold");
+  const auto* both = r.find_metric("peer.both_ways.cold");
+  ASSERT_NE(one, nullptr);
+  ASSERT_NE(both, nullptr);
+  EXPECT_EQ(one->unit, "GB/s");
+  EXPECT_NEAR(one->summary().median, (64ull << 20) / (0.40 * 1e6), 1e-6);
+  EXPECT_NEAR(both->summary().median, 2.0 * (64ull << 20) / (0.28 * 1e6), 1e-6);
+  const auto keys = r.headline_metric_keys();
+  EXPECT_EQ(std::count(keys.begin(), keys.end(), "peer.one_way.cold"), 0);
 }
 
 TEST(MultiGpuReport, OverlapMustSaveATenth) {

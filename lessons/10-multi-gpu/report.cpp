@@ -119,6 +119,10 @@ void peer_section(ReportBuilder& b, const Measurements& m, const Prediction& pr)
                   .with_note(c.sm_both_ms.empty() ? "predicted: each direction at its one-way speed"
                                                   : "predicted: each direction at its one-way speed, at most what "
                                                     "the link carried both ways"))
+      .metric(measured("peer.one_way.cold", "one way, after 100 ms idle", "GB/s", bandwidths(c.large_bytes, c.cold_one_ms))
+                  .with_note("no warm-up copy: the link may be in its low-power state"))
+      .metric(measured("peer.both_ways.cold", "both ways, after 100 ms idle", "GB/s",
+                       bandwidths(2 * c.large_bytes, c.cold_both_ms)))
       .metric(measured("peer.staged", "staged through pinned host memory", "GB/s", bandwidths(c.large_bytes, c.staged_ms))
                   .with_prediction(gigabytes_per_s(c.large_bytes, pr.staged_ms))
                   .with_note("predicted: the two hops back to back"))

@@ -95,7 +95,8 @@ void add_zero_copy_expect(ReportBuilder& b, const Params& p, const Measurements&
   if (p.reuse == 1) {
     b.expect("zero_copy_wins_once", wins_once,
              fmt::format("zero-copy beats copying first when each word is read once ({})", at_one),
-             "it crosses the bus once each way and overlaps both directions and the kernel by itself");
+             "it crosses the bus once each way and overlaps both directions and the kernel by itself")
+        .headline_check("zero_copy_wins_once");
     return;
   }
   b.expect("zero_copy_crossover", wins_once && sweep.crossover.has_value(),
@@ -103,7 +104,8 @@ void add_zero_copy_expect(ReportBuilder& b, const Params& p, const Measurements&
                        crossover_text(sweep.crossover, p.reuse), crossover_text(predicted.crossover, p.reuse)),
            "every zero-copy read crosses the bus, a read of a copy does not; a GPU that kept host memory in its "
            "caches, or a bus faster than its copy engines, would move the crossover")
-      .depends_on({"way.zero_copy", "reuse.1.copy_first"});
+      .depends_on({"way.zero_copy", "reuse.1.copy_first"})
+      .headline_check("zero_copy_crossover");
 }
 
 }  // namespace

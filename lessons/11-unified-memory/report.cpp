@@ -61,7 +61,8 @@ void add_ways(ReportBuilder& b, const Params& p, const Measurements& m, const Pr
                   .with_prediction(predicted.prefetched_ms))
       .metric(measured("way.zero_copy", "zero-copy (mapped host memory)", "ms", zero_copy)
                   .with_prediction(predicted.zero_copy_ms.front()))
-      .metric(ratio("ratio.on_demand", "on demand / explicit", median_of(totals(m.on_demand)), "way.on_demand"))
+      .metric(ratio("ratio.on_demand", "on demand / explicit", median_of(totals(m.on_demand)), "way.on_demand")
+                  .with_compare_tolerance(kOnDemandCompareTolerance))
       .metric(ratio("ratio.prefetched", "prefetched / explicit", median_of(column(m.prefetched, &EnqueuedSample::ms)),
                     "way.prefetched"))
       .metric(ratio("ratio.zero_copy", "zero-copy / explicit", median_of(zero_copy), "way.zero_copy"))
@@ -144,11 +145,15 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
   add_checks(b, p, m, predicted);
   const double on_demand = median_of(totals(m.on_demand)) / explicit_median(m);
   const double prefetched = median_of(column(m.prefetched, &EnqueuedSample::ms)) / explicit_median(m);
-  b.headline(
-      fmt::format("managed memory: on demand {:.2f}× explicit copies, prefetched {:.2f}×", on_demand, prefetched),
-      // ratio.prefetched is shown, not held: on the lab H100 its samples fall into two groups
-      // (6.7 and 8.5 ms in one run), which the noise rule would read as a disturbed run.
-      {"ratio.on_demand"});
+  const double zero_copy = median_of(m.reuse.front().zero_copy_ms) / explicit_median(m);
+  b.headline(fmt::format("managed memory: on demand {:.2f}× explicit copies, prefetched {:.2f}×; zero-copy {:.2f}×",
+                         on_demand, prefetched, zero_copy),
+             // Only zero-copy's figure is held. The managed ways move as the driver's fault handling
+             // does: twelve lone processes on the lab H100 in one hour read on demand 10.6× to 16.8×
+             // and prefetched 3.6× to 6.7×, while zero-copy read 0.99× to 1.02×. The managed ways are
+             // held by their headline checks (on demand slower, prefetching wins back), which hold
+             // on every run.
+             {"ratio.zero_copy"});
   b.try_next("cudalab unified-memory --timeline", "see the faults and the migrations the driver makes")
       .try_next("cudalab unified-memory --streams 1", "one stream: nothing hides the prefetches")
       .try_next("cudalab unified-memory --reuse 32", "far past the crossover: how much does zero-copy lose?")

@@ -256,7 +256,10 @@ TEST(UnifiedMemoryReport, EveryCheckPassesOnAGoodRun) {
                           "sparse_favours_zero_copy"}) {
     EXPECT_TRUE(check_of(r, key).passed) << key << ": " << check_of(r, key).summary;
   }
-  EXPECT_EQ(r.headline, "managed memory: on demand 17.33× explicit copies, prefetched 1.07×");
+  EXPECT_EQ(r.headline, "managed memory: on demand 17.33× explicit copies, prefetched 1.07×; zero-copy 0.93×");
+  EXPECT_EQ(r.headline_metric_keys(), std::vector<std::string>{"ratio.zero_copy"});
+  EXPECT_EQ(r.headline_checks,
+            (std::vector<std::string>{"prefetch_beats_on_demand", "on_demand_is_slower", "zero_copy_crossover"}));
   EXPECT_NE(check_of(r, "zero_copy_crossover").summary.find("loses from reuse 4 on (model: reuse 4)"),
             std::string::npos)
       << check_of(r, "zero_copy_crossover").summary;
@@ -264,9 +267,9 @@ TEST(UnifiedMemoryReport, EveryCheckPassesOnAGoodRun) {
   EXPECT_DOUBLE_EQ(r.find_metric("ratio.prefetched")->samples.at(0), 1.6 / 1.5);
 }
 
-TEST(UnifiedMemoryReport, PrefetchedMustTakeAtMostHalfTheOnDemandTime) {
-  EXPECT_TRUE(passes(made_up_run(13.0, 26), "prefetch_beats_on_demand"));
-  EXPECT_FALSE(passes(made_up_run(13.1, 26), "prefetch_beats_on_demand"));
+TEST(UnifiedMemoryReport, PrefetchedMustTakeAtMostThreeQuartersOfTheOnDemandTime) {
+  EXPECT_TRUE(passes(made_up_run(19.5, 26), "prefetch_beats_on_demand"));
+  EXPECT_FALSE(passes(made_up_run(19.6, 26), "prefetch_beats_on_demand"));
   EXPECT_TRUE(passes(made_up_run(8.5, 24.2), "prefetch_beats_on_demand")) << "the lab H100's figures";
 }
 

@@ -182,7 +182,7 @@ TEST(Copies, AReferenceRunIsCaughtByItsDigestAndByItsMeasurementsAfterItsIdentit
   const auto as_is = copied_reference(copy.report);
   ASSERT_TRUE(as_is);
   EXPECT_EQ(as_is->reference, reference_run_name(4));
-  EXPECT_EQ(as_is->mark, "the same digest");
+  EXPECT_EQ(as_is->mark, "the same run id");  // a sealed reference carries its run id
 
   Report forged = report_from_json(reference);  // someone else's name on it, sealed again
   stamp_provenance(forged, {"GPU-forged"});
@@ -224,7 +224,7 @@ TEST(Copies, TheGraderFormsOfATamperedOrCopiedRunNeverDiffCleanAgainstTheReferen
     EXPECT_NE(edited.out, reference.out);
     const Outcome copied = run({"show", (dir / "frank-03.json").string(), form});
     EXPECT_EQ(copied.out.rfind("integrity copy of the built-in reference run " + reference_run_name(3) +
-                                   " (the same digest)\n",
+                                   " (the same run id)\n",
                                0),
               0u)
         << copied.out;
@@ -290,8 +290,13 @@ TEST(ClassChecks, OneRunHandedInByTwoStudentsAndACopyOfAReferenceAreFlagged) {
   check_class_runs(rows, ClassPolicy{});
   EXPECT_TRUE(has_flag(rows[0], "the same run as frank-frank.json, handed in by frank (the same run id)"));
   EXPECT_TRUE(has_flag(rows[1], "the same run as erin-erin.json, handed in by erin (the same run id)"));
-  EXPECT_TRUE(has_flag(rows[2], "a copy of the built-in reference run " + reference_run_name(4) + " (the same digest)"));
-  EXPECT_TRUE(has_flag(rows[2], "it does not say who made it or where"));
+  EXPECT_TRUE(has_flag(rows[2], "a copy of the built-in reference run " + reference_run_name(4) + " (the same run id)"));
+  Report unstamped = own_run(11);  // made by a build from before runs said who and where
+  unstamped.provenance.reset();
+  std::deque<SavedRun> old_runs{saved(unstamped, "gina.json")};
+  std::vector<GradeRow> old_rows{row_of(old_runs[0], "gina")};
+  check_class_runs(old_rows, ClassPolicy{});
+  EXPECT_TRUE(has_flag(old_rows[0], "it does not say who made it or where"));
   ClassPolicy assigned;
   assigned.lessons = {3, 5};
   std::vector<GradeRow> again{row_of(runs[2], "dave")};

@@ -196,6 +196,9 @@ constexpr int kNothingSeen = 42;
 int run_child_continuing(const std::function<int()>& body, int& stops) {
   const pid_t pid = fork();
   if (pid == 0) {
+    // A group of its own: in an orphaned process group (a test run under setsid, as CI may) the
+    // kernel discards SIGTSTP's default action, and nothing would stop.
+    setpgid(0, 0);
     give_up_after_seconds(10);
     install_interrupt_handler();
     _exit(body());

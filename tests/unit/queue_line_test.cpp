@@ -5,6 +5,7 @@
 
 #include "common/queue/gpu_queue.hpp"
 #include "common/core/text_format.hpp"
+#include "common/report/translate.hpp"
 #include "queue_test_support.hpp"
 
 namespace cudalab {
@@ -141,4 +142,33 @@ TEST(QueueLine, OnATerminalTheLineIsRewrittenInPlaceAndFitsTheWidth) {
 }
 
 }  // namespace
+// Every form of the queue's lines has a Chinese form: the waiting line with and without a holder
+// and an estimate, a busy order lock, each reason for passing a ticket over, and the turn itself.
+TEST(QueueLine, EveryFormOfTheLinesHasAChineseForm) {
+  std::vector<std::string> lines;
+  const std::vector<TicketInfo> running{ticket(7, "stream-overlap", kNow - 1.2), ticket(8, "pinned-vs-pageable")};
+  const std::vector<TicketInfo> stuck{ticket(7, "stream-overlap", kNow - 95), ticket(8, "priority")};
+  const std::vector<TicketInfo> unknown{ticket(7, "no-such-lesson", kNow - 1.2)};
+  for (const auto* ahead : {&running, &stuck, &unknown}) {
+    lines.push_back(waiting_line(make_queue_view(kGpu, 4.2, *ahead, class_times(), kNow, kNow)));
+    lines.push_back(waiting_line(make_queue_view(kGpu, 4.2, *ahead, TurnTimes{}, kNow, kNow)));
+  }
+  QueueView busy = make_queue_view(kGpu, 12, {}, class_times(), kNow, kNow);
+  busy.order_lock_busy = true;
+  lines.push_back(waiting_line(busy));
+  for (const char* why : {"its process is stopped (Ctrl-Z or kill -STOP) for 2 s",
+                          "it holds the turn without a CUDA context on this GPU for 4 s",
+                          "its turn came and it did not take it for 2 s"}) {
+    lines.push_back(passed_over_line("GPU-8f0e1c2a", PassedOver{ticket(1, "?"), why}));
+  }
+  lines.push_back("cudalab: your turn on GPU-8f0e1c2a after 1.1 s");
+  for (const auto& line : lines) {
+    const std::string zh = tr(Lang::zh, line);
+    EXPECT_NE(zh, line) << "no zh form: " << line;
+    for (const char* word : {"waiting", "ahead", "passed over", "your turn", "stuck", "to wait", " in", "held"}) {
+      EXPECT_EQ(zh.find(word), std::string::npos) << word << " left in: " << zh;
+    }
+  }
+}
+
 }  // namespace cudalab

@@ -23,10 +23,6 @@ const std::filesystem::path kRuns = std::filesystem::path(CUDALAB_SOURCE_DIR) / 
 // Reference runs recorded before their lesson's flags changed. The lead re-records every
 // reference run on the lab GPU; empty this list then.
 const std::map<std::string, std::string> kKnownStale = {
-    {"02-pinned-vs-pageable.json", "recorded before --full (the 256MiB sweep step)"},
-    {"03-stream-overlap.json", "recorded before --full (the lecture replica)"},
-    {"06-graph-pitfall.json", "recorded before --full (the fill case)"},
-    {"07-graph-forkjoin.json", "recorded before --full (the fill case and the whole launch sweep)"},
 };
 
 std::vector<std::filesystem::path> reference_runs() {

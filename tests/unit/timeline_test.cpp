@@ -157,13 +157,21 @@ TEST(TimelineReport, TextDrawsTimelinesOnlyWhenAsked) {
   EXPECT_EQ(render_stable(r).find("chunk"), std::string::npos) << "--stable leaves timelines out";
 }
 
-TEST(TimelineReport, JsonRoundTrip) {
+namespace {
+// A saved run of lesson 03 with nothing in it yet: what the JSON round trips start from.
+Report run_of_lesson_03() {
   Report r;
   r.tool_version = "0.1.0";
   r.recorded_at = "2026-01-01T00:00:00Z";
   r.lesson_number = 3;
   r.lesson_slug = slug_of(3);
   r.lesson_title = "t";
+  return r;
+}
+}  // namespace
+
+TEST(TimelineReport, JsonRoundTrip) {
+  Report r = run_of_lesson_03();
   Timeline t = staircase();
   t.notes_key = "timeline";
   t.dropped_records = 2;
@@ -233,12 +241,7 @@ TEST(TimelineRender, UnifiedMemoryKindsHaveGlyphsAndLegend) {
 }
 
 TEST(TimelineReport, UnifiedMemoryKindsSurviveJsonAndTrace) {
-  Report r;
-  r.tool_version = "0.1.0";
-  r.recorded_at = "2026-01-01T00:00:00Z";
-  r.lesson_number = 3;
-  r.lesson_slug = slug_of(3);
-  r.lesson_title = "t";
+  Report r = run_of_lesson_03();
   r.timelines = {faulting_run()};
   const Report back = report_from_json(nlohmann::json::parse(report_to_json(r).dump()));
   ASSERT_EQ(back.timelines.at(0).ops.size(), faulting_run().ops.size());

@@ -7,10 +7,12 @@
 # Exit 77 (CTest: skipped) when Slurm cannot run here: not root (slurmd launches the jobs), the
 # packages are missing (slurm-wlm, munge), or the cluster does not come up (munged, slurmctld or
 # slurmd fails to start, or the node never turns idle, as in a container that forbids them).
-# Exit 1 only when the cluster is up and a README command misbehaves. The whole test runs under
-# a watchdog of kBudgetS seconds; every daemon it started is stopped at its end, however it ends.
+# Exit 1 when the cluster is up and a README command misbehaves, or when anything the test
+# started (a daemon, slurmstepd, a job's task) is still running after its end. The whole test
+# runs under a watchdog of kBudgetS seconds, so that it ends within a minute; every daemon it
+# started is stopped at its end, however it ends.
 set -u
-readonly kBudgetS=75
+readonly kBudgetS=55
 cudalab=$(realpath "$1")
 repo=$(realpath "$2")
 fake=$(realpath "$3")  # tests/unit/class_fake_main.cpp: a lesson run without a GPU
@@ -28,6 +30,24 @@ if [ -z "${CUDALAB_SLURM_TEST_WORK:-}" ]; then
   CUDALAB_SLURM_TEST_WORK=$work timeout --kill-after=5 "$kBudgetS" "$0" "$@"
   code=$?
   while read -r pid; do kill -9 -- "-$pid" "$pid" 2>/dev/null; done <"$work/pids" 2>/dev/null
+  # Nothing the run started may outlive it: the daemons, slurmstepd and the jobs' tasks all carry
+  # the work folder in their environment (zombies have none and are not running).
+  left=""
+  for _ in $(seq 30); do
+    left=""
+    for environ in /proc/[0-9]*/environ; do
+      pid=${environ#/proc/}
+      pid=${pid%/environ}
+      { tr '\0' '\n' <"$environ"; } 2>/dev/null | grep -qxF "CUDALAB_SLURM_TEST_WORK=$work" && left="$left $pid"
+    done
+    [ -z "$left" ] && break
+    sleep 0.1
+  done
+  if [ -n "$left" ]; then
+    echo "slurm_test: FAILED: still running after the test:"
+    for pid in $left; do ps -o pid=,args= -p "$pid"; kill -9 "$pid" 2>/dev/null; done
+    code=1
+  fi
   rm -rf "$work"
   if [ "$code" -eq 124 ] || [ "$code" -eq 137 ]; then
     echo "slurm_test: FAILED: still running after ${kBudgetS} s; stopped"
@@ -100,10 +120,12 @@ import socket
 s = [socket.socket() for _ in range(2)]
 for x in s: x.bind(("127.0.0.1", 0))
 print(*[x.getsockname()[1] for x in s])')
-node=$(hostname)
+# The node's Slurm name is not the host's, so that a run that says `cudalab-n1` took it from
+# Slurm (SLURMD_NODENAME), not from the host name a run outside Slurm records.
+readonly node=cudalab-n1
 cat >"$work/slurm.conf" <<EOF
 ClusterName=cudalabtest
-SlurmctldHost=$node(127.0.0.1)
+SlurmctldHost=$(hostname)(127.0.0.1)
 SlurmctldPort=$ctld_port
 SlurmdPort=$slurmd_port
 AuthType=auth/munge
@@ -133,12 +155,12 @@ ReturnToService=2
 GresTypes=gpu
 # More CPUs than the machine has (config_overrides): a class's array tasks run side by side.
 SlurmdParameters=config_overrides
-NodeName=$node NodeAddr=127.0.0.1 CPUs=32 RealMemory=1000 Gres=gpu:8 State=UNKNOWN
+NodeName=$node NodeHostname=$(hostname) NodeAddr=127.0.0.1 CPUs=32 RealMemory=1000 Gres=gpu:8 State=UNKNOWN
 PartitionName=class Nodes=$node Default=YES MaxTime=10 State=UP
 EOF
 mkdir -p "$work/dev"
 for gpu in 0 1 2 3 4 5 6 7; do
-  : >"$work/dev/gpu$gpu"
+  ln -s /dev/null "$work/dev/gpu$gpu"  # slurmd takes only a character or block device
   echo "Name=gpu File=$work/dev/gpu$gpu" >>"$work/gres.conf"
 done
 export SLURM_CONF="$work/slurm.conf"
@@ -181,14 +203,15 @@ run "$RANKS" 77
 [ "$(grep -c waived <<<"$out")" -eq 2 ] || fail "each of the two ranks must be waived on its own: $out"
 
 # A class of 30, one array task each.
-job=$(timeout 10 sbatch --parsable --array=0-29 tools/slurm/class.sbatch 03 --config class.toml) ||
-  fail "sbatch refused the class's array job"
+run "$ARRAY" 0
+job=$(sed -n 's/^Submitted batch job \([0-9][0-9]*\)$/\1/p' <<<"$out")
+[ -n "$job" ] || fail "sbatch did not say which job it submitted: $out"
 for _ in $(seq 100); do
   [ -z "$(timeout 5 squeue -h -j "$job" 2>/dev/null)" ] && break
   sleep 0.2
 done
 [ -z "$(timeout 5 squeue -h -j "$job" 2>/dev/null)" ] || fail "the array job did not end within 20 s"
-echo "ok   $ARRAY (30 tasks ended)"
+echo "ok   the array job $job: 30 tasks ended"
 for task in $(seq 0 29); do
   grep -q "waived" "cudalab-${job}_${task}.out" 2>/dev/null ||
     fail "array task $task was not waived: $(cat "cudalab-${job}_${task}.out" 2>&1)"
@@ -196,26 +219,44 @@ done
 
 # Runs to hand in without a GPU: two srun tasks of the stand-in for `cudalab 03 --json`
 # (tests/unit/class_fake_main.cpp: a made-up GPU, then the real provenance stamp, digest and JSON),
-# so that the runs carry what a lesson run under srun carries.
-timeout 20 srun --ntasks=2 bash -c "\"$fake\" --json mine-\$SLURM_PROCID.json" </dev/null >"$work/log/fake.out" 2>&1 ||
-  fail "two srun tasks of the stand-in lesson failed: $(cat "$work/log/fake.out")"
-python3 - "$node" mine-0.json mine-1.json <<'PY' || fail "the runs do not carry their scheduler context"
+# so that the runs carry what a lesson run under srun carries: one job, this node's Slurm name
+# (not the host's), each task's rank, and the two GPUs the job was given.
+timeout 20 srun --ntasks=2 --gres=gpu:2 bash -c "\"$fake\" --json mine-\$SLURM_PROCID.json" </dev/null \
+  >"$work/log/fake.out" 2>&1 || fail "two srun tasks of the stand-in lesson failed: $(cat "$work/log/fake.out")"
+fake_job=$(python3 - "$node" "$(hostname)" mine-0.json mine-1.json <<'PY'
 import json, sys
-node = sys.argv[1]
-for rank, path in enumerate(sys.argv[2:]):
-    s = json.load(open(path))["provenance"]["scheduler"]
-    assert s.get("job_id"), (path, s)
-    assert s.get("node") == node, (path, s)
+node, host = sys.argv[1], sys.argv[2]
+jobs = set()
+for rank, path in enumerate(sys.argv[3:]):
+    p = json.load(open(path))["provenance"]
+    s = p["scheduler"]
+    assert s.get("job_id", "").isdigit(), (path, s)
+    assert s.get("node") == node and node != host and p["host"] == host, (path, p)
     assert s.get("rank") == str(rank) and s.get("world_size") == "2", (path, s)
+    assert s.get("local_rank") == str(rank), (path, s)
+    assert len(s.get("gpus", "").split(",")) == 2, (path, s)  # --gres=gpu:2
+    jobs.add(s["job_id"])
+assert len(jobs) == 1, jobs  # the two tasks of one job step
+print(jobs.pop())
 PY
-echo "ok   two srun tasks' runs carry their job, node and rank"
+) || fail "the runs do not carry their scheduler context: $(cat mine-0.json mine-1.json 2>&1 | head -c 2000)"
+echo "ok   two srun tasks' runs carry their job ($fake_job), node ($node), rank and GPUs"
+# show reads the scheduler context back from the run.
+run "srun cudalab show mine-1.json" 0
+for piece in "on $node" "Slurm job $fake_job" "rank 1 of 2"; do
+  grep -qF "$piece" <<<"$out" || fail "show does not say '$piece' for a run made under srun: $out"
+done
 cp mine-0.json mine.json
 run "$SUBMIT" 0
 grep -q "handed in" <<<"$out" || fail "submit did not say where the run went: $out"
 run "srun cudalab submit mine-1.json" 0
+[ "$(find "$CUDALAB_CLASS_DIR" -type f -name '*.json' | wc -l)" -eq 2 ] ||
+  fail "the drop folder does not hold the two runs handed in: $(ls -la "$CUDALAB_CLASS_DIR")"
 # A copy of a built-in reference run is refused in one line (exit 2), through srun too.
 srun cudalab show 03 --format json >reference.json </dev/null 2>/dev/null || fail "show --format json through srun failed"
 run "srun cudalab submit reference.json" 2
-run "$GRADE" 0 1
-[ "$(grep -c "node $node" <<<"$out")" -ge 2 ] || fail "grade does not show the node on each row: $out"
+[ "$(find "$CUDALAB_CLASS_DIR" -type f -name '*.json' | wc -l)" -eq 2 ] || fail "the refused copy reached the drop folder"
+run "$GRADE" 0
+echo "$out" | sed 's/^/     | /'
+[ "$(grep -c "node $node" <<<"$out")" -eq 2 ] || fail "grade does not show the Slurm node on each of the two rows: $out"
 echo "slurm_test: the README's Slurm commands ran on a one-node cluster"

@@ -110,6 +110,12 @@ TEST(Provenance, TheSchedulerContextComesFromSlurmOrALauncherAndIsKeptPrintable)
     return std::string(name) == "CUDA_VISIBLE_DEVICES" ? "3" : nullptr;
   });
   EXPECT_EQ(plain.gpus, "3") << "without Slurm, the GPUs allocated are CUDA_VISIBLE_DEVICES";
+  // srun's step sets SLURM_STEP_GPUS (and no SLURM_JOB_GPUS); a step of a batch job has both.
+  const SchedulerContext step = scheduler_context([](const char* name) -> const char* {
+    const std::string n(name);
+    return n == "SLURM_STEP_GPUS" ? "2,3" : n == "SLURM_JOB_GPUS" ? "0,1,2,3" : n == "CUDA_VISIBLE_DEVICES" ? "0,1" : nullptr;
+  });
+  EXPECT_EQ(step.gpus, "2,3") << "the step's GPUs before the job's";
 }
 
 TEST(Provenance, EveryRunSaysWhoMadeItWhereWithARandomIdInsideItsDigest) {

@@ -149,9 +149,10 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 SchedulerType=sched/builtin
 ReturnToService=2
-# "GPUs" slurmd can count (it drops a GPU without a file): --gres=gpu:N is then granted as on
-# a GPU node, and the lessons find no CUDA device behind it. Eight, so that a class's array
-# tasks run eight at a time.
+# "GPUs" slurmd can count (gres.conf: each a link to /dev/null, as slurmd drops a GPU that is not
+# a device file): --gres=gpu:N is then granted as on a GPU node, with CUDA_VISIBLE_DEVICES and
+# SLURM_STEP_GPUS set, and the lessons find no CUDA device behind it. Eight, so that a class's
+# array tasks run eight at a time.
 GresTypes=gpu
 # More CPUs than the machine has (config_overrides): a class's array tasks run side by side.
 SlurmdParameters=config_overrides

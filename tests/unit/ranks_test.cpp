@@ -10,6 +10,7 @@
 #include <fstream>
 #include <future>
 #include <map>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -40,6 +41,20 @@ std::string usage_error_of(const std::map<std::string, std::string>& vars) {
   return "";
 }
 
+struct ExpectedRank {
+  int rank, world_size, local_rank;
+  std::string source, run_key;
+};
+
+void expect_rank(const std::optional<RankEnvironment>& env, const ExpectedRank& want) {
+  ASSERT_TRUE(env.has_value());
+  EXPECT_EQ(env->rank, want.rank);
+  EXPECT_EQ(env->world_size, want.world_size);
+  EXPECT_EQ(env->local_rank, want.local_rank);
+  EXPECT_EQ(env->source, want.source);
+  EXPECT_EQ(env->run_key, want.run_key);
+}
+
 }  // namespace
 
 TEST(RankEnvironment, NoLauncherOrOneProcessIsNotARank) {
@@ -53,12 +68,7 @@ TEST(RankEnvironment, NoLauncherOrOneProcessIsNotARank) {
 TEST(RankEnvironment, TorchrunVariables) {
   const auto env = rank_environment(lookup_in(
       {{"RANK", "1"}, {"WORLD_SIZE", "2"}, {"LOCAL_RANK", "1"}, {"MASTER_ADDR", "127.0.0.1"}, {"MASTER_PORT", "29500"}}));
-  ASSERT_TRUE(env.has_value());
-  EXPECT_EQ(env->rank, 1);
-  EXPECT_EQ(env->world_size, 2);
-  EXPECT_EQ(env->local_rank, 1);
-  EXPECT_EQ(env->source, "RANK/WORLD_SIZE");
-  EXPECT_EQ(env->run_key, "torch-127.0.0.1-29500--0");
+  expect_rank(env, {1, 2, 1, "RANK/WORLD_SIZE", "torch-127.0.0.1-29500--0"});
   // By hand on one host: LOCAL_RANK left out is the rank; CUDALAB_RUN_ID names the run first.
   const auto by_hand = rank_environment(lookup_in({{"RANK", "1"}, {"WORLD_SIZE", "2"}, {"CUDALAB_RUN_ID", "my run/1"}}));
   ASSERT_TRUE(by_hand.has_value());
@@ -69,12 +79,7 @@ TEST(RankEnvironment, TorchrunVariables) {
 TEST(RankEnvironment, SlurmJobStep) {
   const auto env = rank_environment(lookup_in({{"SLURM_PROCID", "3"}, {"SLURM_NTASKS", "4"}, {"SLURM_LOCALID", "1"},
                                                {"SLURM_JOB_ID", "812"}, {"SLURM_STEP_ID", "0"}}));
-  ASSERT_TRUE(env.has_value());
-  EXPECT_EQ(env->rank, 3);
-  EXPECT_EQ(env->world_size, 4);
-  EXPECT_EQ(env->local_rank, 1);
-  EXPECT_EQ(env->source, "SLURM_PROCID/SLURM_NTASKS");
-  EXPECT_EQ(env->run_key, "slurm-812.0");
+  expect_rank(env, {3, 4, 1, "SLURM_PROCID/SLURM_NTASKS", "slurm-812.0"});
   // torchrun inside an srun task: torchrun's own variables win.
   const auto nested = rank_environment(lookup_in({{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "1"}, {"SLURM_STEP_ID", "0"},
                                                   {"RANK", "1"}, {"WORLD_SIZE", "2"}, {"MASTER_PORT", "1"}}));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
@@ -11,6 +12,7 @@
 #include "cli/help_format.hpp"
 #include "cli/predict_first.hpp"
 #include "cli/preset_merge.hpp"
+#include "cli/ranks.hpp"
 #include "common/core/errors.hpp"
 #include "common/queue/gpu_presence.hpp"
 #include "common/queue/gpu_queue.hpp"
@@ -78,16 +80,22 @@ int run_lesson_command(Invocation& inv) {
     return to_int(ExitCode::success);
   }
   LessonSetup& setup = inv.lesson();
-  progress::enable(inv.output.progress);
+  // One process per GPU (cli/ranks.hpp): `--ranks N` starts the ranks and reports nothing itself;
+  // under a launcher this process is one rank, and rank 0 reports for all of them.
+  const std::optional<RankEnvironment> rank = rank_of_process(setup, inv);
+  const bool reports = !rank || rank->rank == 0;
   std::vector<Guess> guesses;
   Report report;
   try {
-    if (inv.flags.predict) (void)device_count();  // no GPU: said before the questions, not after the answers
-    guesses = ask_predictions(*setup.entry, inv.flags, inv.output.lang());
+    if (!rank && setup.lesson->ranks_to_start() > 0) return launch_ranks(setup, inv);
+    progress::enable(inv.output.progress && reports);
+    if (inv.flags.predict && reports) (void)device_count();  // no GPU: said before the questions, not after the answers
+    if (reports) guesses = ask_predictions(*setup.entry, inv.flags, inv.output.lang());
     report = run_stamped_lesson(setup, inv);
   } catch (const NoGpuError& e) {
     throw NoGpuError(std::string(e.what()) + "; " + reference_hint(setup.entry, inv.flags.predict));
   }
+  if (!reports) return to_int(ExitCode::success);
   if (!guesses.empty()) {
     report.guesses = std::move(guesses);
     seal(report);  // again: the digest covers the answers too

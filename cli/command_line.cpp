@@ -148,6 +148,7 @@ std::string CommandLine::extras_message() const {
 }
 
 Invocation& CommandLine::parse(int argc, const char* const* argv) {
+  inv_.arguments.assign(argv, argv + argc);
   for (int i = 1; i < argc; ++i) {
     const std::string word = argv[i];
     if (word == "--") break;  // what follows is a value, not a flag

@@ -6,6 +6,7 @@
 #include "common/core/interrupt.hpp"
 #include "common/core/text_format.hpp"
 #include "common/queue/gpu_queue.hpp"
+#include "common/queue/rendezvous.hpp"
 #include "common/report/translate.hpp"
 
 namespace cudalab {
@@ -37,6 +38,8 @@ Failure failure_of(const std::exception_ptr& error) {
     return failure(ExitCode::runtime, "{}", e);
   } catch (const QueueUnavailableError& e) {  // the queue's folder, not the GPU
     return failure(ExitCode::runtime, "GPU queue: {}", e);
+  } catch (const RendezvousError& e) {  // another rank did not answer: no CUDA call failed
+    return failure(ExitCode::runtime, "{}", e);
   } catch (const RuntimeError& e) {
     return failure(ExitCode::runtime, "CUDA error: {}", e);
   } catch (const std::exception& e) {

@@ -52,6 +52,7 @@ struct Invocation {
   Origins flag_origins;              // the common flags
   std::vector<LessonSetup> lessons;  // lesson and live: one; all: every built lesson
   OutputPlan output;                 // decided once, from flags and the environment
+  std::vector<std::string> arguments;  // argv as typed: --ranks starts copies of the same command
   std::optional<PresetFile> presets;  // the class preset (--config), when one was given
 
   // The arguments of the commands that are not lessons.

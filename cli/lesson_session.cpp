@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/ranks.hpp"
 #include "common/core/errors.hpp"
 #include "common/core/interrupt.hpp"
 #include "common/core/phases.hpp"
@@ -41,6 +42,7 @@ RunContext make_context(const LessonSetup& setup, const Invocation& inv) {
   ctx.lang = inv.output.lang();
   ctx.timeline = f.timeline;
   ctx.trace_path = f.trace_path;
+  ctx.rank = rank_of_process(setup, inv);
   return ctx;
 }
 
@@ -81,6 +83,7 @@ LessonSession::LessonSession(const LessonSetup& setup, const Invocation& inv)
     : setup_(setup), inv_(inv), ctx_(make_context(setup, inv)) {}
 
 Report LessonSession::run() {
+  if (ctx_.rank) return measure_once();
   for (;;) {
     try {
       const TurnScope scope;  // Ctrl-Z and fg while waiting or measuring come back here
@@ -114,9 +117,10 @@ std::vector<std::string> LessonSession::gpus_to_queue() const {
   return gpus;
 }
 
-// The CUDA devices the lesson measures on: its device, or the first N (every visible one when
+// The CUDA devices the lesson measures on: its device (a rank's own), or the first N (every visible one when
 // the lesson says nullopt).
 std::vector<int> LessonSession::devices_measured() const {
+  if (ctx_.rank) return {ctx_.device};  // a rank: its own GPU
   const std::optional<int> wanted = setup_.lesson->gpus_measured();
   if (wanted == 1) return {ctx_.device};
   int count = device_count();
@@ -139,6 +143,10 @@ QueueOptions LessonSession::queue_options() const {
 // Before any CUDA context: the turn on every GPU the lesson measures on (none with --no-queue).
 // --device auto on a one-GPU lesson picks the shortest queue and takes a place there in one step.
 GpuTurns LessonSession::take_turns() {
+  if (ctx_.rank) return take_turn_as_rank();
+  if (setup_.lesson->ranks_to_start() > 0) {
+    throw UsageError("--ranks: only a lesson run starts ranks (cudalab NN --ranks N), not `all` or live mode");
+  }
   const bool automatic = inv_.flags.device == "auto";
   if (inv_.flags.no_queue) {
     if (automatic) ctx_.device = least_busy_device();
@@ -158,6 +166,16 @@ GpuTurns LessonSession::take_turns() {
                           setup_.entry->slug, gpus.size()));
   }
   return take_gpu_turns(gpus, options);
+}
+
+// Its own GPU (its local rank's, unless --device says), the other ranks met through the run's
+// folder, then its turn there, once every rank holds its own. Before any CUDA context.
+GpuTurns LessonSession::take_turn_as_rank() {
+  if (!ctx_.device_given) ctx_.device = device_of_rank(*ctx_.rank, device_count());
+  rendezvous_.emplace(meet_ranks(*ctx_.rank, queue_name_of_device(ctx_.device)));
+  ctx_.rendezvous = &*rendezvous_;
+  if (inv_.flags.no_queue) return {};
+  return cudalab::take_turn_as_rank(*rendezvous_, queue_options());
 }
 
 // --wait-idle: looks at the GPU in windows of half a second until no other process worked in one

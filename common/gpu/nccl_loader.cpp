@@ -2,11 +2,17 @@
 
 #include <dlfcn.h>
 
+#include <chrono>
 #include <cstdio>
+#include <exception>
+#include <functional>
+#include <thread>
 
 #include <fmt/format.h>
 
 #include "common/core/errors.hpp"
+#include "common/core/interrupt.hpp"
+#include "common/gpu/cuda_check.hpp"
 
 namespace cudalab {
 
@@ -21,6 +27,13 @@ template <typename Fn>
 void resolve(void* handle, const char* symbol, Fn& fn, std::string& missing) {
   fn = reinterpret_cast<Fn>(dlsym(handle, symbol));
   if (fn == nullptr && missing.empty()) missing = fmt::format("libnccl.so.2 has no {}", symbol);
+}
+
+// For what only one process per GPU needs (NCCL 2.14 and later): null when absent, and
+// NcclRankComm says so.
+template <typename Fn>
+void resolve_optional(void* handle, const char* symbol, Fn& fn) {
+  fn = reinterpret_cast<Fn>(dlsym(handle, symbol));
 }
 
 LoadedNccl load() {
@@ -38,6 +51,11 @@ LoadedNccl load() {
   resolve(handle, "ncclAllReduce", f.all_reduce, lib.missing);
   resolve(handle, "ncclGroupStart", f.group_start, lib.missing);
   resolve(handle, "ncclGroupEnd", f.group_end, lib.missing);
+  resolve(handle, "ncclGetUniqueId", f.get_unique_id, lib.missing);
+  resolve_optional(handle, "ncclCommInitRankConfig", f.comm_init_rank_config);
+  resolve_optional(handle, "ncclCommGetAsyncError", f.comm_get_async_error);
+  resolve_optional(handle, "ncclCommAbort", f.comm_abort);
+  resolve_optional(handle, "ncclCommFinalize", f.comm_finalize);
   return lib;
 }
 
@@ -85,6 +103,116 @@ NcclComms::~NcclComms() {
   for (ncclComm_t comm : comms_) {
     if (comm != nullptr) CUDALAB_NCCL_CHECK_NOEXCEPT(nccl().comm_destroy(comm));
   }
+}
+
+std::string new_nccl_unique_id_text() {
+  ncclUniqueId id{};
+  CUDALAB_NCCL_CHECK(nccl().get_unique_id(&id));
+  std::string hex;
+  for (const char c : id.internal) hex += fmt::format("{:02x}", static_cast<unsigned char>(c));
+  return hex;
+}
+
+ncclUniqueId nccl_unique_id_from_text(std::string_view hex) {
+  ncclUniqueId id{};
+  if (hex.size() != 2 * sizeof(id.internal)) {
+    throw RuntimeError(fmt::format("NCCL unique id: {} hex digits, expected {}", hex.size(), 2 * sizeof(id.internal)));
+  }
+  const auto digit = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+  };
+  for (std::size_t i = 0; i < sizeof(id.internal); ++i) {
+    const int hi = digit(hex[2 * i]), lo = digit(hex[2 * i + 1]);
+    if (hi < 0 || lo < 0) throw RuntimeError("NCCL unique id: not lower-case hex");
+    id.internal[i] = static_cast<char>(hi * 16 + lo);
+  }
+  return id;
+}
+
+NcclRankComm::NcclRankComm(const ncclUniqueId& id, int world_size, int rank, double timeout_s)
+    : world_size_(world_size), rank_(rank), timeout_s_(timeout_s) {
+  const NcclLibrary& lib = nccl();
+  if (lib.comm_init_rank_config == nullptr || lib.comm_get_async_error == nullptr || lib.comm_abort == nullptr) {
+    throw WaivedError("libnccl.so.2 is older than NCCL 2.14: it has no non-blocking communicators, which one "
+                      "process per GPU needs here");
+  }
+  ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+  config.blocking = 0;  // every wait below polls, with a deadline
+  settle(lib.comm_init_rank_config(&comm_, world_size, id, rank, &config), "ncclCommInitRankConfig");
+}
+
+NcclRankComm::~NcclRankComm() {
+  if (comm_ == nullptr) return;
+  const NcclLibrary& lib = nccl();
+  if (broken_ || std::uncaught_exceptions() > 0) {
+    CUDALAB_NCCL_CHECK_NOEXCEPT(lib.comm_abort(comm_));
+    return;
+  }
+  try {
+    if (lib.comm_finalize != nullptr) settle(lib.comm_finalize(comm_), "ncclCommFinalize");
+    CUDALAB_NCCL_CHECK_NOEXCEPT(lib.comm_destroy(comm_));
+  } catch (const std::exception& e) {  // settle aborted it already
+    std::fprintf(stderr, "cudalab: warning: %s\n", e.what());
+  }
+}
+
+void NcclRankComm::fail(const std::string& why) {
+  broken_ = true;
+  if (comm_ != nullptr) {
+    CUDALAB_NCCL_CHECK_NOEXCEPT(nccl().comm_abort(comm_));
+    comm_ = nullptr;
+  }
+  throw RuntimeError(fmt::format("rank {} of {}: {}", rank_, world_size_, why));
+}
+
+// Polls until `done()` says the wait is over; gives up (aborting the communicator) on an error
+// the communicator reports, on Ctrl-C or SIGTERM, and after the timeout.
+template <typename Done>
+void poll_until(NcclRankComm& comm, double timeout_s, const char* what, Done&& done,
+                const std::function<void(const std::string&)>& fail) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  for (;;) {
+    if (done()) return;
+    ncclResult_t state = ncclSuccess;
+    CUDALAB_NCCL_CHECK(nccl().comm_get_async_error(comm.get(), &state));
+    if (state != ncclSuccess && state != ncclInProgress) {
+      fail(fmt::format("{}: NCCL reports {} (another rank failed?)", what, nccl_error_text(state)));
+    }
+    if (interrupted()) fail(fmt::format("{}: interrupted", what));
+    if (std::chrono::steady_clock::now() > deadline) {
+      fail(fmt::format("{} did not finish within {:.0f} s: has another rank stopped? (CUDALAB_RANK_TIMEOUT sets "
+                       "the limit)",
+                       what, timeout_s));
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(50));  // short: Ctrl-C is seen at once
+  }
+}
+
+void NcclRankComm::settle(ncclResult_t result, const char* call) {
+  if (result == ncclSuccess) return;
+  if (result != ncclInProgress) fail(fmt::format("{} failed: {}", call, nccl_error_text(result)));
+  poll_until(
+      *this, timeout_s_, call,
+      [&] {
+        ncclResult_t state = ncclInProgress;
+        CUDALAB_NCCL_CHECK(nccl().comm_get_async_error(comm_, &state));
+        return state == ncclSuccess;
+      },
+      [&](const std::string& why) { fail(why); });
+}
+
+void NcclRankComm::wait(cudaStream_t stream, const char* what) {
+  poll_until(
+      *this, timeout_s_, what,
+      [&] {
+        const cudaError_t status = cudaStreamQuery(stream);
+        if (status == cudaErrorNotReady) return false;
+        CUDALAB_CUDA_CHECK(status);
+        return true;
+      },
+      [&](const std::string& why) { fail(why); });
 }
 
 NcclGroup::NcclGroup() { CUDALAB_NCCL_CHECK(nccl().group_start()); }

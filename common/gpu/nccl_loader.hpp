@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cudalab {
@@ -23,6 +24,13 @@ struct NcclLibrary {
                              cudaStream_t) = nullptr;
   ncclResult_t (*group_start)() = nullptr;
   ncclResult_t (*group_end)() = nullptr;
+  // One process per GPU: a communicator from a unique id shared by rank 0, and the calls that
+  // keep every wait on it bounded (non-blocking communicators, their state, abort).
+  ncclResult_t (*get_unique_id)(ncclUniqueId*) = nullptr;
+  ncclResult_t (*comm_init_rank_config)(ncclComm_t*, int, ncclUniqueId, int, ncclConfig_t*) = nullptr;
+  ncclResult_t (*comm_get_async_error)(ncclComm_t, ncclResult_t*) = nullptr;
+  ncclResult_t (*comm_abort)(ncclComm_t) = nullptr;
+  ncclResult_t (*comm_finalize)(ncclComm_t) = nullptr;
 };
 
 // The library, loaded on first use and kept for the life of the process (NCCL's proxy threads
@@ -68,6 +76,43 @@ class NcclComms {
 
  private:
   std::vector<ncclComm_t> comms_;
+};
+
+// The unique id a communicator of several processes is bootstrapped from: made by rank 0
+// (ncclGetUniqueId) and handed to the others as text (hex).
+std::string new_nccl_unique_id_text();
+// Throws RuntimeError when the text is not an id in that form.
+ncclUniqueId nccl_unique_id_from_text(std::string_view hex);
+
+// This process's rank of a communicator whose ranks are processes (ncclCommInitRankConfig), one
+// GPU each: the device current at construction. Non-blocking (ncclConfig_t::blocking = 0), so
+// nothing here waits without a deadline: init, every call that returns ncclInProgress and
+// every wait for the GPU poll the communicator's state, and after `timeout_s` without an end,
+// or on an error a peer's failure caused, the communicator is aborted (ncclCommAbort stops
+// NCCL's kernels, which would otherwise spin waiting for a dead peer) and RuntimeError says so
+// in one line. Destroyed with ncclCommDestroy, or aborted when it broke or an exception is
+// unwinding.
+class NcclRankComm {
+ public:
+  NcclRankComm(const ncclUniqueId& id, int world_size, int rank, double timeout_s);
+  ~NcclRankComm();
+  NcclRankComm(const NcclRankComm&) = delete;
+  NcclRankComm& operator=(const NcclRankComm&) = delete;
+
+  ncclComm_t get() const { return comm_; }
+  int rank() const { return rank_; }
+  // Checks what an NCCL call on this communicator returned: waits out ncclInProgress.
+  void settle(ncclResult_t result, const char* call);
+  // Waits for everything on `stream` to finish, polling the stream and the communicator.
+  void wait(cudaStream_t stream, const char* what);
+
+ private:
+  [[noreturn]] void fail(const std::string& why);
+  ncclComm_t comm_ = nullptr;
+  int world_size_ = 0;
+  int rank_ = 0;
+  double timeout_s_ = 0;
+  bool broken_ = false;
 };
 
 // One thread driving several GPUs must issue their collectives inside one NCCL group, or the

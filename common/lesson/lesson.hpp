@@ -48,6 +48,13 @@ class Lesson {
   // True when a run on another GPU that shares this GPU's PCIe path moves the lesson's headline:
   // the run then takes the turns of those GPUs too (README, "Several GPUs").
   virtual bool shares_host_path() const { return false; }
+  // One process per GPU, as training runs (lesson 10): whether a launcher's RANK/WORLD_SIZE (or
+  // srun's SLURM_PROCID/SLURM_NTASKS) make this process one rank of a run, measuring only its
+  // own GPU (RunContext::rank); how many such processes `--ranks N` asks the CLI to start on
+  // this host (0: none); and what their environment holds beyond this process's.
+  virtual bool runs_as_ranks() const { return false; }
+  virtual int ranks_to_start() const { return 0; }
+  virtual std::vector<std::pair<std::string, std::string>> environment_of_ranks() const { return {}; }
 };
 
 // A lesson's GPU count, from its params: one unless its params say otherwise with an overload
@@ -62,6 +69,21 @@ std::optional<int> gpus_of(const P&) {
 template <class P>
 bool shares_host_path_of(const P&) {
   return false;
+}
+
+// A lesson's multi-process hooks, from its params, found by argument-dependent lookup like
+// gpus_of: a lesson that runs as ranks overloads them in its namespace.
+template <class P>
+bool accepts_ranks(const P&) {
+  return false;
+}
+template <class P>
+int ranks_of(const P&) {
+  return 0;
+}
+template <class P>
+std::vector<std::pair<std::string, std::string>> rank_environment_of(const P&) {
+  return {};
 }
 
 // The thin adapter that runs a lesson's four parts in order: measure on the GPU, predict from
@@ -89,6 +111,11 @@ class FourPartLesson final : public Lesson {
   std::unique_ptr<Lesson> clone() const override { return std::make_unique<FourPartLesson>(*this); }
   std::optional<int> gpus_measured() const override { return gpus_of(params_); }
   bool shares_host_path() const override { return shares_host_path_of(params_); }
+  bool runs_as_ranks() const override { return accepts_ranks(params_); }
+  int ranks_to_start() const override { return ranks_of(params_); }
+  std::vector<std::pair<std::string, std::string>> environment_of_ranks() const override {
+    return rank_environment_of(params_);
+  }
   Report run(const RunContext& ctx) override {
     const M measurements = measure_(params_, ctx);
     const Pr prediction = predict_(params_, measurements);

@@ -48,7 +48,9 @@ SchedulerContext scheduler_context(const EnvironmentLookup& lookup) {
   s.array_task_id = first_set(lookup, {"SLURM_ARRAY_TASK_ID"});
   s.node = first_set(lookup, {"SLURMD_NODENAME"});
   s.node_id = first_set(lookup, {"SLURM_NODEID"});
-  s.gpus = first_set(lookup, {"SLURM_JOB_GPUS", "CUDA_VISIBLE_DEVICES"});
+  // The GPUs the job step was given (srun sets SLURM_STEP_GPUS, a batch script has only the
+  // job's), else CUDA_VISIBLE_DEVICES.
+  s.gpus = first_set(lookup, {"SLURM_STEP_GPUS", "SLURM_JOB_GPUS", "CUDA_VISIBLE_DEVICES"});
   s.rank = first_set(lookup, {"RANK", "SLURM_PROCID"});
   s.world_size = first_set(lookup, {"WORLD_SIZE", "SLURM_NTASKS"});
   s.local_rank = first_set(lookup, {"LOCAL_RANK", "SLURM_LOCALID"});

@@ -1,5 +1,5 @@
-// Lesson 10's layer kernel as the host sees it: its block shape and the gradient it writes, for
-// the CPU reference and the report (no CUDA here; the launch wrappers are in kernels.hpp).
+// Lesson 10's kernels as the host sees them: their block shapes and the gradient the layer
+// kernel writes, for the CPU reference and the report (no CUDA here; launches are in kernels.hpp).
 #pragma once
 
 #include <cstddef>
@@ -10,6 +10,8 @@
 namespace cudalab::multi_gpu {
 
 constexpr int kLayerThreads = 256;
+// Threads per block of the SM copy kernel.
+constexpr int kCopyThreads = 256;
 // Each block of a layer spins this long; a layer is whole waves of such blocks.
 constexpr int kLayerBlockUs = 20;
 

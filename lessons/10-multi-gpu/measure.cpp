@@ -18,9 +18,11 @@
 #include "common/gpu/cuda_raii.hpp"
 #include "common/gpu/device.hpp"
 #include "common/gpu/nccl_loader.hpp"
-#include "common/gpu/traced_run.hpp"
 #include "kernels.hpp"
 #include "model.hpp"
+#include "rank_measure.hpp"
+#include "run_setting.hpp"
+#include "step.hpp"
 
 namespace cudalab::multi_gpu {
 
@@ -38,28 +40,6 @@ constexpr auto kLinkIdle = std::chrono::milliseconds(100);
 constexpr int kColdSamples = 5;
 constexpr std::uint32_t kSeedForward = 0xA0B1C2D3u;   // the pattern GPU 0 sends
 constexpr std::uint32_t kSeedBackward = 0x3D2C1B0Au;  // the pattern GPU 1 sends
-
-// Makes `device` current for a scope (streams, events, buffers and launches belong to the
-// current device) and restores the previous one.
-class DeviceScope {
- public:
-  explicit DeviceScope(int device) {
-    CUDALAB_CUDA_CHECK(cudaGetDevice(&previous_));
-    CUDALAB_CUDA_CHECK(cudaSetDevice(device));
-  }
-  ~DeviceScope() { CUDALAB_CUDA_CHECK_NOEXCEPT(cudaSetDevice(previous_)); }
-  DeviceScope(const DeviceScope&) = delete;
-  DeviceScope& operator=(const DeviceScope&) = delete;
-
- private:
-  int previous_ = 0;
-};
-
-template <typename Make>
-auto on_device(int device, Make&& make) {
-  const DeviceScope scope(device);
-  return make();
-}
 
 // Lets `from` read and write `to`'s memory directly for as long as it lives.
 class PeerAccess {
@@ -103,11 +83,6 @@ int gpus_to_use(const Params& p, int visible) {
   return p.gpus.value_or(std::min(visible, kMaxGpus));
 }
 
-GpuFacts query_gpu(int device) {
-  const DeviceInfo info = query_device(device);
-  return GpuFacts{summary_of(info), info.priority_least, info.priority_greatest};
-}
-
 PeerLink query_link(int from, int to) {
   PeerLink link{from, to};
   int can_access = 0, atomics = 0;
@@ -121,6 +96,12 @@ PeerLink query_link(int from, int to) {
 
 // ---- peer copies between GPUs a and b ------------------------------------------------------
 
+int sm_count_of(int device) {
+  int sms = 0;
+  CUDALAB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return sms;
+}
+
 struct CopyRig {
   int a;
   int b;
@@ -132,6 +113,7 @@ struct CopyRig {
   Stream on_a, on_b;
   EventTimer timer_a, timer_b;
   Event hop_a, done_b;  // cross-GPU joins: b waits for a's hop, a waits for b's end
+  int sm_blocks_a = 0, sm_blocks_b = 0;  // the SM copy kernel filling each GPU once
 
   CopyRig(int gpu_a, int gpu_b, std::uint64_t n)
       : a(gpu_a), b(gpu_b), bytes(n),
@@ -152,10 +134,30 @@ struct CopyRig {
     CUDALAB_CUDA_CHECK(cudaMemcpy(src_a.data(), staging.data(), n, cudaMemcpyHostToDevice));
     fill_pattern(staging.data(), n, kSeedBackward);
     CUDALAB_CUDA_CHECK(cudaMemcpy(src_b.data(), staging.data(), n, cudaMemcpyHostToDevice));
+    sm_blocks_a = on_device(a, [] { return sm_copy_blocks_per_sm(); }) * sm_count_of(a);
+    sm_blocks_b = on_device(b, [] { return sm_copy_blocks_per_sm(); }) * sm_count_of(b);
     CUDALAB_CUDA_CHECK(cudaMemset(warm_a.data(), 0, kWarmBytes));  // defined bytes, for the sanitizer
     CUDALAB_CUDA_CHECK(cudaMemset(warm_b.data(), 0, kWarmBytes));
   }
 };
+
+// Who moves the bytes of a peer copy: a copy engine (cudaMemcpyPeerAsync), or the SMs of the
+// sending GPU storing straight into the other GPU's memory (a kernel; needs peer access).
+enum class Mover { copy_engines, sms };
+
+// a -> b on a's stream (forward), or b -> a on b's stream.
+void enqueue_direction(CopyRig& r, Mover mover, bool forward, std::uint64_t n) {
+  const int from = forward ? r.a : r.b, to = forward ? r.b : r.a;
+  std::uint8_t* dst = forward ? r.dst_b.data() : r.dst_a.data();
+  const std::uint8_t* src = forward ? r.src_a.data() : r.src_b.data();
+  cudaStream_t stream = forward ? r.on_a.get() : r.on_b.get();
+  if (mover == Mover::copy_engines) {
+    CUDALAB_CUDA_CHECK(cudaMemcpyPeerAsync(dst, to, src, from, n, stream));
+    return;
+  }
+  const DeviceScope scope(from);
+  launch_sm_copy(stream, dst, src, n, forward ? r.sm_blocks_a : r.sm_blocks_b);
+}
 
 // Writes the complement of the pattern over the first `n` bytes of `dst`, so a byte no copy
 // wrote cannot pass the check.
@@ -185,11 +187,11 @@ void prepare_link(CopyRig& r, Link link, bool both_directions) {
   }
 }
 
-double one_way(CopyRig& r, std::uint64_t n, Tally& tally, Link link = Link::warm) {
+double one_way(CopyRig& r, Mover mover, std::uint64_t n, Tally& tally, Link link = Link::warm) {
   poison(r, r.dst_b.data(), n, kSeedForward);
   prepare_link(r, link, false);
   r.timer_a.start(r.on_a);
-  CUDALAB_CUDA_CHECK(cudaMemcpyPeerAsync(r.dst_b.data(), r.b, r.src_a.data(), r.a, n, r.on_a));
+  enqueue_direction(r, mover, /*forward=*/true, n);
   r.timer_a.stop(r.on_a);
   const double ms = r.timer_a.elapsed_ms();
   check(r, r.dst_b.data(), n, kSeedForward, tally);
@@ -200,7 +202,7 @@ double one_way(CopyRig& r, std::uint64_t n, Tally& tally, Link link = Link::warm
 // Both wait behind a short hold on a's stream: otherwise a's copy starts while the host is still
 // enqueuing b's (measured on the H200s: a third of the runs overlapped only in part). The warm-up
 // copies run before the hold ends.
-double both_ways(CopyRig& r, Tally& tally, Link link = Link::warm) {
+double both_ways(CopyRig& r, Mover mover, Tally& tally, Link link = Link::warm) {
   poison(r, r.dst_b.data(), r.bytes, kSeedForward);
   poison(r, r.dst_a.data(), r.bytes, kSeedBackward);
   prepare_link(r, link, true);
@@ -211,8 +213,8 @@ double both_ways(CopyRig& r, Tally& tally, Link link = Link::warm) {
   r.timer_a.start(r.on_a);
   r.hop_a.record(r.on_a);
   CUDALAB_CUDA_CHECK(cudaStreamWaitEvent(r.on_b, r.hop_a.get(), 0));
-  CUDALAB_CUDA_CHECK(cudaMemcpyPeerAsync(r.dst_b.data(), r.b, r.src_a.data(), r.a, r.bytes, r.on_a));
-  CUDALAB_CUDA_CHECK(cudaMemcpyPeerAsync(r.dst_a.data(), r.a, r.src_b.data(), r.b, r.bytes, r.on_b));
+  enqueue_direction(r, mover, /*forward=*/true, r.bytes);
+  enqueue_direction(r, mover, /*forward=*/false, r.bytes);
   r.done_b.record(r.on_b);
   CUDALAB_CUDA_CHECK(cudaStreamWaitEvent(r.on_a, r.done_b.get(), 0));
   r.timer_a.stop(r.on_a);
@@ -282,218 +284,32 @@ PeerCopies measure_peer_copies(const Params& p, const Repetitions& reps, int a, 
   c.large_bytes = p.copy_size;
   c.mid_bytes = p.copy_size / 16;
   CopyRig r(a, b, p.copy_size);
-  c.small_ms = repeat(reps, [&] { return one_way(r, c.small_bytes, c.bytes); });
-  c.large_ms = repeat(reps, [&] { return one_way(r, c.large_bytes, c.bytes); });
-  c.mid_ms = repeat(reps, [&] { return one_way(r, c.mid_bytes, c.bytes); });
-  c.both_ms = repeat(reps, [&] { return both_ways(r, c.bytes); });
-  c.cold_one_ms = cold_samples([&] { return one_way(r, c.large_bytes, c.bytes, Link::cold); });
-  c.cold_both_ms = cold_samples([&] { return both_ways(r, c.bytes, Link::cold); });
+  const Mover engines = Mover::copy_engines;
+  c.small_ms = repeat(reps, [&] { return one_way(r, engines, c.small_bytes, c.bytes); });
+  c.large_ms = repeat(reps, [&] { return one_way(r, engines, c.large_bytes, c.bytes); });
+  c.mid_ms = repeat(reps, [&] { return one_way(r, engines, c.mid_bytes, c.bytes); });
+  c.both_ms = repeat(reps, [&] { return both_ways(r, engines, c.bytes); });
+  if (c.peer_access) {  // a kernel can store into the other GPU only through peer access
+    c.sm_blocks = r.sm_blocks_a;
+    c.sm_one_way_ms = repeat(reps, [&] { return one_way(r, Mover::sms, c.large_bytes, c.bytes); });
+    c.sm_both_ms = repeat(reps, [&] { return both_ways(r, Mover::sms, c.bytes); });
+  }
+  c.cold_one_ms = cold_samples([&] { return one_way(r, engines, c.large_bytes, c.bytes, Link::cold); });
+  c.cold_both_ms = cold_samples([&] { return both_ways(r, engines, c.bytes, Link::cold); });
   c.staged_ms = repeat(reps, [&] { return staged(r, c.bytes); });
   c.d2h_ms = repeat(reps, [&] { return first_hop(r, c.bytes); });
   c.h2d_ms = repeat(reps, [&] { return second_hop(r, c.bytes); });
   return c;
 }
 
-// ---- the training step ---------------------------------------------------------------------
-
-// Everything one GPU needs for the step.
-struct GpuLane {
-  int device = 0;
-  DeviceBuffer<float> grads;  // layers x count, layer after layer
-  Stream compute;
-  Stream comm_same;  // the compute stream's priority
-  Stream comm_high;  // the device's most urgent priority
-  EventTimer timer;
-  std::vector<Event> layer_ready;
-  Event comm_done;
-};
-
-using StreamOf = Stream GpuLane::*;
-
-GpuLane make_lane(const GpuFacts& gpu, int layers, std::size_t count) {
-  const DeviceScope scope(gpu.summary.index);
-  GpuLane lane{gpu.summary.index,
-               DeviceBuffer<float>(static_cast<std::size_t>(layers) * count),
-               Stream(cudaStreamNonBlocking, gpu.least_priority),
-               Stream(cudaStreamNonBlocking, gpu.least_priority),
-               Stream(cudaStreamNonBlocking, gpu.greatest_priority),
-               EventTimer(),
-               {},
-               Event(cudaEventDisableTiming)};
-  for (int l = 0; l < layers; ++l) lane.layer_ready.emplace_back(cudaEventDisableTiming);
-  // Never read before written by the step, but the all-reduce timed alone reads it.
-  CUDALAB_CUDA_CHECK(cudaMemsetAsync(lane.grads.data(), 0, lane.grads.bytes(), lane.compute));
-  lane.compute.synchronize();
-  return lane;
-}
-
-struct StepRig {
-  std::vector<GpuLane> lanes;
-  std::unique_ptr<NcclComms> comms;
-  int layers = 0;
-  std::size_t count = 0;  // gradient elements per layer
-  int layer_blocks = 0;
-  std::vector<float> expected;  // the sum over GPUs, every layer and element
-  PinnedBuffer<float> readback;
-};
-
-void enqueue_layer(StepRig& rig, std::size_t rank, int layer) {
-  GpuLane& lane = rig.lanes[rank];
-  const DeviceScope scope(lane.device);
-  launch_layer(lane.compute, lane.grads.data() + static_cast<std::size_t>(layer) * rig.count, rig.count,
-               static_cast<int>(rank), layer, rig.layer_blocks);
-}
-
-// One layer's gradients summed in place on every GPU, each GPU's share on its `comm` stream.
-void all_reduce_layer(StepRig& rig, int layer, StreamOf comm) {
-  NcclGroup group;
-  for (std::size_t rank = 0; rank < rig.lanes.size(); ++rank) {
-    GpuLane& lane = rig.lanes[rank];
-    float* grad = lane.grads.data() + static_cast<std::size_t>(layer) * rig.count;
-    CUDALAB_NCCL_CHECK(nccl().all_reduce(grad, grad, rig.count, ncclFloat32, ncclSum, rig.comms->operator[](rank),
-                                         (lane.*comm).get()));
-  }
-  group.end();
-}
-
-// (a) with comm == &GpuLane::compute: every layer, then every all-reduce, in one stream.
-// (b), (c): each all-reduce on the comm stream as soon as its layer's gradient is ready; the
-// compute stream waits for the last one, so the step ends when both are done.
-void enqueue_step(StepRig& rig, StreamOf comm) {
-  const bool one_stream = comm == &GpuLane::compute;
-  for (auto& lane : rig.lanes) lane.timer.start(lane.compute);
-  for (int l = 0; l < rig.layers; ++l) {
-    for (std::size_t rank = 0; rank < rig.lanes.size(); ++rank) {
-      enqueue_layer(rig, rank, l);
-      if (one_stream) continue;
-      GpuLane& lane = rig.lanes[rank];
-      lane.layer_ready[static_cast<std::size_t>(l)].record(lane.compute);
-      CUDALAB_CUDA_CHECK(cudaStreamWaitEvent(lane.*comm, lane.layer_ready[static_cast<std::size_t>(l)].get(), 0));
-    }
-    if (!one_stream) all_reduce_layer(rig, l, comm);
-  }
-  if (one_stream) {
-    for (int l = 0; l < rig.layers; ++l) all_reduce_layer(rig, l, comm);
-  } else {
-    for (auto& lane : rig.lanes) {
-      lane.comm_done.record(lane.*comm);
-      CUDALAB_CUDA_CHECK(cudaStreamWaitEvent(lane.compute, lane.comm_done.get(), 0));
-    }
-  }
-  for (auto& lane : rig.lanes) lane.timer.stop(lane.compute);
-}
-
-// The slowest GPU's time from its start event to its stop event.
-double slowest_lane_ms(StepRig& rig) {
-  double slowest = 0;
-  for (auto& lane : rig.lanes) slowest = std::max(slowest, static_cast<double>(lane.timer.elapsed_ms()));
-  return slowest;
-}
-
-void poison_gradients(StepRig& rig) {
-  for (auto& lane : rig.lanes) {
-    // On the compute stream: a plain cudaMemset goes to the legacy default stream, which the
-    // non-blocking step streams do not wait for. 0xFF bytes make NaN, which equals nothing.
-    const DeviceScope scope(lane.device);
-    CUDALAB_CUDA_CHECK(cudaMemsetAsync(lane.grads.data(), 0xFF, lane.grads.bytes(), lane.compute));
-  }
-}
-
-void check_gradients(StepRig& rig, Tally& tally) {
-  for (auto& lane : rig.lanes) {
-    CUDALAB_CUDA_CHECK(cudaMemcpy(rig.readback.data(), lane.grads.data(), lane.grads.bytes(), cudaMemcpyDeviceToHost));
-    std::size_t correct = 0;
-    for (std::size_t i = 0; i < rig.expected.size(); ++i) correct += rig.readback[i] == rig.expected[i] ? 1 : 0;
-    tally.add(correct, rig.expected.size());
-  }
-}
-
-// One step; `tally` may be null: the traced run skips the poisoning and the read-back, which
-// only serve the check.
-double run_step(StepRig& rig, StreamOf comm, Tally* tally) {
-  if (tally != nullptr) poison_gradients(rig);
-  enqueue_step(rig, comm);
-  const double ms = slowest_lane_ms(rig);
-  if (tally != nullptr) check_gradients(rig, *tally);
-  return ms;
-}
-
-double layer_alone(StepRig& rig) {
-  for (std::size_t rank = 0; rank < rig.lanes.size(); ++rank) {
-    rig.lanes[rank].timer.start(rig.lanes[rank].compute);
-    enqueue_layer(rig, rank, 0);
-    rig.lanes[rank].timer.stop(rig.lanes[rank].compute);
-  }
-  return slowest_lane_ms(rig);
-}
-
-double all_reduce_alone(StepRig& rig) {
-  for (auto& lane : rig.lanes) lane.timer.start(lane.compute);
-  all_reduce_layer(rig, 0, &GpuLane::compute);
-  for (auto& lane : rig.lanes) lane.timer.stop(lane.compute);
-  return slowest_lane_ms(rig);
-}
-
-StepRig make_step_rig(const Params& p, const std::vector<GpuFacts>& gpus, std::vector<int> devices) {
-  StepRig rig;
-  rig.layers = p.layers;
-  rig.count = static_cast<std::size_t>(p.grad_size / sizeof(float));
-  for (const auto& gpu : gpus) rig.lanes.push_back(make_lane(gpu, p.layers, rig.count));
-  rig.comms = std::make_unique<NcclComms>(devices);
-  const int blocks_per_sm = on_device(devices[0], [] { return layer_blocks_per_sm(); });
-  if (blocks_per_sm <= 0) throw WaivedError("the layer kernel cannot run on this device");
-  rig.layer_blocks = layer_block_count(gpus[0].summary.sm_count, blocks_per_sm, p.layer_us, kLayerBlockUs);
-  rig.expected.resize(static_cast<std::size_t>(p.layers) * rig.count);
-  for (int l = 0; l < p.layers; ++l) {
-    for (std::size_t i = 0; i < rig.count; ++i) {
-      float sum = 0;
-      for (std::size_t rank = 0; rank < gpus.size(); ++rank) sum += gradient_value(static_cast<int>(rank), l, i);
-      rig.expected[static_cast<std::size_t>(l) * rig.count + i] = sum;
-    }
-  }
-  rig.readback = PinnedBuffer<float>(rig.expected.size());
-  return rig;
-}
-
-void trace_step(StepRig& rig, std::vector<Timeline>& timelines, StreamOf comm, const std::string& title) {
-  std::vector<NamedLane> lanes;
-  for (std::size_t rank = 0; rank < rig.lanes.size(); ++rank) {
-    lanes.push_back({rig.lanes[rank].compute, fmt::format("GPU {} compute", rank)});
-    if (comm != &GpuLane::compute) lanes.push_back({rig.lanes[rank].*comm, fmt::format("GPU {} comm", rank)});
-  }
-  traced_run(
-      timelines, title, lanes, [&](TraceSession&) { (void)run_step(rig, comm, nullptr); }, "timeline",
-      TraceScope::all_devices);
-}
-
-TrainingStep measure_training_step(const Params& p, const RunContext& ctx, const std::vector<GpuFacts>& gpus,
-                                   std::vector<Timeline>& timelines) {
-  std::vector<int> devices;
-  for (const auto& gpu : gpus) devices.push_back(gpu.summary.index);
-  TrainingStep s;
-  CUDALAB_NCCL_CHECK(nccl().get_version(&s.nccl_version));
-  StepRig rig = make_step_rig(p, gpus, devices);
-  s.layer_blocks = rig.layer_blocks;
-  s.compute_priority = on_device(devices[0], [&] { return rig.lanes[0].compute.priority(); });
-  s.comm_priority = on_device(devices[0], [&] { return rig.lanes[0].comm_high.priority(); });
-  s.layer_ms = repeat(ctx.reps, [&] { return layer_alone(rig); });
-  s.allreduce_ms = repeat(ctx.reps, [&] { return all_reduce_alone(rig); });
-  s.serial_ms = repeat(ctx.reps, [&] { return run_step(rig, &GpuLane::compute, &s.gradients); });
-  s.overlapped_ms = repeat(ctx.reps, [&] { return run_step(rig, &GpuLane::comm_same, &s.gradients); });
-  s.priority_ms = repeat(ctx.reps, [&] { return run_step(rig, &GpuLane::comm_high, &s.gradients); });
-  if (ctx.tracing()) {
-    trace_step(rig, timelines, &GpuLane::compute, "(a) every layer, then every all-reduce, one stream per GPU");
-    trace_step(rig, timelines, &GpuLane::comm_same, "(b) each all-reduce on a comm stream as its layer ends");
-    trace_step(rig, timelines, &GpuLane::comm_high,
-               fmt::format("(c) as (b), comm stream at priority {}", s.comm_priority));
-  }
-  return s;
-}
-
 }  // namespace
 
 Measurements measure(const Params& p, const RunContext& ctx) {
+  require_transport(p);
+  if (ctx.rank) return measure_as_rank(p, ctx);
   Measurements m;
+  m.processes.hosts = {host_name()};
+  m.nccl_settings = nccl_transport_settings();
   m.visible_gpus = device_count();
   const int n = gpus_to_use(p, m.visible_gpus);
   (void)nccl();  // waive before any work when NCCL is missing
@@ -504,7 +320,12 @@ Measurements measure(const Params& p, const RunContext& ctx) {
     }
   }
   m.copies = in_phase("peer copies", [&] { return measure_peer_copies(p, ctx.reps, 0, 1); });
-  m.step = in_phase("training step", [&] { return measure_training_step(p, ctx, m.gpus, m.timelines); });
+  StepComms comms;
+  std::vector<int> devices;
+  for (const auto& gpu : m.gpus) devices.push_back(gpu.summary.index);
+  comms.all = std::make_unique<NcclComms>(devices);
+  comms.world_size = n;
+  m.step = in_phase("training step", [&] { return measure_training_step(p, ctx, m.gpus, comms, m.timelines); });
   return m;
 }
 

@@ -26,6 +26,18 @@ TEST(MultiGpuFlags, DefaultsAndGoodValues) {
   EXPECT_EQ(d.options.layers, 8);
   EXPECT_EQ(d.options.grad_size, 16ull << 20);
   EXPECT_EQ(d.options.layer_us, 100);
+  EXPECT_FALSE(d.options.ranks.has_value());
+  EXPECT_EQ(d.options.transport, "auto");
+  EXPECT_EQ(ranks_of(d.options), 0);
+  EXPECT_TRUE(rank_environment_of(d.options).empty());
+
+  const Parsed r = parse({"--ranks", "2", "--transport", "socket"});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(ranks_of(r.options), 2);
+  // The socket transport is the ranks' environment: NCCL reads it once, when it starts.
+  const auto env = rank_environment_of(r.options);
+  ASSERT_EQ(env.size(), 3u);
+  EXPECT_EQ(env[0], (std::pair<std::string, std::string>{"NCCL_P2P_DISABLE", "1"}));
 
   const Parsed p = parse({"--gpus", "8", "--copy-size", "1MiB", "--layers", "32", "--grad-size", "4KiB", "--layer-us", "20"});
   ASSERT_EQ(p.error, "");
@@ -40,7 +52,8 @@ TEST(MultiGpuFlags, BadValuesNameTheFlag) {
   cudalab::testing_support::expect_refused(
       flags(), {{"--gpus", "1"}, {"--gpus", "9"}, {"--gpus", "two"}, {"--copy-size", "512KiB"},
                 {"--copy-size", "2GiB"}, {"--layers", "1"}, {"--layers", "33"}, {"--grad-size", "1KiB"},
-                {"--grad-size", "512MiB"}, {"--layer-us", "19"}, {"--layer-us", "5001"}});
+                {"--grad-size", "512MiB"}, {"--layer-us", "19"}, {"--layer-us", "5001"}, {"--ranks", "1"},
+                {"--ranks", "9"}, {"--transport", "ib"}});
   EXPECT_NE(parse({"--gpus", "1"}).error.find("2 to 8"), std::string::npos);
 }
 
@@ -107,6 +120,9 @@ Measurements made_up_run(double serial_ms, double overlapped_ms, double priority
   c.large_ms = {0.210, 0.212, 0.209};
   c.mid_ms = {0.024, 0.024, 0.025};
   c.both_ms = {0.225, 0.224, 0.226};
+  c.sm_blocks = 132 * 8;
+  c.sm_one_way_ms = {0.200, 0.201, 0.199};
+  c.sm_both_ms = {0.215, 0.214, 0.216};
   c.cold_one_ms = {0.40, 0.41, 0.40, 0.39, 0.40};  // a link that woke from its low-power state
   c.cold_both_ms = {0.28, 0.29, 0.28, 0.28, 0.30};
   c.staged_ms = {2.6, 2.61, 2.62};
@@ -130,6 +146,17 @@ using cudalab::testing_support::check_of;
 using cudalab::testing_support::param_of;
 
 cudalab::Report report_of(const Measurements& m, const Params& p = Params{}) { return build_report(p, m, predict(p, m)); }
+
+// The fact `key` of section `section`, or null.
+const cudalab::Fact* fact_of(const cudalab::Report& r, const std::string& section, const std::string& key) {
+  for (const auto& s : r.sections) {
+    if (s.key != section) continue;
+    for (const auto& f : s.facts) {
+      if (f.key == key) return &f;
+    }
+  }
+  return nullptr;
+}
 
 }  // namespace
 
@@ -202,6 +229,86 @@ TEST(MultiGpuReport, PeerCopyChecks) {
   EXPECT_FALSE(check_of(report_of(m), "both_ways").passed);
   m.copies.both_ms = {0.34, 0.34, 0.34};  // 1.24x one way
   EXPECT_TRUE(check_of(report_of(m), "both_ways").passed);
+}
+
+TEST(MultiGpuModel, BothWaysLimitNamesWhoHeldTheCopies) {
+  // Copy engines at 1.9x one way: full duplex, whatever the SMs did.
+  EXPECT_EQ(both_ways_limit(370, 703, 0), BothWaysLimit::full_duplex);
+  EXPECT_EQ(both_ways_limit(370, 666, 720), BothWaysLimit::full_duplex);  // exactly 90% of 740
+  // 1.31x one way (the H100 pair of issue 35): the SMs decide between engines and link.
+  EXPECT_EQ(both_ways_limit(355, 470, 700), BothWaysLimit::copy_engines);
+  EXPECT_EQ(both_ways_limit(355, 470, 517), BothWaysLimit::copy_engines);  // exactly 1.1x
+  EXPECT_EQ(both_ways_limit(355, 470, 510), BothWaysLimit::link);
+  EXPECT_EQ(both_ways_limit(355, 470, 300), BothWaysLimit::link);
+  EXPECT_EQ(both_ways_limit(355, 470, 0), BothWaysLimit::not_measured);
+}
+
+TEST(MultiGpuModel, BothWaysPredictionIsWhatTheLinkWasSeenToCarry) {
+  EXPECT_DOUBLE_EQ(both_ways_prediction_gbps(355, 470, 0), 710.0);    // no SM copies: twice one way
+  EXPECT_DOUBLE_EQ(both_ways_prediction_gbps(355, 470, 600), 600.0);  // the SMs showed the link gives 600
+  EXPECT_DOUBLE_EQ(both_ways_prediction_gbps(355, 470, 800), 710.0);  // never beyond twice one way
+  EXPECT_DOUBLE_EQ(both_ways_prediction_gbps(355, 470, 400), 470.0);  // the engines' own figure is the best seen
+}
+
+TEST(MultiGpuReport, SmCopiesShowWhatHoldsBothWays) {
+  Measurements m = made_up_run(1.40, 0.95, 0.88);
+  m.copies.both_ms = {0.34, 0.34, 0.34};     // copy engines: 395 GB/s both ways, 1.24x one way
+  m.copies.sm_both_ms = {0.22, 0.22, 0.22};  // SMs: 610 GB/s both ways
+  auto r = report_of(m);
+  const auto* limit = fact_of(r, "peer_sm", "both_ways_limit");
+  ASSERT_NE(limit, nullptr);
+  EXPECT_EQ(limit->value, "the copy engines");
+  EXPECT_NE(limit->note.find("1.55x"), std::string::npos) << limit->note;
+  // Predicted for the engines: the 610 the SMs carried, below twice the one-way 640.
+  EXPECT_NEAR(*r.find_metric("peer.both_ways")->predicted, 2.0 * (64ull << 20) / (0.22 * 1e6), 1e-6);
+
+  m.copies.sm_both_ms = {0.33, 0.33, 0.33};  // SMs no better: the link
+  EXPECT_EQ(fact_of(report_of(m), "peer_sm", "both_ways_limit")->value, "the link");
+
+  m.copies.sm_one_way_ms.clear();  // no peer access: no kernel can reach the other GPU
+  m.copies.sm_both_ms.clear();
+  r = report_of(m);
+  EXPECT_EQ(r.find_metric("peer.both_ways_sm"), nullptr);
+  EXPECT_EQ(fact_of(r, "peer_sm", "sm_copies")->value, "not measured");
+  EXPECT_NEAR(*r.find_metric("peer.both_ways")->predicted, 2.0 * (64ull << 20) / (0.210 * 1e6), 1e-6);
+}
+
+TEST(MultiGpuModel, SweepSizesAroundTheGradient) {
+  using Sizes = std::vector<std::uint64_t>;
+  EXPECT_EQ(sweep_sizes(16ull << 20), (Sizes{1ull << 20, 4ull << 20, 64ull << 20}));
+  EXPECT_EQ(sweep_sizes(4ull << 10), (Sizes{16ull << 10}));             // a sixteenth and a quarter are below 4 KiB
+  EXPECT_EQ(sweep_sizes(256ull << 20), (Sizes{16ull << 20, 64ull << 20}));  // four times is above 256 MiB
+  EXPECT_EQ(sweep_sizes(4097), (Sizes{4096, 16388}));                     // whole floats, each size once
+}
+
+namespace {
+
+// The made-up run with a sweep: at 1 MiB the all-reduce is a tenth of a layer, at 64 MiB three
+// layers' worth.
+Measurements made_up_sweep(double large_priority_ms) {
+  Measurements m = made_up_run(1.40, 0.95, 0.88);
+  m.step.sweep = {{1ull << 20, {0.1, 0.1}, {0.01, 0.01}, {0.88, 0.88}, {0.81, 0.81}},
+                  {64ull << 20, {0.1, 0.1}, {0.3, 0.3}, {3.2, 3.2}, {large_priority_ms, large_priority_ms}}};
+  return m;
+}
+
+}  // namespace
+
+TEST(MultiGpuReport, SweepShowsWhereCommunicationOutgrowsTheLayers) {
+  auto r = report_of(made_up_sweep(2.5));
+  const auto* crossover = fact_of(r, "sweep", "crossover");
+  ASSERT_NE(crossover, nullptr);
+  EXPECT_EQ(crossover->value, "64MiB");
+  // (c) at 64 MiB as the model says: the layers, then the all-reduces queued behind the first.
+  EXPECT_NEAR(*r.find_metric("sweep.64MiB.priority")->predicted, 0.1 + 8 * 0.3, 1e-9);
+  EXPECT_NEAR(*r.find_metric("sweep.1MiB.serial")->predicted, 8 * 0.11, 1e-9);
+  // Hidden: 1 MiB (0.88 - 0.81) / 0.08 = 88%, 16 MiB (1.40 - 0.88) / 0.56 = 93%, 64 MiB 0.7 / 2.4 = 29%.
+  EXPECT_TRUE(check_of(r, "hiding_shrinks").passed);
+  EXPECT_FALSE(check_of(report_of(made_up_sweep(1.0)), "hiding_shrinks").passed);  // 92% at 64 MiB: not less
+  // Every all-reduce shorter than a layer: no crossover to show.
+  Measurements m = made_up_sweep(2.5);
+  m.step.sweep[1].allreduce_ms = {0.09, 0.09};
+  EXPECT_EQ(fact_of(report_of(m), "sweep", "crossover")->value, "no size measured");
 }
 
 TEST(MultiGpuReport, AWrongElementFailsVerify) {

@@ -1,5 +1,6 @@
 #include "report.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -25,6 +26,58 @@ std::vector<double> bandwidths(std::uint64_t bytes, const std::vector<double>& m
   std::vector<double> out;
   for (const double t : ms) out.push_back(gigabytes_per_s(bytes, t));
   return out;
+}
+
+bool copies_measured(const Measurements& m) { return !m.copies.large_ms.empty(); }
+
+std::string limit_text(BothWaysLimit limit) {
+  switch (limit) {
+    case BothWaysLimit::full_duplex: return "nothing: full duplex";
+    case BothWaysLimit::copy_engines: return "the copy engines";
+    case BothWaysLimit::link: return "the link";
+    case BothWaysLimit::not_measured: break;
+  }
+  return "not measured";
+}
+
+// The figures behind the verdict, each a median of this run.
+std::string limit_reason(const Measurements& m, const Prediction& pr) {
+  const PeerCopies& c = m.copies;
+  const double one_way = median_of(bandwidths(c.large_bytes, c.large_ms));
+  const double both = median_of(bandwidths(2 * c.large_bytes, c.both_ms));
+  const double sm_both = median_of(bandwidths(2 * c.large_bytes, c.sm_both_ms));
+  switch (pr.both_ways_limit) {
+    case BothWaysLimit::full_duplex:
+      return fmt::format("copy engines both ways {:.2f}x one way", both / one_way);
+    case BothWaysLimit::copy_engines:
+    case BothWaysLimit::link:
+      return fmt::format("SM copies carried {:.2f}x the copy engines' {:.0f} GB/s both ways", sm_both / both, both);
+    case BothWaysLimit::not_measured: break;
+  }
+  return {};
+}
+
+// The NCCL variables that steered the transport, or that none did.
+std::string transport_text(const NcclSettings& settings) {
+  if (settings.empty()) return "NCCL's choice";
+  std::string text;
+  for (const auto& [name, value] : settings) text += fmt::format("{}{}={}", text.empty() ? "" : " ", name, value);
+  return text;
+}
+
+// One process per GPU: which rank measured which GPU, on which host.
+void ranks_section(ReportBuilder& b, const Measurements& m) {
+  const Processes& run = m.processes;
+  auto section = b.section("ranks", "one process per GPU, as training runs");
+  section.fact("processes", "processes", std::to_string(run.world_size),
+               fmt::format("one per GPU, placed by {}; rank 0 gathered and reports", run.source), false);
+  for (std::size_t r = 0; r < m.gpus.size(); ++r) {
+    const GpuFacts& g = m.gpus[r];
+    section.fact(fmt::format("rank{}", r), fmt::format("rank {}", r), g.summary.name,
+                 fmt::format("on {}, its device {}; {} SMs, priorities {} to {}", r < run.hosts.size() ? run.hosts[r] : "?",
+                             g.summary.index, g.summary.sm_count, g.least_priority, g.greatest_priority),
+                 false);
+  }
 }
 
 void topology_section(ReportBuilder& b, const Measurements& m) {
@@ -62,8 +115,10 @@ void peer_section(ReportBuilder& b, const Measurements& m, const Prediction& pr)
                   .with_prediction(pr.mid_copy_ms)
                   .with_note("predicted: latency + bytes / bandwidth"))
       .metric(measured("peer.both_ways", "both ways at once, total", "GB/s", bandwidths(2 * c.large_bytes, c.both_ms))
-                  .with_prediction(gigabytes_per_s(2 * c.large_bytes, pr.both_ways_ms))
-                  .with_note("predicted: each direction at its one-way speed"))
+                  .with_prediction(pr.both_ways_gbps)
+                  .with_note(c.sm_both_ms.empty() ? "predicted: each direction at its one-way speed"
+                                                  : "predicted: each direction at its one-way speed, at most what "
+                                                    "the link carried both ways"))
       .metric(measured("peer.one_way.cold", "one way, after 100 ms idle", "GB/s", bandwidths(c.large_bytes, c.cold_one_ms))
                   .with_note("no warm-up copy: the link may be in its low-power state"))
       .metric(measured("peer.both_ways.cold", "both ways, after 100 ms idle", "GB/s",
@@ -75,11 +130,33 @@ void peer_section(ReportBuilder& b, const Measurements& m, const Prediction& pr)
       .metric(measured("peer.h2d", "  second hop, host -> GPU 1", "GB/s", bandwidths(c.large_bytes, c.h2d_ms)));
 }
 
+// The same link driven by the SMs instead of the copy engines, and which of the two held the
+// copies both ways below what the link gave.
+void sm_copy_rows(ReportBuilder& b, const Measurements& m, const Prediction& pr) {
+  const PeerCopies& c = m.copies;
+  auto section = b.section("peer_sm", "the link driven by the SMs: a copy kernel instead of copy engines");
+  if (c.sm_one_way_ms.empty() || c.sm_both_ms.empty()) {
+    section.fact("sm_copies", "SM copies", "not measured", "a kernel reaches the other GPU only through peer access",
+                 false);
+    return;
+  }
+  section.fact("sm_blocks", "blocks per copy kernel", format_count(static_cast<std::size_t>(c.sm_blocks)),
+               fmt::format("{} threads each, 16-byte stores, every SM filled once", kCopyThreads), false)
+      .metric(measured("peer.one_way_sm", "one way, 0 -> 1, SM copy", "GB/s", bandwidths(c.large_bytes, c.sm_one_way_ms))
+                  .with_note("GPU 0's SMs store into GPU 1's memory"))
+      .metric(measured("peer.both_ways_sm", "both ways at once, SM copies, total", "GB/s",
+                       bandwidths(2 * c.large_bytes, c.sm_both_ms))
+                  .with_prediction(pr.sm_both_ways_gbps)
+                  .with_note("predicted: each direction at its one-way speed, at most what the link carried both ways"))
+      .fact("both_ways_limit", "what holds copies both ways", limit_text(pr.both_ways_limit), limit_reason(m, pr), false);
+}
+
 void step_section(ReportBuilder& b, const Params& p, const Measurements& m, const Prediction& pr) {
   const TrainingStep& s = m.step;
   b.section("step", fmt::format("a training step: {} layers, {} of gradients each, on {} GPUs", p.layers,
                                 format_bytes(p.grad_size), m.gpus.size()))
       .fact("nccl", "NCCL", nccl_version_text(s.nccl_version), "libnccl.so.2, loaded at run time", false)
+      .fact("transport", "NCCL transport", transport_text(m.nccl_settings), "the NCCL variables set", false)
       .fact("layer_blocks", "blocks per layer kernel", format_count(static_cast<std::size_t>(s.layer_blocks)),
             fmt::format("whole waves of {} us blocks", kLayerBlockUs), false)
       .fact("priorities", "stream priorities", fmt::format("compute {}, comm in (c) {}", s.compute_priority, s.comm_priority),
@@ -105,13 +182,10 @@ void step_section(ReportBuilder& b, const Params& p, const Measurements& m, cons
                text_cell(fmt::format("{:.3f} ms", pr.priority_ms))}});
 }
 
-void checks(ReportBuilder& b, const Measurements& m, const Prediction& pr) {
+void copy_checks(ReportBuilder& b, const Measurements& m) {
   const PeerCopies& c = m.copies;
-  const TrainingStep& s = m.step;
   b.verify("copies", c.bytes, Counted::bytes, "every copy",
            "a wrong byte means a copy was cut short or landed in the wrong place");
-  b.verify("gradients", s.gradients, "every GPU's summed gradients against the CPU's sum",
-           "each GPU's gradient is a small whole number, so the float sum is exact in any order");
   const double one_way = median_of(bandwidths(c.large_bytes, c.large_ms));
   const double both = median_of(bandwidths(2 * c.large_bytes, c.both_ms));
   const double staged = median_of(bandwidths(c.large_bytes, c.staged_ms));
@@ -125,6 +199,13 @@ void checks(ReportBuilder& b, const Measurements& m, const Prediction& pr) {
            "NVLink and PCIe are full duplex, but the copy engines may not drive both directions at full speed at "
            "once; a link shared with other traffic can fail this too");
   b.depends_on({"peer.one_way", "peer.both_ways"});
+}
+
+void checks(ReportBuilder& b, const Measurements& m, const Prediction& pr) {
+  const TrainingStep& s = m.step;
+  if (copies_measured(m)) copy_checks(b, m);
+  b.verify("gradients", s.gradients, "every GPU's summed gradients against the CPU's sum",
+           "each GPU's gradient is a small whole number, so the float sum is exact in any order");
   const double a = median_of(s.serial_ms), bb = median_of(s.overlapped_ms), cc = median_of(s.priority_ms);
   b.expect("overlap_beats_serial", bb <= kOverlapMaxShare * a,
            fmt::format("(b) takes at most {:.0f}% of (a): the all-reduces hide behind the layers", kOverlapMaxShare * 100),
@@ -141,31 +222,139 @@ void checks(ReportBuilder& b, const Measurements& m, const Prediction& pr) {
   b.depends_on({"step.serial", "step.layer", "step.allreduce"});
 }
 
+// One gradient size of the sweep, --grad-size's own included, with its metrics' keys.
+struct SweepRow {
+  std::uint64_t bytes = 0;
+  std::string layer, allreduce, serial, priority;  // metric keys
+  double layer_ms = 0, allreduce_ms = 0, serial_ms = 0, priority_ms = 0;
+};
+
+std::string sweep_key(std::uint64_t bytes, const char* what) { return fmt::format("sweep.{}.{}", format_bytes(bytes), what); }
+
+std::vector<SweepRow> sweep_rows(const Params& p, const Measurements& m) {
+  const TrainingStep& s = m.step;
+  std::vector<SweepRow> rows = {{p.grad_size, "step.layer", "step.allreduce", "step.serial", "step.priority",
+                                 median_of(s.layer_ms), median_of(s.allreduce_ms), median_of(s.serial_ms),
+                                 median_of(s.priority_ms)}};
+  for (const auto& point : s.sweep) {
+    const std::uint64_t n = point.grad_bytes;
+    rows.push_back({n, sweep_key(n, "layer"), sweep_key(n, "allreduce"), sweep_key(n, "serial"), sweep_key(n, "priority"),
+                    median_of(point.layer_ms), median_of(point.allreduce_ms), median_of(point.serial_ms),
+                    median_of(point.priority_ms)});
+  }
+  std::sort(rows.begin(), rows.end(), [](const SweepRow& a, const SweepRow& b) { return a.bytes < b.bytes; });
+  return rows;
+}
+
+// The share of the step's communication that running it beside the layers hid: what (c) saved
+// against (a), over every all-reduce's time.
+double hidden_share(const SweepRow& row, int layers) {
+  const double comm_ms = layers * row.allreduce_ms;
+  return comm_ms > 0 ? (row.serial_ms - row.priority_ms) / comm_ms : 0.0;
+}
+
+void sweep_metrics(SectionBuilder& section, const Measurements& m, const Prediction& pr) {
+  for (std::size_t i = 0; i < m.step.sweep.size(); ++i) {
+    const SweepPoint& point = m.step.sweep[i];
+    const std::string size = format_bytes(point.grad_bytes);
+    section.metric(measured(sweep_key(point.grad_bytes, "layer"), fmt::format("one layer alone, {}", size), "ms", point.layer_ms))
+        .metric(measured(sweep_key(point.grad_bytes, "allreduce"), fmt::format("all-reduce alone, {}", size), "ms",
+                         point.allreduce_ms))
+        .metric(measured(sweep_key(point.grad_bytes, "serial"), fmt::format("(a) one stream, {}", size), "ms",
+                         point.serial_ms)
+                    .with_prediction(i < pr.sweep.size() ? pr.sweep[i].serial_ms : 0.0))
+        .metric(measured(sweep_key(point.grad_bytes, "priority"), fmt::format("(c) comm stream at priority, {}", size),
+                         "ms", point.priority_ms)
+                    .with_prediction(i < pr.sweep.size() ? pr.sweep[i].priority_ms : 0.0));
+  }
+}
+
+void sweep_section(ReportBuilder& b, const Params& p, const Measurements& m, const Prediction& pr) {
+  const std::vector<SweepRow> rows = sweep_rows(p, m);
+  auto section = b.section("sweep", "where communication outgrows the compute it could hide");
+  sweep_metrics(section, m, pr);
+  std::vector<std::vector<Cell>> table;
+  const SweepRow* crossover = nullptr;
+  for (const auto& row : rows) {
+    table.push_back({text_cell(format_bytes(row.bytes)), metric_cell(row.allreduce),
+                     text_cell(fmt::format("{:.2f}x", row.layer_ms > 0 ? row.allreduce_ms / row.layer_ms : 0.0)),
+                     metric_cell(row.serial), metric_cell(row.priority),
+                     text_cell(fmt::format("{:.0f}%", 100.0 * hidden_share(row, p.layers)))});
+    if (crossover == nullptr && row.allreduce_ms > row.layer_ms) crossover = &row;
+  }
+  section.table("sweep", {"gradient", "all-reduce", "vs layer", "(a)", "(c)", "hidden"}, table);
+  if (crossover != nullptr) {
+    section.fact("crossover", "all-reduce longer than a layer from", format_bytes(crossover->bytes),
+                 fmt::format("{:.3f} ms against {:.3f} ms: from here on (c) cannot hide it", crossover->allreduce_ms,
+                             crossover->layer_ms),
+                 false);
+  } else {
+    section.fact("crossover", "all-reduce longer than a layer from", "no size measured",
+                 fmt::format("up to {}, every all-reduce is shorter than a layer", format_bytes(rows.back().bytes)), false);
+  }
+}
+
+// The lecture's warning, measured: the larger the gradients, the less of their all-reduces the
+// layers can hide.
+void sweep_check(ReportBuilder& b, const Params& p, const Measurements& m) {
+  const std::vector<SweepRow> rows = sweep_rows(p, m);
+  if (rows.size() < 2) return;
+  const SweepRow& small = rows.front();
+  const SweepRow& large = rows.back();
+  b.expect("hiding_shrinks", hidden_share(large, p.layers) < hidden_share(small, p.layers),
+           fmt::format("the layers hide less of the all-reduces at {} than at {}", format_bytes(large.bytes),
+                       format_bytes(small.bytes)),
+           "an all-reduce longer than a layer leaves (c) waiting for communication; tiny all-reduces whose time is "
+           "within the step's noise can blur the smaller size");
+  b.depends_on({small.serial, small.priority, small.allreduce, large.serial, large.priority, large.allreduce});
+}
+
+void try_next_lines(ReportBuilder& b) {
+  b.try_next("cudalab multi-gpu --layer-us 20", "layers shorter than an all-reduce: overlap can hide less")
+      .try_next("cudalab multi-gpu --grad-size 64MiB", "bigger gradients: the all-reduces dominate")
+      .try_next("cudalab multi-gpu --layers 32", "a deeper model: the tail of (b) against (c) stays one all-reduce")
+      .try_next("cudalab multi-gpu --ranks 2", "one process per GPU, as torchrun starts a training run")
+      .try_next("cudalab multi-gpu --ranks 2 --transport socket",
+                "the all-reduces over TCP sockets, as between nodes without InfiniBand")
+      .try_next("cudalab multi-gpu --timeline", "one lane per GPU and stream: see where each all-reduce starts");
+}
+
 }  // namespace
 
 Report build_report(const Params& p, const Measurements& m, const Prediction& predicted) {
+  const bool one_process = m.processes.world_size <= 1;
   ReportBuilder b(flags().params(p));
   b.resolve_param("gpus", std::to_string(m.gpus.size()), p.gpus.has_value());
+  b.resolve_param("ranks", one_process ? "none" : std::to_string(m.processes.world_size), true);
   std::vector<DeviceSummary> devices;
   for (const auto& g : m.gpus) devices.push_back(g.summary);
   b.devices(devices);
 
-  topology_section(b, m);
-  peer_section(b, m, predicted);
+  if (one_process) {
+    topology_section(b, m);
+  } else {
+    ranks_section(b, m);
+  }
+  if (copies_measured(m)) {
+    peer_section(b, m, predicted);
+    sm_copy_rows(b, m, predicted);
+  }
   step_section(b, p, m, predicted);
+  sweep_section(b, p, m, predicted);
   b.section("lecture", "what the lectures say about training on several GPUs");
   checks(b, m, predicted);
+  sweep_check(b, p, m);
 
-  b.headline(fmt::format("peer {:.0f} GB/s one way, {:.0f} both; step {:.2f} -> {:.2f} -> {:.2f} ms",
-                         median_of(bandwidths(m.copies.large_bytes, m.copies.large_ms)),
-                         median_of(bandwidths(2 * m.copies.large_bytes, m.copies.both_ms)),
-                         median_of(m.step.serial_ms), median_of(m.step.overlapped_ms), median_of(m.step.priority_ms)),
-             {"peer.one_way", "step.overlapped"});
-  b.try_next("cudalab multi-gpu --layer-us 20", "layers shorter than an all-reduce: overlap can hide less")
-      .try_next("cudalab multi-gpu --grad-size 64MiB", "bigger gradients: the all-reduces dominate")
-      .try_next("cudalab multi-gpu --layers 32", "a deeper model: the tail of (b) against (c) stays one all-reduce")
-      .try_next("cudalab multi-gpu --gpus 2", "fewer GPUs: a cheaper all-reduce")
-      .try_next("cudalab multi-gpu --timeline", "one lane per GPU and stream: see where each all-reduce starts");
+  const std::string step = fmt::format("step {:.2f} -> {:.2f} -> {:.2f} ms", median_of(m.step.serial_ms),
+                                       median_of(m.step.overlapped_ms), median_of(m.step.priority_ms));
+  // The step's figures are what both shapes of the run measure, so a run of ranks and a run of
+  // one process hold against each other.
+  b.headline(copies_measured(m) ? fmt::format("peer {:.0f} GB/s one way, {:.0f} both; {}",
+                                              median_of(bandwidths(m.copies.large_bytes, m.copies.large_ms)),
+                                              median_of(bandwidths(2 * m.copies.large_bytes, m.copies.both_ms)), step)
+                                : fmt::format("{} ranks; {}", m.processes.world_size, step),
+             {"step.overlapped", "step.priority"});
+  try_next_lines(b);
   b.timelines(m.timelines);
   return std::move(b).build();
 }

@@ -110,6 +110,12 @@ TEST(Provenance, TheSchedulerContextComesFromSlurmOrALauncherAndIsKeptPrintable)
     return std::string(name) == "CUDA_VISIBLE_DEVICES" ? "3" : nullptr;
   });
   EXPECT_EQ(plain.gpus, "3") << "without Slurm, the GPUs allocated are CUDA_VISIBLE_DEVICES";
+  // srun's step sets SLURM_STEP_GPUS (and no SLURM_JOB_GPUS); a step of a batch job has both.
+  const SchedulerContext step = scheduler_context([](const char* name) -> const char* {
+    const std::string n(name);
+    return n == "SLURM_STEP_GPUS" ? "2,3" : n == "SLURM_JOB_GPUS" ? "0,1,2,3" : n == "CUDA_VISIBLE_DEVICES" ? "0,1" : nullptr;
+  });
+  EXPECT_EQ(step.gpus, "2,3") << "the step's GPUs before the job's";
 }
 
 TEST(Provenance, EveryRunSaysWhoMadeItWhereWithARandomIdInsideItsDigest) {
@@ -145,6 +151,33 @@ TEST(Provenance, ShowPrintsWhoMadeARecordedRunAndTheSchedulerJob) {
   EXPECT_NE(o.out.find("made by user1001 on gpu-node-3 · Slurm job 4242"), std::string::npos) << o.out;
   const Outcome zh = run({"show", path.string(), "--color", "never", "--lang", "zh"});
   EXPECT_NE(zh.out.find("由 user1001 在 gpu-node-3 上运行 · Slurm 作业 4242"), std::string::npos) << zh.out;
+}
+
+// Issue 37: two tasks of one srun on two nodes hand in a run each; grade shows each row's node
+// (the scheduler's, over the host), in every table form.
+TEST(Provenance, GradeOfRunsFromTwoSrunTasksShowsEachOnesNode) {
+  std::vector<SavedRun> runs;
+  for (int task = 0; task < 2; ++task) {
+    Report r = own_run(10 + task, 1001 + task);
+    r.provenance->host = "login-node";  // the scheduler's node name wins over the host
+    r.provenance->scheduler.job_id = "4242";
+    r.provenance->scheduler.node = fmt::format("gpu-node-{}", task + 1);
+    r.provenance->scheduler.rank = std::to_string(task);
+    r.provenance->scheduler.world_size = "2";
+    seal(r);
+    runs.push_back(saved(r, fmt::format("task{}.json", task)));
+  }
+  const std::vector<GradeRow> rows = {row_of(runs[0], "user1001"), row_of(runs[1], "user1002")};
+  const std::string text = render_grades(rows, TableFormat::text, 200);
+  EXPECT_NE(text.find("node gpu-node-1"), std::string::npos) << text;
+  EXPECT_NE(text.find("node gpu-node-2"), std::string::npos) << text;
+  EXPECT_EQ(text.find("login-node"), std::string::npos) << text;
+  const std::string csv = render_grades(rows, TableFormat::csv, 200);
+  EXPECT_NE(csv.find(",gpu-node-1,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",gpu-node-2,"), std::string::npos) << csv;
+  const std::string zh = render_grades(rows, TableFormat::text, 200, Lang::zh);
+  EXPECT_NE(zh.find("gpu-node-2"), std::string::npos) << zh;
+  EXPECT_EQ(zh.find("node gpu-node-2"), std::string::npos) << "the word 'node' is translated: " << zh;
 }
 
 // ── copies and the integrity line ─────────────────────────────────────────────────────────────

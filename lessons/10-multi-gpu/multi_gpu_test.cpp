@@ -302,9 +302,9 @@ TEST(MultiGpuReport, SweepShowsWhereCommunicationOutgrowsTheLayers) {
   // (c) at 64 MiB as the model says: the layers, then the all-reduces queued behind the first.
   EXPECT_NEAR(*r.find_metric("sweep.64MiB.priority")->predicted, 0.1 + 8 * 0.3, 1e-9);
   EXPECT_NEAR(*r.find_metric("sweep.1MiB.serial")->predicted, 8 * 0.11, 1e-9);
-  // Hidden: 1 MiB (0.88 - 0.81) / 0.08 = 88%, 16 MiB (1.40 - 0.88) / 0.56 = 93%, 64 MiB 0.7 / 2.4 = 29%.
-  EXPECT_TRUE(check_of(r, "hiding_shrinks").passed);
-  EXPECT_FALSE(check_of(report_of(made_up_sweep(1.0)), "hiding_shrinks").passed);  // 92% at 64 MiB: not less
+  // No expect on the hidden share: on the two H100s 1 MiB hid none of its all-reduces (0.039 ms
+  // each, inside the step's noise) and 64 MiB hid 30%, so "larger hides less" did not hold.
+  for (const auto& check : r.checks) EXPECT_NE(check.key, "hiding_shrinks");
   // Every all-reduce shorter than a layer: no crossover to show.
   Measurements m = made_up_sweep(2.5);
   m.step.sweep[1].allreduce_ms = {0.09, 0.09};

@@ -294,21 +294,6 @@ void sweep_section(ReportBuilder& b, const Params& p, const Measurements& m, con
   }
 }
 
-// The lecture's warning, measured: the larger the gradients, the less of their all-reduces the
-// layers can hide.
-void sweep_check(ReportBuilder& b, const Params& p, const Measurements& m) {
-  const std::vector<SweepRow> rows = sweep_rows(p, m);
-  if (rows.size() < 2) return;
-  const SweepRow& small = rows.front();
-  const SweepRow& large = rows.back();
-  b.expect("hiding_shrinks", hidden_share(large, p.layers) < hidden_share(small, p.layers),
-           fmt::format("the layers hide less of the all-reduces at {} than at {}", format_bytes(large.bytes),
-                       format_bytes(small.bytes)),
-           "an all-reduce longer than a layer leaves (c) waiting for communication; tiny all-reduces whose time is "
-           "within the step's noise can blur the smaller size");
-  b.depends_on({small.serial, small.priority, small.allreduce, large.serial, large.priority, large.allreduce});
-}
-
 void try_next_lines(ReportBuilder& b) {
   b.try_next("cudalab multi-gpu --layer-us 20", "layers shorter than an all-reduce: overlap can hide less")
       .try_next("cudalab multi-gpu --grad-size 64MiB", "bigger gradients: the all-reduces dominate")
@@ -343,7 +328,6 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
   sweep_section(b, p, m, predicted);
   b.section("lecture", "what the lectures say about training on several GPUs");
   checks(b, m, predicted);
-  sweep_check(b, p, m);
 
   const std::string step = fmt::format("step {:.2f} -> {:.2f} -> {:.2f} ms", median_of(m.step.serial_ms),
                                        median_of(m.step.overlapped_ms), median_of(m.step.priority_ms));

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <numeric>
@@ -224,13 +223,6 @@ double both_ways(CopyRig& r, Mover mover, Tally& tally, Link link = Link::warm) 
   return ms;
 }
 
-// The cold samples: no warm-up and no adaptive repeats, each after its own idle wait.
-std::vector<double> cold_samples(const std::function<double()>& copy) {
-  std::vector<double> ms;
-  for (int i = 0; i < kColdSamples; ++i) ms.push_back(copy());
-  return ms;
-}
-
 // What a program without peer access does: a -> pinned host memory, then host -> b.
 double staged(CopyRig& r, Tally& tally) {
   poison(r, r.dst_b.data(), r.bytes, kSeedForward);
@@ -294,8 +286,10 @@ PeerCopies measure_peer_copies(const Params& p, const Repetitions& reps, int a, 
     c.sm_one_way_ms = repeat(reps, [&] { return one_way(r, Mover::sms, c.large_bytes, c.bytes); });
     c.sm_both_ms = repeat(reps, [&] { return both_ways(r, Mover::sms, c.bytes); });
   }
-  c.cold_one_ms = cold_samples([&] { return one_way(r, engines, c.large_bytes, c.bytes, Link::cold); });
-  c.cold_both_ms = cold_samples([&] { return both_ways(r, engines, c.bytes, Link::cold); });
+  // No warm-up (it would wake the link) and a fixed count: each sample waits out its own idle.
+  const Repetitions cold{0, kColdSamples, false};
+  c.cold_one_ms = repeat(cold, [&] { return one_way(r, engines, c.large_bytes, c.bytes, Link::cold); });
+  c.cold_both_ms = repeat(cold, [&] { return both_ways(r, engines, c.bytes, Link::cold); });
   c.staged_ms = repeat(reps, [&] { return staged(r, c.bytes); });
   c.d2h_ms = repeat(reps, [&] { return first_hop(r, c.bytes); });
   c.h2d_ms = repeat(reps, [&] { return second_hop(r, c.bytes); });

@@ -117,9 +117,9 @@ void add_access(ReportBuilder& b, const Params& p, const Measurements& m, const 
 
 void add_checks(ReportBuilder& b, const Params& p, const Measurements& m, const Prediction& predicted) {
   add_verifies(b, m);
-  const double explicit_ms = explicit_median(m);
-  const double prefetched = median_of(column(m.prefetched, &EnqueuedSample::ms)) / explicit_ms;
-  const double on_demand = median_of(totals(m.on_demand)) / explicit_ms;
+  const WayRatios ratios = way_ratios(m);
+  const double prefetched = ratios.prefetched;
+  const double on_demand = ratios.on_demand;
   b.expect("prefetch_beats_on_demand", prefetched <= kPrefetchedMaxShareOfOnDemand * on_demand,
            fmt::format("prefetched managed memory takes {:.0f}% of the on-demand time (at most {:.0f}%), {:.2f}× the "
                        "explicit copies'",

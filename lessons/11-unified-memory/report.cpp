@@ -36,9 +36,9 @@ void add_setup(ReportBuilder& b, const Params& p, const Measurements& m, const P
 }
 
 void add_ways(ReportBuilder& b, const Params& p, const Measurements& m, const Prediction& predicted) {
-  const double explicit_ms = explicit_median(m);
-  auto ratio = [&](const char* key, const char* label, double ms, const char* from) {
-    return derived(key, label, "x", ms / explicit_ms).from({from, "way.explicit"});
+  const WayRatios r = way_ratios(m);
+  auto ratio = [](const char* key, const char* label, double value, const char* from) {
+    return derived(key, label, "x", value).from({from, "way.explicit"});
   };
   const std::vector<double> zero_copy = m.reuse.front().zero_copy_ms;
   b.section("ways", fmt::format("one workload four ways, {} each way", format_bytes(m.bytes)))
@@ -61,11 +61,10 @@ void add_ways(ReportBuilder& b, const Params& p, const Measurements& m, const Pr
                   .with_prediction(predicted.prefetched_ms))
       .metric(measured("way.zero_copy", "zero-copy (mapped host memory)", "ms", zero_copy)
                   .with_prediction(predicted.zero_copy_ms.front()))
-      .metric(ratio("ratio.on_demand", "on demand / explicit", median_of(totals(m.on_demand)), "way.on_demand")
+      .metric(ratio("ratio.on_demand", "on demand / explicit", r.on_demand, "way.on_demand")
                   .with_compare_tolerance(kOnDemandCompareTolerance))
-      .metric(ratio("ratio.prefetched", "prefetched / explicit", median_of(column(m.prefetched, &EnqueuedSample::ms)),
-                    "way.prefetched"))
-      .metric(ratio("ratio.zero_copy", "zero-copy / explicit", median_of(zero_copy), "way.zero_copy"))
+      .metric(ratio("ratio.prefetched", "prefetched / explicit", r.prefetched, "way.prefetched"))
+      .metric(ratio("ratio.zero_copy", "zero-copy / explicit", r.zero_copy, "way.zero_copy"))
       .metric(measured("enqueue.explicit", "host time to enqueue: explicit", "ms",
                        column(m.explicit_runs, &EnqueuedSample::enqueue_ms))
                   .with_note("the host's clock; the run goes on after it returns")
@@ -135,6 +134,13 @@ std::vector<double> totals(const std::vector<OnDemandSample>& samples) {
 
 double explicit_median(const Measurements& m) { return median_of(column(m.explicit_runs, &EnqueuedSample::ms)); }
 
+WayRatios way_ratios(const Measurements& m) {
+  const double explicit_ms = explicit_median(m);
+  return WayRatios{median_of(totals(m.on_demand)) / explicit_ms,
+                   median_of(column(m.prefetched, &EnqueuedSample::ms)) / explicit_ms,
+                   median_of(m.reuse.front().zero_copy_ms) / explicit_ms};
+}
+
 Report build_report(const Params& p, const Measurements& m, const Prediction& predicted) {
   ReportBuilder b(flags().params(p));
   add_setup(b, p, m, predicted);
@@ -143,11 +149,9 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
   add_access(b, p, m, predicted);
   add_lecture(b);
   add_checks(b, p, m, predicted);
-  const double on_demand = median_of(totals(m.on_demand)) / explicit_median(m);
-  const double prefetched = median_of(column(m.prefetched, &EnqueuedSample::ms)) / explicit_median(m);
-  const double zero_copy = median_of(m.reuse.front().zero_copy_ms) / explicit_median(m);
+  const WayRatios r = way_ratios(m);
   b.headline(fmt::format("managed memory: on demand {:.2f}× explicit copies, prefetched {:.2f}×; zero-copy {:.2f}×",
-                         on_demand, prefetched, zero_copy),
+                         r.on_demand, r.prefetched, r.zero_copy),
              // Only zero-copy's figure is held. The managed ways move as the driver's fault handling
              // does: twelve lone processes on the lab H100 in one hour read on demand 10.6× to 16.8×
              // and prefetched 3.6× to 6.7×, while zero-copy read 0.99× to 1.02×. The managed ways are

@@ -203,7 +203,7 @@ struct SchedulerContext {
   std::string array_task_id;  // SLURM_ARRAY_TASK_ID
   std::string node;           // SLURMD_NODENAME
   std::string node_id;        // SLURM_NODEID: the node's index among the job's nodes
-  std::string gpus;           // SLURM_JOB_GPUS, else CUDA_VISIBLE_DEVICES: the GPUs allocated
+  std::string gpus;           // SLURM_STEP_GPUS, else SLURM_JOB_GPUS, else CUDA_VISIBLE_DEVICES: the GPUs allocated
   std::string rank;           // RANK, else SLURM_PROCID
   std::string world_size;     // WORLD_SIZE, else SLURM_NTASKS
   std::string local_rank;     // LOCAL_RANK, else SLURM_LOCALID

@@ -12,7 +12,7 @@ std::optional<Timeline> traced_run(std::vector<Timeline>& timelines, const std::
   // A rehearsal inside the session that nobody sees: the first launches after tracing starts
   // pay CUPTI's one-time costs (milliseconds on the lab H100), which would otherwise show up as
   // gaps in the picture.
-  run(trace);
+  for (int pass = 1; pass < kTracedRunPasses; ++pass) run(trace);
   trace.discard_recorded();
   {
     const std::string phase_name = title + " (traced)";

@@ -21,9 +21,15 @@ struct NamedLane {
   std::string name;     // what a student reads: "chunk 0", "transfer", "urgent"
 };
 
-// Runs `run` once under a TraceSession with the given lane names. `run` gets the session so it
-// can report host callbacks (add_host_op) after it synchronized; finish() waits for the device.
-// Returns the Timeline (also appended to `timelines`), or nullopt when CUPTI could not be used.
+// How many times traced_run calls `run`: an unseen rehearsal, then the traced run. A process that
+// must pair its GPU work with a traced one's (a rank of lesson 10 whose all-reduces meet rank 0's)
+// runs it as often, or its peer waits forever for the second pass's collectives.
+inline constexpr int kTracedRunPasses = 2;
+
+// Runs `run` kTracedRunPasses times under a TraceSession with the given lane names, and keeps the
+// last. `run` gets the session so it can report host callbacks (add_host_op) after it
+// synchronized; finish() waits for the device. Returns the Timeline (also appended to
+// `timelines`), or nullopt when CUPTI could not be used.
 std::optional<Timeline> traced_run(std::vector<Timeline>& timelines, const std::string& title,
                                    const std::vector<NamedLane>& lanes, const std::function<void(TraceSession&)>& run,
                                    const std::string& notes_key = "timeline",

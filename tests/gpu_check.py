@@ -33,8 +33,9 @@ def fail(message):
     sys.exit(1)
 
 
-def run(argv):
+def run(argv, extra_env=None):
     env = dict(os.environ, NO_COLOR="1", LANG="C.UTF-8", LC_ALL="C.UTF-8")  # the English labels
+    env.update(extra_env or {})
     done = subprocess.run(argv, capture_output=True, env=env)
     if done.returncode == WAIVED:
         print(done.stdout.decode(errors="replace") + done.stderr.decode(errors="replace"))
@@ -100,8 +101,22 @@ def check_text(args, out):
         fail("--timeline drew no lane with its legend")
 
 
+def reference_gpu_count(cudalab, lesson):
+    shown = run([cudalab, "show", lesson, "--format", "json"])
+    try:
+        return len(json.loads(shown.stdout).get("devices", []))
+    except ValueError:
+        fail(f"`show {lesson} --format json` printed no JSON run")
+
+
 def portable(cudalab, lesson, flags):
-    live = run([cudalab, lesson, *flags, "--portable"])
+    # The live run sees as many GPUs as the reference run's machine had: lesson 01 on two GPUs
+    # verifies a kernel on each, one line more than the one-GPU reference.
+    extra = {}
+    count = reference_gpu_count(cudalab, lesson)
+    if count > 0 and "CUDA_VISIBLE_DEVICES" not in os.environ:
+        extra["CUDA_VISIBLE_DEVICES"] = ",".join(str(i) for i in range(count))
+    live = run([cudalab, lesson, *flags, "--portable"], extra)
     if live.returncode != 0:
         fail(f"{lesson} --portable exited {live.returncode}: {live.stderr.decode(errors='replace')}")
     shown = run([cudalab, "show", lesson, "--portable"])

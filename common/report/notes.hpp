@@ -24,7 +24,7 @@ std::optional<std::string> notes_section(Lang lang, std::string_view file, std::
 std::optional<std::string> notes_section_source(Lang lang, std::string_view file, std::string_view key);
 
 // The text of another embedded file: `folder` "zh/labels" holds the label catalogues
-// (course-notes/zh/labels/<file>.txt), "figures" the named figures the notes quote
+// (course-notes/zh/labels/<file>.po, gettext catalogues), "figures" the named figures the notes quote
 // (course-notes/figures/constants.txt). nullopt when there is none.
 std::optional<std::string_view> embedded_file(std::string_view folder, std::string_view file);
 

@@ -149,7 +149,7 @@ void metric_rows_text(std::ostringstream& out, const Comparison& c, std::size_t 
 }
 
 // Text for a terminal, in the student's language: every fixed phrase goes through the zh
-// catalogue (course-notes/zh/labels/cli.txt); keys, units, numbers and file names stay as they are.
+// catalogue (course-notes/zh/labels/cli.po); keys, units, numbers and file names stay as they are.
 void comparison_text(std::ostringstream& out, const Comparison& c, std::size_t width, Lang lang) {
   put_wrapped(out, tr(lang, fmt::format("compare · lesson {:02d} {}", c.a->report.lesson_number, c.a->report.lesson_slug)),
               width, 0, 2);

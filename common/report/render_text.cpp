@@ -70,7 +70,7 @@ class TextRenderer {
   }
 
  private:
-  // The renderer's own words in the report's language (course-notes/zh/labels/cudalab.txt).
+  // The renderer's own words in the report's language (course-notes/zh/labels/cudalab.po).
   std::string tr(std::string_view text) const { return cudalab::tr(style_.lang, text, report_.notes_file()); }
   // A line prefix ("params", "warning") padded to the 10 columns the header lines share.
   std::string prefix(std::string_view word) const { return pad_right(tr(word), 10); }

@@ -22,7 +22,7 @@ struct TimelineStyle {
 std::vector<std::string> render_timeline(const Timeline& timeline, const TimelineStyle& style);
 
 // How the legend names a kind of operation ("H2D copy", "kernel", "host waits"), in English; the
-// zh catalogue (labels/cudalab.txt) has each.
+// zh catalogue (labels/cudalab.po) has each.
 const char* activity_legend(ActivityKind kind);
 
 }  // namespace cudalab

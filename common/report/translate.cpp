@@ -80,36 +80,88 @@ std::string fill(const std::string& zh, const std::vector<std::string>& captures
   return out;
 }
 
+// The text of one quoted .po string, `"..."` with C escapes, or nullopt when it is not one.
+std::optional<std::string> po_string(std::string_view quoted) {
+  const std::size_t first = quoted.find_first_not_of(" \t");
+  const std::size_t last = quoted.find_last_not_of(" \t\r");
+  if (first == std::string_view::npos || last <= first || quoted[first] != '"' || quoted[last] != '"') {
+    return std::nullopt;
+  }
+  std::string out;
+  for (std::size_t i = first + 1; i < last; ++i) {
+    if (quoted[i] == '"') return std::nullopt;  // an unescaped quote inside
+    if (quoted[i] != '\\') {
+      out += quoted[i];
+      continue;
+    }
+    if (++i >= last) return std::nullopt;
+    switch (quoted[i]) {
+      case 'n': out += '\n'; break;
+      case 't': out += '\t'; break;
+      case '"': out += '"'; break;
+      case '\\': out += '\\'; break;
+      default: return std::nullopt;  // no other escape is used
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 Catalogue Catalogue::parse(std::string_view text, std::string_view name) {
+  // The catalogues are built into the binary, so they are parsed from memory; gettext's own
+  // reader (libgettextpo) reads only files. What is read is the subset msgfmt --check accepts
+  // and the catalogues use: comments, msgid, msgstr and their continuation lines.
   Catalogue c;
-  std::optional<std::string> english;
   std::size_t line_number = 0;
+  enum class In { nothing, msgid, msgstr } in = In::nothing;
+  std::string msgid, msgstr;
+  const auto unreadable = [&] {
+    return std::runtime_error(std::string(name) + ":" + std::to_string(line_number) +
+                              ": expected msgid \"...\", then msgstr \"...\" (gettext .po)");
+  };
+  const auto quoted = [&](std::string_view part) {
+    auto value = po_string(part);
+    if (!value) throw unreadable();
+    return std::move(*value);
+  };
+  const auto finish = [&] {
+    if (in == In::msgstr && !msgid.empty()) c.add(msgid, msgstr);  // msgid "" is the header
+    in = In::nothing;
+  };
   for (std::size_t start = 0; start < text.size();) {
     std::size_t stop = text.find('\n', start);
     if (stop == std::string_view::npos) stop = text.size();
-    const std::string line(text.substr(start, stop - start));
+    const std::string_view line = text.substr(start, stop - start);
     start = stop + 1;
     ++line_number;
-    if (line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '#') continue;
-    if (line.rfind("en: ", 0) == 0 && !english) {
-      english = trimmed(line.substr(4));
-    } else if (line.rfind("zh: ", 0) == 0 && english) {
-      // Both sides without their indent: translate() looks up the text without it and puts the
-      // text's own indent back ("  0    success" in --help's exit codes).
-      if (english->find("{}") == std::string::npos) {
-        c.exact_.emplace(*english, trimmed(line.substr(4)));
-      } else {
-        c.patterns_.push_back({split_placeholders(*english), trimmed(line.substr(4))});
-      }
-      english.reset();
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos || line[0] == '#') continue;
+    if (line.rfind("msgid ", 0) == 0) {
+      finish();
+      msgid = quoted(line.substr(6));
+      in = In::msgid;
+    } else if (line.rfind("msgstr ", 0) == 0 && in == In::msgid) {
+      msgstr = quoted(line.substr(7));
+      in = In::msgstr;
+    } else if (in != In::nothing) {
+      (in == In::msgid ? msgid : msgstr) += quoted(line);  // a continuation line
     } else {
-      throw std::runtime_error(std::string(name) + ":" + std::to_string(line_number) +
-                               ": expected \"en: ...\" and then \"zh: ...\"");
+      throw unreadable();
     }
   }
+  finish();
   return c;
+}
+
+void Catalogue::add(const std::string& english, const std::string& chinese) {
+  // Both sides without their indent: translate() looks up the text without it and puts the
+  // text's own indent back ("  0    success" in --help's exit codes).
+  const std::string en = trimmed(english), zh = trimmed(chinese);
+  if (en.find("{}") == std::string::npos) {
+    exact_.emplace(en, zh);
+  } else {
+    patterns_.push_back({split_placeholders(en), zh});
+  }
 }
 
 void Catalogue::append(const Catalogue& more) {

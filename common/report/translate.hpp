@@ -1,14 +1,15 @@
 // Chinese for every word cudalab prints besides the notes: section titles, labels, checks,
 // "try next" lines, the CLI's words and the renderer's own. One catalogue per lesson
-// (course-notes/zh/labels/NN-slug.txt) and one shared (labels/cudalab.txt), embedded with the
-// notes. Reports keep English inside (JSON, stable form); text is translated as it is printed.
+// (course-notes/zh/labels/NN-slug.po, or zh/NN-slug.labels.po beside a lesson's notes) and two
+// shared (labels/cudalab.po, labels/cli.po), embedded with the notes. Reports keep English inside
+// (JSON, stable form); text is translated as it is printed.
 //
-// A catalogue is pairs of lines "en: TEXT" / "zh: TEXT". {} in the English matches any
+// A catalogue is gettext's .po (msgid the English, msgstr the Chinese; `msgfmt --check` passes
+// on each, CTest i18n.msgfmt_check), so translators' tools read it. {} in the English matches any
 // non-empty stretch (the shortest that lets the next literal piece follow); in the Chinese, {}
 // takes the captures in order and {1}, {2}, ... by number. Captures are translated in turn.
 // Exact entries win over patterns; among patterns the most specific (the most literal text),
 // then the lesson's own catalogue over the shared one.
-// tools/zh-catalogue.py applies the same rules to the reference runs and lists what is missing.
 #pragma once
 
 #include <optional>
@@ -24,9 +25,12 @@ namespace cudalab {
 
 class Catalogue {
  public:
-  // Throws std::runtime_error naming the line when the text is not a catalogue.
+  // The entries of a .po text: its header (msgid "") and comments skipped, strings unescaped.
+  // Throws std::runtime_error naming the line when the text is not one.
   static Catalogue parse(std::string_view text, std::string_view name);
   void append(const Catalogue& more);
+  // One entry: `english` a text or a template with {}, `chinese` its translation.
+  void add(const std::string& english, const std::string& chinese);
   // nullopt when no entry matches, and for a text longer than any label (over 4 KiB). `depth`:
   // how deep inside another entry's captures this text sits (captures nest at most 6 deep).
   std::optional<std::string> translate(std::string_view text, int depth = 0) const;

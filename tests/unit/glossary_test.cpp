@@ -338,24 +338,20 @@ TEST(Glossary, ZhNotesUseTheGlossaryTermsAndNoStraySpaces) {
   EXPECT_GT(files, 0);
 }
 
-// The zh strings the program prints: the zh lines of the label catalogues (zh/labels/*.txt, the
-// command line's and every lesson's, or zh/NN-slug.labels.txt beside a lesson's notes), or the msgstr lines of translated templates (*.po) where
-// those have replaced them. Each as (where, text).
+// The zh strings the program prints: the msgstr lines of the label catalogues (zh/labels/*.po,
+// the command line's and every lesson's, and zh/NN-slug.labels.po beside a lesson's notes). Each
+// as (where, text).
 std::vector<std::pair<std::string, std::string>> program_strings() {
   std::vector<std::pair<std::string, std::string>> strings;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(kNotes)) {
-    const std::string ext = entry.path().extension().string();
-    const std::string name = entry.path().filename().string();
-    const bool beside_notes = name.size() > 11 && name.compare(name.size() - 11, 11, ".labels.txt") == 0;
-    const bool labels = ext == ".txt" && (entry.path().parent_path().filename() == "labels" || beside_notes);
-    if (!labels && ext != ".po") continue;
-    const std::string prefix = labels ? "zh: " : "msgstr \"";
+    if (entry.path().extension() != ".po") continue;
+    const std::string prefix = "msgstr \"";
     std::istringstream lines(read(entry.path()));
     std::string line;
     for (int number = 1; std::getline(lines, line); ++number) {
       if (line.rfind(prefix, 0) != 0) continue;
       std::string text = line.substr(prefix.size());
-      if (!labels && !text.empty() && text.back() == '"') text.pop_back();
+      if (!text.empty() && text.back() == '"') text.pop_back();
       strings.emplace_back(entry.path().filename().string() + ":" + std::to_string(number), text);
     }
   }
@@ -373,10 +369,7 @@ TEST(Glossary, ProgramStringsUseTheGlossaryTerms) {
     files.insert(where.substr(0, where.find(':')));
     for (const auto& v : term_violations(text, terms)) violations.push_back(where + ": " + v);
   }
-  const bool command_line = files.count("cli.txt") == 1 ||
-                            std::any_of(files.begin(), files.end(), [](const std::string& f) {
-                              return f.size() > 3 && f.compare(f.size() - 3, 3, ".po") == 0;
-                            });
+  const bool command_line = files.count("cli.po") == 1;
   EXPECT_TRUE(command_line) << "the command line's own strings (help, list) are not among those checked";
   EXPECT_GT(strings.size(), 500u);
   std::string all;

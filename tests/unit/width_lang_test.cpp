@@ -530,3 +530,40 @@ TEST(Width, ChineseHelpAndListKeepBracketsAndWordsWhole) {
   }
   unsetenv("COLUMNS");
 }
+
+// The catalogues are gettext .po: the header and comments are skipped, continuation lines join,
+// C escapes are undone, and a template's {} still matches.
+TEST(Catalogue, ReadsGettextPo) {
+  const Catalogue c = Catalogue::parse(
+      "# a translator's comment\n"
+      "msgid \"\"\n"
+      "msgstr \"\"\n"
+      "\"Content-Type: text/plain; charset=UTF-8\\n\"\n"
+      "\n"
+      "#. an extracted comment\n"
+      "msgid \"say \\\"{}\\\" \"\n"
+      "\"twice\"\n"
+      "msgstr \"说两遍\\\"{}\\\"\"\n"
+      "\n"
+      "msgid \"a\\tb\"\n"
+      "msgstr \"甲\\t乙\"\n",
+      "test.po");
+  EXPECT_EQ(c.translate("say \"hi\" twice"), std::optional<std::string>("说两遍\"hi\""));
+  EXPECT_EQ(c.translate("a\tb"), std::optional<std::string>("甲\t乙"));
+  EXPECT_EQ(c.translate("Content-Type: text/plain; charset=UTF-8"), std::nullopt);  // the header is no entry
+}
+
+TEST(Catalogue, APoItCannotReadIsNamedWithItsLine) {
+  for (const auto& [text, line] : std::vector<std::pair<std::string, std::string>>{
+           {"msgid \"a\"\nmsgstr b\n", "test.po:2:"},
+           {"msgid \"a\"\nmsgstr \"b\"\nen: c\n", "test.po:3:"},
+           {"msgid \"a\\q\"\n", "test.po:1:"},
+           {"\"orphan\"\n", "test.po:1:"}}) {
+    try {
+      (void)Catalogue::parse(text, "test.po");
+      ADD_FAILURE() << text;
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(line, 0), 0u) << e.what();
+    }
+  }
+}

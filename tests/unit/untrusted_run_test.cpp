@@ -25,7 +25,11 @@ using namespace cudalab;
 namespace {
 
 constexpr std::size_t kMegabyte = 1 << 20;
-constexpr double kLimitSeconds = 0.5;
+// Linear work on a megabyte takes a fraction of a second; a quadratic pass over it, about 10^12
+// steps, takes minutes. 2 s tells the two apart with room to spare: at 0.5 s, cmark-gfm's
+// rendering of a megabyte table (0.50-0.53 s on the 2-core build machine, best of three) failed
+// half the runs.
+constexpr double kLimitSeconds = 2.0;
 
 // CPU time, not wall time: the build machine is shared, and what is measured is the work done.
 // The best of three runs: a busy machine (page faults served slowly, caches shared) only ever

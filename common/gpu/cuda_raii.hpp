@@ -48,45 +48,54 @@ inline cudaError_t free_pinned(void* p) { return cudaFreeHost(p); }
 inline cudaError_t unregister_host(void* p) { return cudaHostUnregister(p); }
 }  // namespace detail
 
-// n elements of T in device memory (cudaMalloc).
-template <typename T>
-class DeviceBuffer {
+// n elements of T at memory one CUDA call allocated and `Release` frees: what every buffer shares
+// (DeviceBuffer, PinnedBuffer here; ManagedBuffer, MappedBuffer beside lesson 11's needs). Each
+// buffer only allocates, in its constructor, with its own checked call, and hands the pointer in.
+template <typename T, cudaError_t (*Release)(void*)>
+class CudaArray {
  public:
-  DeviceBuffer() = default;
-  explicit DeviceBuffer(std::size_t count) : count_(count) {
-    void* p = nullptr;
-    if (count > 0) CUDALAB_CUDA_CHECK(cudaMalloc(&p, count * sizeof(T)));
-    ptr_ = Owner(p);
-  }
   T* data() const { return static_cast<T*>(ptr_.get()); }
   std::size_t size() const { return count_; }
   std::size_t bytes() const { return count_ * sizeof(T); }
 
+ protected:
+  CudaArray() = default;
+  CudaArray(void* allocated, std::size_t count) : ptr_(allocated), count_(count) {}
+
  private:
-  using Owner = UniqueCudaHandle<void*, detail::free_device>;
-  Owner ptr_;
+  UniqueCudaHandle<void*, Release> ptr_;
   std::size_t count_ = 0;
+};
+
+// n elements of T in device memory (cudaMalloc). No operator[]: the host cannot read it.
+template <typename T>
+class DeviceBuffer : public CudaArray<T, detail::free_device> {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t count) : CudaArray<T, detail::free_device>(allocate(count), count) {}
+
+ private:
+  static void* allocate(std::size_t count) {
+    void* p = nullptr;
+    if (count > 0) CUDALAB_CUDA_CHECK(cudaMalloc(&p, count * sizeof(T)));
+    return p;
+  }
 };
 
 // n elements of T in page-locked host memory (cudaMallocHost): what lets copies run async.
 template <typename T>
-class PinnedBuffer {
+class PinnedBuffer : public CudaArray<T, detail::free_pinned> {
  public:
   PinnedBuffer() = default;
-  explicit PinnedBuffer(std::size_t count) : count_(count) {
-    void* p = nullptr;
-    if (count > 0) CUDALAB_CUDA_CHECK(cudaMallocHost(&p, count * sizeof(T)));
-    ptr_ = Owner(p);
-  }
-  T* data() const { return static_cast<T*>(ptr_.get()); }
-  std::size_t size() const { return count_; }
-  std::size_t bytes() const { return count_ * sizeof(T); }
-  T& operator[](std::size_t i) const { return data()[i]; }
+  explicit PinnedBuffer(std::size_t count) : CudaArray<T, detail::free_pinned>(allocate(count), count) {}
+  T& operator[](std::size_t i) const { return this->data()[i]; }
 
  private:
-  using Owner = UniqueCudaHandle<void*, detail::free_pinned>;
-  Owner ptr_;
-  std::size_t count_ = 0;
+  static void* allocate(std::size_t count) {
+    void* p = nullptr;
+    if (count > 0) CUDALAB_CUDA_CHECK(cudaMallocHost(&p, count * sizeof(T)));
+    return p;
+  }
 };
 
 // Page-locks memory the caller already owns (cudaHostRegister) for as long as this lives.

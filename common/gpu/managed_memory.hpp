@@ -11,25 +11,21 @@
 
 namespace cudalab {
 
-// n elements of T in managed memory (cudaMallocManaged, visible to every stream).
+// n elements of T in managed memory (cudaMallocManaged, visible to every stream); cudaFree
+// releases it as it does device memory.
 template <typename T>
-class ManagedBuffer {
+class ManagedBuffer : public CudaArray<T, detail::free_device> {
  public:
   ManagedBuffer() = default;
-  explicit ManagedBuffer(std::size_t count) : count_(count) {
-    void* p = nullptr;
-    if (count > 0) CUDALAB_CUDA_CHECK(cudaMallocManaged(&p, count * sizeof(T), cudaMemAttachGlobal));
-    ptr_ = Owner(p);
-  }
-  T* data() const { return static_cast<T*>(ptr_.get()); }
-  std::size_t size() const { return count_; }
-  std::size_t bytes() const { return count_ * sizeof(T); }
-  T& operator[](std::size_t i) const { return data()[i]; }
+  explicit ManagedBuffer(std::size_t count) : CudaArray<T, detail::free_device>(allocate(count), count) {}
+  T& operator[](std::size_t i) const { return this->data()[i]; }
 
  private:
-  using Owner = UniqueCudaHandle<void*, detail::free_device>;  // cudaFree releases managed memory too
-  Owner ptr_;
-  std::size_t count_ = 0;
+  static void* allocate(std::size_t count) {
+    void* p = nullptr;
+    if (count > 0) CUDALAB_CUDA_CHECK(cudaMallocManaged(&p, count * sizeof(T), cudaMemAttachGlobal));
+    return p;
+  }
 };
 
 // Moves `bytes` of managed memory at `ptr` to `device`'s memory, or to the host's, in the order

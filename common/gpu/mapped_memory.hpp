@@ -7,40 +7,39 @@
 
 namespace cudalab {
 
+// The device-side address of mapped, pinned host memory at `host`.
+template <typename T>
+T* device_view_of(T* host) {
+  void* device_ptr = nullptr;
+  CUDALAB_CUDA_CHECK(cudaHostGetDevicePointer(&device_ptr, host, 0));
+  return static_cast<T*>(device_ptr);
+}
+
 template <typename T>
 T* device_view(const PinnedBuffer<T>& buffer) {
-  void* device_ptr = nullptr;
-  CUDALAB_CUDA_CHECK(cudaHostGetDevicePointer(&device_ptr, buffer.data(), 0));
-  return static_cast<T*>(device_ptr);
+  return device_view_of(buffer.data());
 }
 
 // n elements of T in page-locked host memory mapped into the device's address space
 // (cudaHostAlloc with cudaHostAllocMapped): a kernel given device_data() reads and writes the
 // host's memory itself, over the bus, with no copy. Being pinned, it also serves cudaMemcpyAsync.
 template <typename T>
-class MappedBuffer {
+class MappedBuffer : public CudaArray<T, detail::free_pinned> {
  public:
   MappedBuffer() = default;
-  explicit MappedBuffer(std::size_t count) : count_(count) {
-    if (count == 0) return;
-    void* p = nullptr;
-    CUDALAB_CUDA_CHECK(cudaHostAlloc(&p, count * sizeof(T), cudaHostAllocMapped));
-    ptr_ = Owner(p);
-    void* device_ptr = nullptr;
-    CUDALAB_CUDA_CHECK(cudaHostGetDevicePointer(&device_ptr, p, 0));
-    device_ = static_cast<T*>(device_ptr);
+  explicit MappedBuffer(std::size_t count) : CudaArray<T, detail::free_pinned>(allocate(count), count) {
+    if (count > 0) device_ = device_view_of(this->data());
   }
-  T* data() const { return static_cast<T*>(ptr_.get()); }  // the host's address
-  T* device_data() const { return device_; }                 // the address a kernel uses
-  std::size_t size() const { return count_; }
-  std::size_t bytes() const { return count_ * sizeof(T); }
-  T& operator[](std::size_t i) const { return data()[i]; }
+  T* device_data() const { return device_; }  // the address a kernel uses; data() is the host's
+  T& operator[](std::size_t i) const { return this->data()[i]; }
 
  private:
-  using Owner = UniqueCudaHandle<void*, detail::free_pinned>;
-  Owner ptr_;
+  static void* allocate(std::size_t count) {
+    void* p = nullptr;
+    if (count > 0) CUDALAB_CUDA_CHECK(cudaHostAlloc(&p, count * sizeof(T), cudaHostAllocMapped));
+    return p;
+  }
   T* device_ = nullptr;
-  std::size_t count_ = 0;
 };
 
 }  // namespace cudalab

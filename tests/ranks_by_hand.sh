@@ -3,13 +3,23 @@
 # hand: two processes of `cudalab 10 FLAGS...`, each told its place by RANK, WORLD_SIZE and
 # LOCAL_RANK, the run named by MASTER_ADDR and MASTER_PORT. Rank 0 must print one run with every
 # verify check passed; rank 1 must print nothing on stdout; both must exit 0. Exit 77 (skipped)
-# when the ranks are waived (no GPU, one GPU, no NCCL).
+# when the ranks are waived (no GPU, no NCCL) and when fewer than two GPUs are visible: there both
+# ranks would measure on the one GPU, which the lesson refuses as a usage error (exit 2), rightly.
 #   tests/ranks_by_hand.sh CUDALAB FLAGS...
 set -u
 cudalab=$1
 shift
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+if [ -n "${CUDA_VISIBLE_DEVICES+set}" ]; then
+  gpus=$(printf '%s' "$CUDA_VISIBLE_DEVICES" | tr ',' '\n' | grep -c .)
+else
+  gpus=$(nvidia-smi --list-gpus 2>/dev/null | grep -c '^GPU ')
+fi
+if command -v nvidia-smi >/dev/null && [ "$gpus" -lt 2 ]; then
+  echo "ranks_by_hand: waived: two ranks by hand need two GPUs; $gpus visible"
+  exit 77
+fi
 export MASTER_ADDR=127.0.0.1 MASTER_PORT=$((20000 + $$ % 20000)) WORLD_SIZE=2 NO_COLOR=1 LANG=C.UTF-8 LC_ALL=C.UTF-8
 RANK=1 LOCAL_RANK=1 "$cudalab" 10 "$@" >"$out/rank1.out" 2>"$out/rank1.err" &
 rank1=$!

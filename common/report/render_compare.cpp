@@ -28,14 +28,21 @@ std::string metric_verdict(const MetricComparison& m) {
   return m.within() ? "ok" : "OUT";
 }
 
+// Items already in `lang`, joined: a Chinese list takes the full-width semicolon, as the
+// sentences around it do.
+std::string joined_spoken(const std::vector<std::string>& items, const char* separator, Lang lang) {
+  const std::string between = lang == Lang::zh && std::string_view(separator) == "; " ? "；" : separator;
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : between) + item;
+  return out;
+}
+
 // Each item translated on its own, then joined: the zh catalogue knows each reason as a phrase,
 // and a list of them is no phrase it knows (en leaves every item as it is).
 std::string joined(const std::vector<std::string>& items, const char* separator, Lang lang = Lang::en) {
-  // A Chinese list is joined with the full-width semicolon, as the sentences around it are.
-  const std::string between = lang == Lang::zh && std::string_view(separator) == "; " ? "；" : separator;
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : between) + tr(lang, item);
-  return out;
+  std::vector<std::string> spoken;
+  for (const auto& item : items) spoken.push_back(tr(lang, item));
+  return joined_spoken(spoken, separator, lang);
 }
 
 const char* environment_word(const std::vector<std::string>& disturbance) {
@@ -347,9 +354,7 @@ void grade_text_row(std::ostringstream& out, const GradeRow& row, const std::vec
 // Why a row does not count, or why it fails: for markdown (in `lang`) and CSV (in English).
 std::string row_problems(const GradeRow& row, Lang lang = Lang::en) {
   if (row.superseded) return tr(lang, "superseded by a later submission");
-  std::string out;
-  for (const auto& problem : grade_problems(row, lang)) out += (out.empty() ? "" : lang == Lang::zh ? "；" : "; ") + problem;
-  return out;
+  return joined_spoken(grade_problems(row, lang), "; ", lang);  // grade_problems speaks `lang` already
 }
 
 // The markdown cells of a row, its words in `lang`.

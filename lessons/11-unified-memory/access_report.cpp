@@ -117,19 +117,17 @@ void add_access(ReportBuilder& b, const Params& p, const Measurements& m, const 
 
 void add_checks(ReportBuilder& b, const Params& p, const Measurements& m, const Prediction& predicted) {
   add_verifies(b, m);
-  const WayRatios ratios = way_ratios(m);
-  const double prefetched = ratios.prefetched;
-  const double on_demand = ratios.on_demand;
-  b.expect("prefetch_beats_on_demand", prefetched <= kPrefetchedMaxShareOfOnDemand * on_demand,
+  const WayRatios r = way_ratios(m);
+  b.expect("prefetch_beats_on_demand", r.prefetched <= kPrefetchedMaxShareOfOnDemand * r.on_demand,
            fmt::format("prefetched managed memory takes {:.0f}% of the on-demand time (at most {:.0f}%), {:.2f}× the "
                        "explicit copies'",
-                       100 * prefetched / on_demand, 100 * kPrefetchedMaxShareOfOnDemand, prefetched),
+                       100 * r.prefetched / r.on_demand, 100 * kPrefetchedMaxShareOfOnDemand, r.prefetched),
            "a prefetch moves the pages before any warp touches them, so no fault stops a kernel; the driver still "
            "does part of each migration's work on the host (see the enqueue times), which the copies do not")
       .depends_on({"way.prefetched", "way.on_demand"})
       .headline_check("prefetch_beats_on_demand");
-  b.expect("on_demand_is_slower", on_demand >= kOnDemandMinSlowdown,
-           fmt::format("on demand takes {:.2f}× the explicit copies' time (at least {:.1f}×)", on_demand,
+  b.expect("on_demand_is_slower", r.on_demand >= kOnDemandMinSlowdown,
+           fmt::format("on demand takes {:.2f}× the explicit copies' time (at least {:.1f}×)", r.on_demand,
                        kOnDemandMinSlowdown),
            "each fault stops the faulting warps until the driver has moved the page; a system whose GPU reads host "
            "memory in place (ATS) or migrates in large blocks comes closer to the copies")

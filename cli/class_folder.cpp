@@ -27,17 +27,19 @@ struct ClassEntry {
   std::string path;   // as the file system knows it
   std::string shown;  // relative to the class folder, printable
   std::string top;    // the subfolder of the class folder it sits in ("" at the top)
-  std::string problem;  // a subfolder that could not be read: why
+  Message problem;      // a subfolder that could not be read: why
 };
 
 // A reader's message names the file by the path it was given; the grade row already names it, so
 // the reason says it by its short name only.
-std::string with_short_name(std::string message, const std::string& path, const std::string& name) {
+Message with_short_name(const Message& message, const std::string& path, const std::string& name) {
   const std::string full = printable(path);
-  for (std::size_t at = message.find(full); at != std::string::npos; at = message.find(full, at + name.size())) {
-    message.replace(at, full.size(), name);
-  }
-  return message;
+  return message.mapped([&](std::string text) {
+    for (std::size_t at = text.find(full); at != std::string::npos; at = text.find(full, at + name.size())) {
+      text.replace(at, full.size(), name);
+    }
+    return text;
+  });
 }
 
 ClassEntry entry_of(const fs::path& dir, const fs::path& path) {
@@ -59,7 +61,7 @@ void list_folder(const fs::path& dir, const fs::path& folder, int depth, std::ve
     if (!status_error && fs::is_directory(status)) {
       if (it->path().extension() == ".json") {  // named like a run: a row that says what it is
         ClassEntry folder_entry = entry_of(dir, it->path());
-        folder_entry.problem = "a folder, not a run";
+        folder_entry.problem = Message("a folder, not a run");
         found.push_back(std::move(folder_entry));
       } else if (depth < kMaxClassDepth) {
         folders.emplace_back(it->path(), depth + 1);
@@ -68,22 +70,26 @@ void list_folder(const fs::path& dir, const fs::path& folder, int depth, std::ve
     }
     if (it->path().extension() == ".json") found.push_back(entry_of(dir, it->path()));
     if (found.size() > kMaxClassFiles) {
-      throw UsageError(fmt::format("grade: '{}' holds over {} .json files; grade one part of it at a time",
-                                   printable_value(dir.string()), kMaxClassFiles));
+      throw UsageError(msg("grade: '{dir}' holds over {count} .json files; grade one part of it at a time",
+                           arg("dir", printable_value(dir.string())), arg("count", kMaxClassFiles)));
     }
   }
   if (!ec) return;
-  if (depth == 0) throw UsageError("grade: cannot read '" + printable_value(dir.string()) + "': " + ec.message());
+  if (depth == 0) {
+    // The system's words for the error: a fixed table, which the catalogue translates.
+    throw UsageError(msg("grade: cannot read '{dir}': {why}", arg("dir", printable_value(dir.string())),
+                         arg("why", Message(ec.message()))));
+  }
   ClassEntry unreadable = entry_of(dir, folder);
   unreadable.shown += "/";
-  unreadable.problem = "cannot read this folder: " + ec.message();
+  unreadable.problem = msg("cannot read this folder: {why}", arg("why", Message(ec.message())));
   found.push_back(std::move(unreadable));
 }
 
 // Every entry under `dir`, walked with a list of folders to visit (never by recursion), sorted.
 std::vector<ClassEntry> class_entries(const std::string& dir) {
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) throw UsageError("grade: '" + printable_value(dir) + "' is not a directory");
+  if (!fs::is_directory(dir, ec)) throw UsageError(msg("grade: '{dir}' is not a directory", arg("dir", printable_value(dir))));
   std::vector<ClassEntry> found;
   std::vector<std::pair<fs::path, int>> folders{{fs::path(dir), 0}};
   while (!folders.empty()) {
@@ -91,7 +97,7 @@ std::vector<ClassEntry> class_entries(const std::string& dir) {
     folders.pop_back();
     list_folder(fs::path(dir), folder, depth, found, folders);
   }
-  if (found.empty()) throw UsageError("grade: '" + printable_value(dir) + "' holds no .json files");
+  if (found.empty()) throw UsageError(msg("grade: '{dir}' holds no .json files", arg("dir", printable_value(dir))));
   std::sort(found.begin(), found.end(), [](const ClassEntry& a, const ClassEntry& b) { return a.shown < b.shown; });
   return found;
 }
@@ -132,7 +138,7 @@ void add_rows(ClassRuns& out, const ClassEntry& entry) {
     row.submitted_s = file.modified_s;
     runs = parse_saved_runs(file.text, entry.path);
   } catch (const UsageError& e) {
-    row.problem = with_short_name(e.what(), entry.path, entry.shown);
+    row.problem = with_short_name(words_of(e), entry.path, entry.shown);
     out.rows.push_back(std::move(row));
     return;
   }
@@ -155,8 +161,11 @@ std::vector<Param> assigned_params(const PresetFile& file, const PresetSection& 
     const auto spec = std::find_if(specs.begin(), specs.end(), [&](const FlagSpec& f) { return f.name == v.key; });
     if (spec == specs.end()) continue;  // a common flag (strict, lang): no param of the run
     const std::string text = spec->kind == FlagKind::on_off ? (v.text == "true" ? "on" : "off") : v.text;
-    const std::string error = lesson->set_flag(v.key, text);
-    if (!error.empty()) throw UsageError("--config " + preset_origin(file, section, v) + ": --" + v.key + ": " + error);
+    const auto error = lesson->set_flag(v.key, text);
+    if (!error.empty()) {
+      throw UsageError(msg("--config {origin}: {problem}", arg("origin", preset_origin(file, section, v)),
+                           arg("problem", msg("--{flag}: {problem}", arg("flag", v.key), arg("problem", error)))));
+    }
     names.insert(v.key);
   }
   std::vector<Param> assigned;
@@ -171,9 +180,11 @@ std::vector<int> assigned_lessons(const PresetFile& file, const ClassSettings& s
   for (const auto& word : settings.lessons) {
     const CourseEntry* e = find_course_entry(word);
     if (e == nullptr) {
-      throw UsageError(fmt::format("--config {}:{} [{}] lessons: '{}' is not a lesson (01 to {:02d})",
-                                   printable_value(file.path, 200), settings.line, kClassSection,
-                                   printable_value(word), course().back().number));
+      const std::string origin =
+          fmt::format("{}:{} [{}] lessons", printable_value(file.path, 200), settings.line, kClassSection);
+      throw UsageError(msg("--config {origin}: {problem}", arg("origin", origin),
+                           arg("problem", msg("'{lesson}' is not a lesson (01 to {last})", arg("lesson", printable_value(word)),
+                                              arg("last", fmt::format("{:02d}", course().back().number))))));
     }
     lessons.insert(e->number);
   }

@@ -79,7 +79,7 @@ void setup_all(CLI::App& app, CommandSetup& setup) {
   sub->footer(help_footer());
   add_common_options(*sub, setup.inv.flags, all_flag_names());
   add_config_option(*sub, setup.config_path);
-  sub->callback([&setup, sub] {
+  sub->callback([setup, sub] {
     setup.inv.command = Command::all;
     setup.inv.lessons.clear();
     for (const auto& entry : course()) setup.inv.lessons.push_back(LessonSetup{&entry, entry.make(), {}, {}, {}});
@@ -96,7 +96,7 @@ int run_all(Invocation& inv) {
   try {
     (void)device_count();  // no GPU: one waived line, not one per lesson
   } catch (const NoGpuError& e) {
-    throw NoGpuError(std::string(e.what()) + "; " + reference_hint(nullptr));
+    throw NoGpuError(msg("{problem}; {hint}", arg("problem", words_of(e)), arg("hint", reference_hint(nullptr))));
   }
   std::vector<Report> reports;
   std::vector<TourRow> rows;

@@ -33,17 +33,19 @@
 
 namespace cudalab {
 
-std::string reference_hint(const CourseEntry* entry, bool predicting) {
+Message reference_hint(const CourseEntry* entry, bool predicting) {
   if (entry != nullptr && predicting) {
-    return fmt::format("`cudalab show {:02d} --predict` asks the same questions, then shows this lesson's run recorded "
-                       "on the lab GPU",
-                       entry->number);
+    return msg("`cudalab show {number} --predict` asks the same questions, then shows this lesson's run recorded "
+               "on the lab GPU",
+               arg("number", fmt::format("{:02d}", entry->number)));
   }
   if (entry != nullptr) {
-    return fmt::format("`cudalab show {:02d}` shows this lesson's run recorded on the lab GPU", entry->number);
+    return msg("`cudalab show {number}` shows this lesson's run recorded on the lab GPU",
+               arg("number", fmt::format("{:02d}", entry->number)));
   }
-  return fmt::format("`cudalab show NN` ({:02d} to {:02d}) shows each lesson's run recorded on the lab GPU",
-                     course().front().number, course().back().number);
+  return msg("`cudalab show NN` ({first} to {last}) shows each lesson's run recorded on the lab GPU",
+             arg("first", fmt::format("{:02d}", course().front().number)),
+             arg("last", fmt::format("{:02d}", course().back().number)));
 }
 
 CLI::App* add_lesson_subcommand(CLI::App& parent, const CourseEntry& entry, CommandSetup& setup, Command command) {
@@ -61,7 +63,7 @@ CLI::App* add_lesson_subcommand(CLI::App& parent, const CourseEntry& entry, Comm
   }
   add_common_options(*sub, setup.inv.flags, common);
   add_config_option(*sub, setup.config_path);
-  sub->callback([&setup, pooled, sub, command] {
+  sub->callback([setup, pooled, sub, command] {
     setup.inv.command = command;
     setup.inv.lessons.clear();
     setup.inv.lessons.push_back(std::move(*pooled));
@@ -93,7 +95,8 @@ int run_lesson_command(Invocation& inv) {
     if (reports) guesses = ask_predictions(*setup.entry, inv.flags, inv.output.lang());
     report = run_stamped_lesson(setup, inv);
   } catch (const NoGpuError& e) {
-    throw NoGpuError(std::string(e.what()) + "; " + reference_hint(setup.entry, inv.flags.predict));
+    throw NoGpuError(msg("{problem}; {hint}", arg("problem", words_of(e)),
+                         arg("hint", reference_hint(setup.entry, inv.flags.predict))));
   }
   if (!reports) return to_int(ExitCode::success);
   if (!guesses.empty()) {

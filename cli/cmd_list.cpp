@@ -20,11 +20,12 @@ namespace {
 // " (2+ GPUs)" after the summary of a lesson that needs more than one.
 std::string gpus_note(const CourseEntry& lesson, Lang lang) {
   if (lesson.gpus_needed <= 1) return {};
-  return " " + tr(lang, fmt::format("({}+ GPUs)", lesson.gpus_needed));
+  return " " + tr(lang, msg("({count}+ GPUs)", arg("count", lesson.gpus_needed)));
 }
 
 void print_course(Lang lang, std::size_t terminal) {
-  std::cout << tr(lang, fmt::format("cudalab {} — GPU concurrency, one experiment per lesson", kVersion)) << "\n\n";
+  std::cout << tr(lang, msg("cudalab {version} — GPU concurrency, one experiment per lesson", arg("version", kVersion)))
+            << "\n\n";
   const std::size_t indent = 2 + 2 + 2 + 20 + 2;  // "  NN  slug                  "
   const std::size_t width = std::max<std::size_t>(indent + 24, terminal);
   for (const auto& e : course()) {
@@ -36,10 +37,10 @@ void print_course(Lang lang, std::size_t terminal) {
   }
   const CourseEntry& example = course().at(std::min<std::size_t>(2, course().size() - 1));
   std::cout << '\n';
-  for (const auto& line : wrap_text(tr(lang, fmt::format("run a lesson by name or number: cudalab {}, cudalab {:02d}, "
-                                                         "cudalab {}",
-                                                         example.slug, example.number, example.number)),
-                                    terminal)) {
+  const Message how = msg("run a lesson by name or number: cudalab {slug}, cudalab {number}, cudalab {short_number}",
+                          arg("slug", example.slug), arg("number", fmt::format("{:02d}", example.number)),
+                          arg("short_number", example.number));
+  for (const auto& line : wrap_text(tr(lang, how), terminal)) {
     std::cout << line << '\n';
   }
 }
@@ -52,7 +53,7 @@ void print_turn_times(Lang lang, std::size_t terminal) {
     std::cout << line << '\n';
   }
   for (const auto& e : course()) {
-    std::cout << fmt::format("  {:02d}  {}  {}\n", e.number, pad_right(e.slug, 20), tr(lang, fmt::format("{:.2f} s", e.usual_turn)));
+    std::cout << fmt::format("  {:02d}  {}  {}\n", e.number, pad_right(e.slug, 20), tr(lang, msg("{seconds} s", arg("seconds", fmt::format("{:.2f}", e.usual_turn)))));
   }
 }
 
@@ -62,7 +63,7 @@ void setup_list(CLI::App& app, CommandSetup& setup) {
   CLI::App* sub = app.add_subcommand("list", "the lessons in course order");
   add_common_options(*sub, setup.inv.flags, {"lang"});
   sub->add_flag("--times", setup.inv.list_times, "also the GPU time each lesson usually holds per turn");
-  sub->callback([&setup, sub] {
+  sub->callback([setup, sub] {
     setup.inv.command = Command::list;
     setup.parsed = sub;
   });
@@ -73,7 +74,7 @@ void setup_help(CLI::App& app, CommandSetup& setup) {
   sub->add_option("TOPIC", setup.inv.help_topic, "a lesson (number or name) or a command");
   sub->add_flag("--man", setup.inv.manual, "the whole manual as a man page (roff), as installed in man1/cudalab.1");
   add_common_options(*sub, setup.inv.flags, {"lang"});
-  sub->callback([&setup, sub] {
+  sub->callback([setup, sub] {
     setup.inv.command = Command::help;
     setup.parsed = sub;
   });
@@ -83,7 +84,7 @@ void setup_completion(CLI::App& app, CommandSetup& setup) {
   CLI::App* sub = app.add_subcommand("completion", "print a shell completion script: cudalab completion bash");
   sub->add_option_function<std::string>(
          "SHELL",
-         [&setup](const std::string& text) {
+         [setup](const std::string& text) {
            const std::string error = check_choice(text, {"bash", "zsh", "fish"});
            if (!error.empty()) throw CLI::ValidationError("SHELL", error);
            setup.inv.shell = text;
@@ -91,7 +92,7 @@ void setup_completion(CLI::App& app, CommandSetup& setup) {
          "the shell")
       ->required()
       ->type_name("bash|zsh|fish");
-  sub->callback([&setup, sub] {
+  sub->callback([setup, sub] {
     setup.inv.command = Command::completion;
     setup.parsed = sub;
   });
@@ -105,8 +106,9 @@ int run_list(const Invocation& inv) {
 
 int run_course(const Invocation& inv) {
   print_course(inv.output.lang(), inv.output.style.width);
-  const std::string start = tr(inv.output.lang(), fmt::format("start with  cudalab {:02d}        # or: cudalab {} --help",
-                                                              course().front().number, course().front().slug));
+  const std::string start = tr(inv.output.lang(), msg("start with  cudalab {number}        # or: cudalab {slug} --help",
+                                                      arg("number", fmt::format("{:02d}", course().front().number)),
+                                                      arg("slug", course().front().slug)));
   // Too wide for the terminal: the command on its line, the comment beneath it.
   const std::size_t comment = start.find("  #");
   std::cout << '\n';

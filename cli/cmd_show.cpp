@@ -26,7 +26,8 @@ void ask_before_showing(std::vector<SavedRun>& runs, const Invocation& inv) {
   Report& report = runs.front().report;
   const CourseEntry* lesson = find_course_entry(std::to_string(report.lesson_number));
   if (lesson == nullptr) {
-    throw UsageError(fmt::format("--predict: this build has no lesson {:02d} to ask its questions", report.lesson_number));
+    throw UsageError(msg("--predict: this build has no lesson {number} to ask its questions",
+                         arg("number", fmt::format("{:02d}", report.lesson_number))));
   }
   report.guesses = ask_predictions(*lesson, inv.flags, inv.output.lang());
 }
@@ -37,13 +38,13 @@ void setup_show(CLI::App& app, CommandSetup& setup) {
   CLI::App* sub = app.add_subcommand("show", "render a saved run, or a lesson's reference run (show 03), without a GPU");
   sub->footer(help_footer());
   sub->add_option_function<std::string>(
-         "RUN", [&setup](const std::string& run) { setup.inv.runs = {run}; },
+         "RUN", [setup](const std::string& run) { setup.inv.runs = {run}; },
          "a run saved with --json, or a lesson (03, or its name) for its reference run")
       ->required()
       ->type_name("RUN");
   add_common_options(*sub, setup.inv.flags, show_flag_names());
   add_config_option(*sub, setup.config_path);
-  sub->callback([&setup, sub] {
+  sub->callback([setup, sub] {
     setup.inv.command = Command::show;
     setup.parsed = sub;
   });
@@ -62,7 +63,7 @@ int run_show(const Invocation& inv) {
     runs = load_run_argument(inv.runs.front());
   } catch (const UsageError& e) {
     if (grader_form) std::cout << unreadable_integrity_line(e.what()) << std::endl;
-    throw UsageError(std::string("show: ") + e.what());
+    throw UsageError(msg("show: {problem}", arg("problem", words_of(e))));
   }
   if (inv.flags.predict) ask_before_showing(runs, inv);
   OutputPlan one = inv.output;
@@ -83,7 +84,7 @@ int run_show(const Invocation& inv) {
           tr(inv.output.lang(), run.integrity.state == Integrity::unsealed
                                     ? std::string("unsealed: recorded before runs carried a digest")
                                     : run.integrity.describe()) +
-          (devices.empty() ? "" : tr(inv.output.lang(), fmt::format(" (recorded on {})", printable_value(devices, 200))));
+          (devices.empty() ? "" : " " + tr(inv.output.lang(), msg("(recorded on {devices})", arg("devices", printable_value(devices, 200)))));
       std::cerr << line << '\n';  // one line, as every message on stderr: a grader's script reads it
     }
     // Just as the live run did: a failed verify check (or a run edited after it was made) fails.

@@ -23,19 +23,19 @@ namespace {
 // one lesson's original run.
 SavedRun run_to_hand_in(const std::string& path, const std::string& text) {
   std::vector<SavedRun> runs = parse_saved_runs(text, path);
-  const std::string name = "'" + printable_value(path) + "'";
+  const std::string name = printable_value(path);
   if (runs.size() != 1) {
-    throw UsageError(fmt::format("{} holds {} runs; hand in one lesson's run, saved with `cudalab NN --json FILE`",
-                                 name, runs.size()));
+    throw UsageError(msg("'{file}' holds {count} runs; hand in one lesson's run, saved with `cudalab NN --json FILE`",
+                         arg("file", name), arg("count", runs.size())));
   }
   const SavedRun& run = runs.front();
   if (run.integrity.state == Integrity::modified) {
-    throw UsageError(fmt::format("{} was changed after cudalab wrote it ({}); hand in the run as cudalab saved it", name,
-                                 run.integrity.describe()));
+    throw UsageError(msg("'{file}' was changed after cudalab wrote it ({why}); hand in the run as cudalab saved it",
+                         arg("file", name), arg("why", run.integrity.describe())));
   }
   if (const auto copy = copied_reference(run.report)) {
-    throw UsageError(fmt::format("{} is a copy of the built-in reference run {} ({}); hand in a run of your own", name,
-                                 copy->reference, copy->mark));
+    throw UsageError(msg("'{file}' is a copy of the built-in reference run {reference} ({mark}); hand in a run of your own",
+                         arg("file", name), arg("reference", copy->reference), arg("mark", copy->mark)));
   }
   return std::move(runs.front());
 }
@@ -46,13 +46,13 @@ void setup_submit(CLI::App& app, CommandSetup& setup) {
   CLI::App* sub = app.add_subcommand("submit", "hand a saved run in to the class's drop folder: submit mine.json");
   sub->footer(help_footer());
   sub->add_option_function<std::string>(
-         "RUN", [&setup](const std::string& run) { setup.inv.runs = {run}; },
+         "RUN", [setup](const std::string& run) { setup.inv.runs = {run}; },
          "a run saved with --json; it goes to $CUDALAB_CLASS_DIR, or to [grade] drop of --config")
       ->required()
       ->type_name("RUN");
   add_common_options(*sub, setup.inv.flags, {"lang", "color"});
   add_config_option(*sub, setup.config_path);
-  sub->callback([&setup, sub] {
+  sub->callback([setup, sub] {
     setup.inv.command = Command::submit;
     setup.parsed = sub;
   });
@@ -62,14 +62,14 @@ int run_submit(const Invocation& inv) {
   const std::string& path = inv.runs.front();
   const std::string folder = drop_folder_path(inv.class_settings());
   try {
-    const std::string unsafe = check_drop_folder(folder);
+    const Message unsafe = check_drop_folder(folder);
     if (!unsafe.empty()) throw UsageError(unsafe);
     const std::string text = read_regular_file(path, kMaxRunFileBytes, "a saved run");
     const SavedRun run = run_to_hand_in(path, text);
     const std::string name = hand_in(folder, text, run.report);
     std::cout << tr(inv.output.lang(), handed_in_line(run.report, name, folder)) << '\n';
   } catch (const UsageError& e) {
-    throw UsageError(std::string("submit: ") + e.what());
+    throw UsageError(msg("submit: {problem}", arg("problem", words_of(e))));
   }
   return to_int(ExitCode::success);
 }

@@ -27,13 +27,17 @@ std::vector<std::string> command_words() {
 }
 
 // A lesson number or name the user typed that is not a subcommand.
-std::string unknown_command_message(const std::string& word) {
+Message unknown_command_message(const std::string& word) {
   std::vector<std::string> words = command_words();
   for (const auto& entry : course()) words.push_back(entry.slug);
   const std::string guess = closest_word(word, words);
-  return fmt::format("unknown lesson or command '{}'{}; run `cudalab list` (lessons 01 to {:02d})",
-                     printable_value(word), guess.empty() ? "" : fmt::format(" (did you mean {}?)", guess),
-                     course().back().number);
+  const std::string last = fmt::format("{:02d}", course().back().number);
+  if (guess.empty()) {
+    return msg("unknown lesson or command '{word}'; run `cudalab list` (lessons 01 to {last})",
+               arg("word", printable_value(word)), arg("last", last));
+  }
+  return msg("unknown lesson or command '{word}' (did you mean {guess}?); run `cudalab list` (lessons 01 to {last})",
+             arg("word", printable_value(word)), arg("guess", guess), arg("last", last));
 }
 
 std::string joined(const std::vector<std::string>& words) {
@@ -83,7 +87,7 @@ const CLI::App* deepest_parsed(const CLI::App& app) {
 // At least 2 required but received 1"), in our words: the command, the positional and what it
 // takes, from its own help ("compare: 2 or more RUNS needed, 1 given; the baseline ..."). "" when
 // no positional of `parsed` lacks a value.
-std::string missing_positional(const CLI::App* parsed) {
+Message missing_positional(const CLI::App* parsed) {
   if (parsed == nullptr) return {};
   for (const CLI::Option* opt : parsed->get_options()) {
     if (!opt->get_positional()) continue;
@@ -94,15 +98,21 @@ std::string missing_positional(const CLI::App* parsed) {
     const std::string name =
         opt->get_name() + (type.find('|') != std::string::npos ? " (" + type + ")" : std::string());
     const std::string path = command_path(parsed);
-    if (least <= 1) return fmt::format("{}: no {} given; {}", path, name, opt->get_description());
-    return fmt::format("{}: {} or more {} needed, {} given; {}", path, least, name, got, opt->get_description());
+    // The description is a template CLI11 holds (help_format.cpp translates it the same way).
+    const Message description(opt->get_description());
+    if (least <= 1) {
+      return msg("{command}: no {name} given; {description}", arg("command", path), arg("name", name),
+                 arg("description", description));
+    }
+    return msg("{command}: {least} or more {name} needed, {got} given; {description}", arg("command", path),
+               arg("least", least), arg("name", name), arg("got", got), arg("description", description));
   }
   return {};
 }
 
 // Called while CLI11's error is handled: ours when a positional lacks a value, else CLI11's own.
 [[noreturn]] void refuse_missing_positional(const CLI::App* parsed) {
-  const std::string missing = missing_positional(parsed);
+  const Message missing = missing_positional(parsed);
   if (missing.empty()) throw;
   throw UsageError(missing);
 }
@@ -119,6 +129,8 @@ CommandLine::CommandLine()
   add_config_option(app_, config_path_);
   app_.add_flag("--live", inv_.flags.live, "live mode, after a lesson: cudalab 03 --live");
   app_.require_subcommand(0, 1);
+  // The setup is made of references to this command line's members; each callback keeps a copy
+  // of it (a reference to `setup` itself would dangle once the constructor returns).
   CommandSetup setup{inv_, lesson_pool_, parsed_, config_path_};
   for (const SetupFunction add : kRegistration) add(app_, setup);
   trigger_lang_on_parse(app_);
@@ -129,22 +141,28 @@ Lang CommandLine::error_lang() const {
   return typed_lang_.empty() ? lang_from_environment() : parse_lang(typed_lang_);
 }
 
-std::string CommandLine::extras_message() const {
+Message CommandLine::extras_message() const {
   const std::vector<std::string> before = app_.remaining(false);
   const CLI::App* parsed = deepest_parsed(app_);
   if (parsed == nullptr) {
-    if (before.empty()) return "unexpected arguments";
+    if (before.empty()) return Message("unexpected arguments");
     if (before.front().rfind("-", 0) == 0) {
-      return fmt::format("{} needs a lesson first: cudalab 03 {}", joined(before), joined(before));
+      return msg("{words} needs a lesson first: cudalab 03 {words}", arg("words", joined(before)));
     }
     return unknown_command_message(before.front());
   }
   const std::string path = command_path(parsed);
-  if (!before.empty()) return fmt::format("{} must come after the lesson: cudalab {} {}", joined(before), path, joined(before));
+  if (!before.empty()) {
+    return msg("{words} must come after the lesson: cudalab {command} {words}", arg("words", joined(before)),
+               arg("command", path));
+  }
   const std::vector<std::string> extras = parsed->remaining(false);
   const std::string guess = extras.empty() ? "" : closest_word(extras.front(), long_names(*parsed));
-  return fmt::format("{} does not take: {}{}", path, joined(extras),
-                     guess.empty() || guess == extras.front() ? "" : fmt::format(" (did you mean {}?)", guess));
+  if (guess.empty() || guess == extras.front()) {
+    return msg("{command} does not take: {words}", arg("command", path), arg("words", joined(extras)));
+  }
+  return msg("{command} does not take: {words} (did you mean {guess}?)", arg("command", path),
+             arg("words", joined(extras)), arg("guess", guess));
 }
 
 Invocation& CommandLine::parse(int argc, const char* const* argv) {
@@ -176,12 +194,16 @@ Invocation& CommandLine::parse(int argc, const char* const* argv) {
   inv_.output = plan_output(inv_.flags);  // the one place output is decided
   if (inv_.flags.submit) {  // refused before the run, not after it has measured
     inv_.output.submit_dir = drop_folder_path(inv_.class_settings());
-    const std::string unsafe = check_drop_folder(inv_.output.submit_dir);
+    const Message unsafe = check_drop_folder(inv_.output.submit_dir);
     if (!unsafe.empty()) {
       // Set by a preset, the error names the file and line the setting came from, as others do.
       const auto origin = inv_.flag_origins.find("submit");
       const bool from_preset = origin != inv_.flag_origins.end() && origin->second.rfind("preset ", 0) == 0;
-      throw UsageError((from_preset ? "--config " + origin->second.substr(7) + ": --submit: " : "--submit: ") + unsafe);
+      const Message problem = msg("--submit: {problem}", arg("problem", unsafe));
+      if (from_preset) {
+        throw UsageError(msg("--config {origin}: {problem}", arg("origin", origin->second.substr(7)), arg("problem", problem)));
+      }
+      throw UsageError(problem);
     }
   }
   return inv_;

@@ -10,6 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/invocation.hpp"
+#include "common/core/message.hpp"
 
 namespace cudalab {
 
@@ -33,7 +34,7 @@ class CommandLine {
   std::string help_of(const std::string& topic);
 
  private:
-  std::string extras_message() const;
+  Message extras_message() const;
 
   CLI::App app_;
   Invocation inv_;

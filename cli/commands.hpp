@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/invocation.hpp"
+#include "common/core/message.hpp"
 #include "common/report/report.hpp"
 
 namespace cudalab {
@@ -16,6 +17,7 @@ namespace cudalab {
 // What a setup function binds to: the Invocation being parsed, and a place for the lesson
 // objects the lesson subcommands set their params on (one per subcommand; the parsed one moves
 // into the Invocation).
+// Copied into the subcommands' callbacks: it holds only references, to members of the CommandLine.
 struct CommandSetup {
   Invocation& inv;
   std::deque<LessonSetup>& lesson_pool;
@@ -55,6 +57,6 @@ CLI::App* add_lesson_subcommand(CLI::App& parent, const CourseEntry& entry, Comm
 Report run_stamped_lesson(const LessonSetup& setup, const Invocation& inv);
 
 // Without a GPU a student can still read what the lesson showed on the lab's.
-std::string reference_hint(const CourseEntry* entry, bool predicting = false);
+Message reference_hint(const CourseEntry* entry, bool predicting = false);
 
 }  // namespace cudalab

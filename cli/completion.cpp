@@ -202,7 +202,7 @@ std::string completion_script(const CLI::App& app, const std::string& shell) {
            bash_script(app);
   }
   if (shell == "fish") return fish_script(app);
-  throw UsageError(fmt::format("completion: '{}' is not a shell it knows; allowed bash, zsh, fish", shell));
+  throw UsageError(msg("completion: '{shell}' is not a shell it knows; allowed bash, zsh, fish", arg("shell", shell)));
 }
 
 }  // namespace cudalab

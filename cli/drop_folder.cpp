@@ -25,59 +25,64 @@ using queue_files::Fd;
 
 std::string quoted(const std::string& path) { return "'" + printable_value(path, 200) + "'"; }
 
-std::string how_to_make(const std::string& path) {
-  return fmt::format("the instructor makes it with: install -d -m 3733 -g STAFF {}", quoted(path));
-}
+std::string mode_of(const struct stat& st) { return fmt::format("{:04o}", st.st_mode & 07777); }
 
-// Why a folder with these facts is unsafe for this user, or "".
-std::string unsafe_because(const struct stat& st) {
+// Why a folder with these facts is unsafe for this user, or an empty Message.
+Message unsafe_because(const struct stat& st) {
   const mode_t mode = st.st_mode;
-  if ((mode & S_IROTH) != 0) return "anyone may list it, and so find the others' runs";
-  if ((mode & S_ISVTX) == 0) return "it lacks the sticky bit, so others could remove or replace a run";
-  if ((mode & S_ISGID) == 0) return "it lacks the setgid bit, so runs would not take the staff's group";
+  if ((mode & S_IROTH) != 0) return Message("anyone may list it, and so find the others' runs");
+  if ((mode & S_ISVTX) == 0) return Message("it lacks the sticky bit, so others could remove or replace a run");
+  if ((mode & S_ISGID) == 0) return Message("it lacks the setgid bit, so runs would not take the staff's group");
   if (st.st_uid != ::geteuid() && in_group(st.st_gid)) {
-    return fmt::format("you are in its group {}, so everyone in that group could read the others' runs",
-                       group_name(st.st_gid));
+    return msg("you are in its group {group}, so everyone in that group could read the others' runs",
+               arg("group", group_name(st.st_gid)));
   }
   return {};
 }
 
 // The folder, opened as a path only (it may not be listed) and never through a symlink, after
 // checking it is safe; an empty Fd and `why` set otherwise.
-Fd open_checked_folder(const std::string& path, std::string& why) {
+Fd open_checked_folder(const std::string& path, Message& why) {
   if (path.empty()) {
-    why = "no drop folder: set CUDALAB_CLASS_DIR, or drop = \"DIR\" under [grade] in the class preset (--config)";
+    why = Message("no drop folder: set CUDALAB_CLASS_DIR, or drop = \"DIR\" under [grade] in the class preset (--config)");
     return Fd();
   }
   struct stat link {};
   if (::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
-    why = fmt::format("the drop folder {} is a symbolic link; name the folder itself", quoted(path));
+    why = msg("the drop folder {folder} is a symbolic link; name the folder itself", arg("folder", quoted(path)));
     return Fd();
   }
   Fd folder(::open(path.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (!folder) {
     const int error = errno;
-    why = error == ELOOP     ? fmt::format("the drop folder {} is a symbolic link; name the folder itself", quoted(path))
-          : error == ENOTDIR ? fmt::format("the drop folder {} is not a folder", quoted(path))
-                             : fmt::format("cannot open the drop folder {}: {}; {}", quoted(path), std::strerror(error),
-                                           how_to_make(path));
+    if (error == ELOOP) {
+      why = msg("the drop folder {folder} is a symbolic link; name the folder itself", arg("folder", quoted(path)));
+    } else if (error == ENOTDIR) {
+      why = msg("the drop folder {folder} is not a folder", arg("folder", quoted(path)));
+    } else {
+      why = msg("cannot open the drop folder {folder}: {why}; the instructor makes it with: install -d -m 3733 -g STAFF "
+                "{folder}",
+                arg("folder", quoted(path)), arg("why", errno_words(error)));
+    }
     return Fd();
   }
   struct stat st {};
   if (::fstat(folder.get(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-    why = fmt::format("the drop folder {} is not a folder", quoted(path));
+    why = msg("the drop folder {folder} is not a folder", arg("folder", quoted(path)));
     return Fd();
   }
-  const std::string unsafe = unsafe_because(st);
+  const Message unsafe = unsafe_because(st);
   if (!unsafe.empty()) {
-    why = fmt::format("the drop folder {} is not safe to hand runs into: {} (mode {:04o}, owner {}, group {}); {}",
-                      quoted(path), unsafe, st.st_mode & 07777, user_name(st.st_uid), group_name(st.st_gid),
-                      how_to_make(path));
+    why = msg("the drop folder {folder} is not safe to hand runs into: {reason} (mode {mode}, owner {owner}, group "
+              "{group}); the instructor makes it with: install -d -m 3733 -g STAFF {folder}",
+              arg("folder", quoted(path)), arg("reason", unsafe), arg("mode", mode_of(st)),
+              arg("owner", user_name(st.st_uid)), arg("group", group_name(st.st_gid)));
     return Fd();
   }
   if (::faccessat(AT_FDCWD, path.c_str(), W_OK | X_OK, AT_EACCESS) != 0) {
-    why = fmt::format("cannot hand runs into {}: {} (mode {:04o}, owner {})", quoted(path), std::strerror(errno),
-                      st.st_mode & 07777, user_name(st.st_uid));
+    const int error = errno;
+    why = msg("cannot hand runs into {folder}: {why} (mode {mode}, owner {owner})", arg("folder", quoted(path)),
+              arg("why", errno_words(error)), arg("mode", mode_of(st)), arg("owner", user_name(st.st_uid)));
     return Fd();
   }
   return folder;
@@ -116,21 +121,22 @@ bool write_all(int fd, std::string_view text) {
 
 // Written under a hidden name nobody can guess, then linked to `name`, which fails rather than
 // replace a file: `grade` never sees a half-written run, and no run is ever overwritten.
-bool link_new_file(int folder, const std::string& name, const std::string& text, std::string& why) {
+bool link_new_file(int folder, const std::string& name, const std::string& text, Message& why) {
   const std::string hidden = ".handing-in-" + new_run_id();
   const Fd file(::openat(folder, hidden.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0640));
   if (!file) {
-    why = std::strerror(errno);
+    why = errno_words(errno);
     return false;
   }
   // The umask may have taken the group's read bit: the staff must read the run.
   const bool written = ::fchmod(file.get(), 0640) == 0 && write_all(file.get(), text);
-  if (!written) why = std::strerror(errno);
+  if (!written) why = errno_words(errno);
   const bool linked = written && ::linkat(folder, hidden.c_str(), folder, name.c_str(), 0) == 0;
-  if (written && !linked) why = std::strerror(errno);
-  const bool taken = written && !linked && errno == EEXIST;
+  const int link_error = errno;
+  if (written && !linked) why = errno_words(link_error);
+  const bool taken = written && !linked && link_error == EEXIST;
   ::unlinkat(folder, hidden.c_str(), 0);
-  if (taken) why.clear();  // the name was taken: the caller tries another
+  if (taken) why = Message();  // the name was taken: the caller tries another
   return linked;
 }
 
@@ -142,14 +148,14 @@ std::string drop_folder_path(const ClassSettings* settings) {
   return dir != nullptr ? std::string(dir) : std::string();
 }
 
-std::string check_drop_folder(const std::string& path) {
-  std::string why;
+Message check_drop_folder(const std::string& path) {
+  Message why;
   open_checked_folder(path, why);
   return why;
 }
 
 std::string hand_in(const std::string& path, const std::string& run_text, const Report& report) {
-  std::string why;
+  Message why;
   const Fd folder = open_checked_folder(path, why);
   if (!folder) throw UsageError(why);
   for (int attempt = 0; attempt < 4; ++attempt) {
@@ -157,12 +163,14 @@ std::string hand_in(const std::string& path, const std::string& run_text, const 
     if (link_new_file(folder.get(), name, run_text, why)) return name;
     if (!why.empty()) break;
   }
-  throw UsageError(fmt::format("cannot hand the run into {}: {}", quoted(path), why.empty() ? "no free name" : why));
+  throw UsageError(msg("cannot hand the run into {folder}: {why}", arg("folder", quoted(path)),
+                       arg("why", why.empty() ? Message("no free name") : why)));
 }
 
-std::string handed_in_line(const Report& report, const std::string& name, const std::string& path) {
-  return fmt::format("handed in {:02d}-{} as {} into {}", report.lesson_number, report.lesson_slug, name,
-                     printable_value(path, 200));
+Message handed_in_line(const Report& report, const std::string& name, const std::string& path) {
+  return msg("handed in {lesson} as {name} into {folder}",
+             arg("lesson", fmt::format("{:02d}-{}", report.lesson_number, report.lesson_slug)), arg("name", name),
+             arg("folder", printable_value(path, 200)));
 }
 
 }  // namespace cudalab

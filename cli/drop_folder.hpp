@@ -13,6 +13,7 @@
 #include <string>
 
 #include "cli/presets.hpp"
+#include "common/core/message.hpp"
 #include "common/report/report.hpp"
 
 namespace cudalab {
@@ -21,9 +22,9 @@ namespace cudalab {
 // $CUDALAB_CLASS_DIR; "" when neither names one.
 std::string drop_folder_path(const ClassSettings* settings);
 
-// "" when `path` is a drop folder this user may hand runs into, else why not, in one line that
+// Empty when `path` is a drop folder this user may hand runs into, else why not, in one line that
 // says how the instructor fixes it. Only stat-like calls: nothing is created.
-std::string check_drop_folder(const std::string& path);
+Message check_drop_folder(const std::string& path);
 
 // Hands `run_text` (the run's JSON, `report` read from it) into the folder at `path`: a new
 // file "USER-NN-lesson-YYYYMMDDTHHMMSSZ-XXXXXX.json", mode 0640, created so that it never
@@ -32,6 +33,6 @@ std::string check_drop_folder(const std::string& path);
 std::string hand_in(const std::string& path, const std::string& run_text, const Report& report);
 
 // The line a successful hand-in prints: "handed in 03-stream-overlap as NAME into DIR".
-std::string handed_in_line(const Report& report, const std::string& name, const std::string& path);
+Message handed_in_line(const Report& report, const std::string& name, const std::string& path);
 
 }  // namespace cudalab

@@ -13,41 +13,41 @@ namespace cudalab {
 
 namespace {
 
-Failure failure(ExitCode code, std::string frame, const std::exception& e) {
-  return Failure{to_int(code), std::move(frame), e.what(), false, false};
+Failure failure(ExitCode code, const char* frame, const std::exception& e) {
+  return Failure{to_int(code), frame, words_of(e), false, false};
 }
 
 }  // namespace
 
-Failure usage_failure(std::string message) {
-  return Failure{to_int(ExitCode::usage), "error: {}", std::move(message), false, false};
+Failure usage_failure(Message message) {
+  return Failure{to_int(ExitCode::usage), "error: {message}", std::move(message), false, false};
 }
 
 Failure failure_of(const std::exception_ptr& error) {
   try {
     std::rethrow_exception(error);
   } catch (const CLI::ParseError& e) {
-    return failure(ExitCode::usage, "error: {}", e);
+    return failure(ExitCode::usage, "error: {message}", e);
   } catch (const UsageError& e) {
-    return failure(ExitCode::usage, "error: {}", e);
+    return failure(ExitCode::usage, "error: {message}", e);
   } catch (const WaivedError& e) {
-    return failure(ExitCode::waived, "waived: {}", e);
+    return failure(ExitCode::waived, "waived: {message}", e);
   } catch (const InterruptedError&) {
-    return Failure{interrupt_exit_code(), "interrupted; everything was released", "", false, true};
+    return Failure{interrupt_exit_code(), "interrupted; everything was released", Message(), false, true};
   } catch (const QueueTimeoutError& e) {  // the GPU stayed busy for too long: no CUDA call failed
-    return failure(ExitCode::runtime, "{}", e);
+    return failure(ExitCode::runtime, "{message}", e);
   } catch (const QueueUnavailableError& e) {  // the queue's folder, not the GPU
-    return failure(ExitCode::runtime, "GPU queue: {}", e);
+    return failure(ExitCode::runtime, "GPU queue: {message}", e);
   } catch (const RendezvousError& e) {  // another rank did not answer: no CUDA call failed
-    return failure(ExitCode::runtime, "{}", e);
+    return failure(ExitCode::runtime, "{message}", e);
   } catch (const RuntimeError& e) {
-    return failure(ExitCode::runtime, "CUDA error: {}", e);
+    return failure(ExitCode::runtime, "CUDA error: {message}", e);
   } catch (const std::exception& e) {
-    Failure f = failure(ExitCode::runtime, "internal error: {}", e);
+    Failure f = failure(ExitCode::runtime, "internal error: {message}", e);
     f.internal = true;
     return f;
   } catch (...) {
-    return Failure{to_int(ExitCode::runtime), "internal error: {}", "an exception of unknown type", true, false};
+    return Failure{to_int(ExitCode::runtime), "internal error: {message}", "an exception of unknown type", true, false};
   }
 }
 
@@ -75,15 +75,14 @@ std::string spoken_message(Lang lang, const std::string& message) {
 
 }  // namespace
 
-// The frame and the message are translated apart: a pattern of the message must not swallow the
-// frame.
 std::string failure_line(const Failure& failure, Lang lang, const std::string& where) {
   const std::string colon = lang == Lang::zh ? "：" : ": ";
-  std::string line = "cudalab" + colon + (where.empty() ? "" : where + colon);
-  const std::string frame = tr(lang, failure.frame);
-  const std::size_t at = frame.find("{}");
-  if (at == std::string::npos) return line + frame;
-  return line + frame.substr(0, at) + spoken_message(lang, printable(failure.message)) + frame.substr(at + 2);
+  const std::string line = "cudalab" + colon + (where.empty() ? "" : where + colon);
+  // Whatever the error quotes (a path, a value typed by someone else) is made printable.
+  const Message words = failure.message.mapped([](const std::string& text) { return printable(text); });
+  // An error from finished English (CLI11's, the standard library's): the catalogue's patterns.
+  const Message spoken = words.is_verbatim() ? Message::verbatim(spoken_message(lang, words.text())) : words;
+  return line + tr(lang, msg(failure.frame, arg("message", spoken)));
 }
 
 }  // namespace cudalab

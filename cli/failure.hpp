@@ -8,15 +8,16 @@
 #include <string>
 
 #include "common/core/lang.hpp"
+#include "common/core/message.hpp"
 
 namespace cudalab {
 
 struct Failure {
   int exit_code = 0;
-  // The English template around the message, without the "cudalab: " in front: "error: {}",
-  // "waived: {}", "CUDA error: {}". Translated as a whole; the message fills {}.
-  std::string frame;
-  std::string message;       // the error's own words
+  // The template around the message, without the "cudalab: " in front: "error: {message}",
+  // "waived: {message}", "CUDA error: {message}". Translated; the message fills {message}.
+  const char* frame = "{message}";
+  Message message;           // the error's own words
   bool internal = false;     // not an error cudalab throws on purpose: a bug, which ends the command
   bool interrupted = false;  // Ctrl-C or SIGTERM: exit_code is 130 or 143
 };
@@ -26,7 +27,7 @@ struct Failure {
 Failure failure_of(const std::exception_ptr& error);
 
 // A usage error found without an exception (a bad value at live mode's prompt): exit code 2.
-Failure usage_failure(std::string message);
+Failure usage_failure(Message message);
 
 // The one printable line (without its line break) that says so, in `lang`:
 // "cudalab: error: …", or with `where` "cudalab: lesson 03 stream-overlap: waived: …".

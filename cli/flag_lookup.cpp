@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include <fmt/format.h>
-
 #include "cli/suggest.hpp"
 
 namespace cudalab {
@@ -24,10 +22,10 @@ bool FlagLookup::is_lessons_own(const std::string& name) const {
   return std::any_of(own_.begin(), own_.end(), [&](const FlagSpec& s) { return s.name == name; });
 }
 
-std::string FlagLookup::set(const std::string& name, const std::string& text) {
-  const std::string error =
-      is_lessons_own(name) ? lesson_->set_flag(name, text) : common_flags().find(name)->set(*flags_, text);
-  return error.empty() ? error : "--" + name + ": " + error;
+Message FlagLookup::try_set(const std::string& name, const std::string& text) {
+  const auto error = is_lessons_own(name) ? lesson_->set_flag(name, text) : common_flags().find(name)->set(*flags_, text);
+  if (error.empty()) return {};
+  return msg("--{flag}: {problem}", arg("flag", name), arg("problem", error));
 }
 
 std::vector<std::string> FlagLookup::names() const {
@@ -37,9 +35,6 @@ std::vector<std::string> FlagLookup::names() const {
   return all;
 }
 
-std::string FlagLookup::did_you_mean(const std::string& name) const {
-  const std::string guess = closest_word(name, names());
-  return guess.empty() ? guess : fmt::format(" (did you mean {}?)", guess);
-}
+std::string FlagLookup::closest(const std::string& name) const { return closest_word(name, names()); }
 
 }  // namespace cudalab

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/flags.hpp"
+#include "common/core/message.hpp"
 
 namespace cudalab {
 
@@ -19,12 +20,13 @@ class FlagLookup {
   // The flag's spec, or nullptr when `name` is neither one of the lesson's nor an allowed common one.
   const FlagSpec* find(const std::string& name) const;
   bool is_lessons_own(const std::string& name) const;
-  // Sets it from typed text: "" when accepted, else "--name: why not". `name` must be found.
-  std::string set(const std::string& name, const std::string& text);
+  // Sets it from typed text: an empty Message when accepted, else "--name: why not". `name` must
+  // be found.
+  Message try_set(const std::string& name, const std::string& text);
   // Every name it knows, the lesson's first.
   std::vector<std::string> names() const;
-  // " (did you mean --streams?)" for a name it does not know, or "".
-  std::string did_you_mean(const std::string& name) const;
+  // The name it knows closest to one it does not ("streams" for "stream"), or "".
+  std::string closest(const std::string& name) const;
 
  private:
   Lesson* lesson_;

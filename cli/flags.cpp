@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/help_format.hpp"
 #include "common/core/files.hpp"
 #include "common/core/units.hpp"
 #include "common/core/version.hpp"
@@ -114,13 +115,14 @@ void add_flag_options(CLI::App& app, const std::vector<FlagSpec>& flags, const F
     };
     CLI::Option* opt = nullptr;
     if (spec.kind == FlagKind::on_off) {
-      opt = app.add_flag_callback("--" + name, [set] { set("on"); }, spec.description);
+      opt = app.add_flag_callback("--" + name, [set] { set("on"); }, spec.description.en());
     } else {
-      opt = app.add_option_function<std::string>("--" + name, set, spec.description);
+      opt = app.add_option_function<std::string>("--" + name, set, spec.description.en());
       opt->type_name(spec.value_name);
       if (!spec.default_text.empty()) opt->default_str(spec.default_text);
     }
     if (!spec.group.empty()) opt->group(spec.group);
+    describe_option(opt, spec.description);
   }
 }
 

@@ -33,7 +33,7 @@ void add_table_format(CLI::App& sub, CommandSetup& setup, const std::vector<std:
   std::string names;
   for (const auto& f : forms) names += (names.empty() ? "" : "|") + f;
   add_flag_options(sub, {{"format", FlagKind::choice, "output form", "text", forms, "Output", names}},
-                   [&setup, forms](const std::string&, const std::string& text) {
+                   [setup, forms](const std::string&, const std::string& text) {
                      std::string error = check_choice(text, forms);
                      if (error.empty()) setup.inv.table_format = text;
                      return error;
@@ -70,14 +70,17 @@ std::vector<SavedRun> load_run_argument(const std::string& argument) {
   if (::stat(argument.c_str(), &st) == 0) return read_saved_runs(argument);
   if (const CourseEntry* entry = find_course_entry(argument)) {
     const auto text = reference_run(entry->id());
-    if (!text) throw UsageError(fmt::format("lesson {:02d} {} has no reference run yet", entry->number, entry->slug));
+    if (!text) {
+      throw UsageError(msg("lesson {number} {slug} has no reference run yet",
+                           arg("number", fmt::format("{:02d}", entry->number)), arg("slug", entry->slug)));
+    }
     auto runs = parse_saved_runs(std::string(*text), "built-in " + entry->id());
     for (auto& run : runs) run.built_in = true;
     return runs;
   }
-  throw UsageError(fmt::format("'{}' is neither a file nor a lesson; give a run saved with --json, or a lesson "
-                               "(01 to {:02d}) for its reference run",
-                               printable_value(argument), course().back().number));
+  throw UsageError(msg("'{argument}' is neither a file nor a lesson; give a run saved with --json, or a lesson "
+                       "(01 to {last}) for its reference run",
+                       arg("argument", printable_value(argument)), arg("last", fmt::format("{:02d}", course().back().number))));
 }
 
 void setup_compare(CLI::App& app, CommandSetup& setup) {
@@ -90,7 +93,7 @@ void setup_compare(CLI::App& app, CommandSetup& setup) {
       ->type_name("RUN");
   sub->add_option_function<std::string>(
          "--tolerance",
-         [&setup](const std::string& text) {
+         [setup](const std::string& text) {
            const std::string error = check_tolerance(text);
            if (!error.empty()) throw CLI::ValidationError("--tolerance", error);
            setup.inv.tolerance = text;
@@ -98,7 +101,7 @@ void setup_compare(CLI::App& app, CommandSetup& setup) {
          "how far a metric may stray from the baseline, for every metric (e.g. 15%)")
       ->type_name("PERCENT");
   add_table_format(*sub, setup, {"text", "md", "csv"});
-  sub->callback([&setup, sub] {
+  sub->callback([setup, sub] {
     setup.inv.command = Command::compare;
     setup.parsed = sub;
   });
@@ -114,7 +117,7 @@ void setup_grade(CLI::App& app, CommandSetup& setup) {
       ->group("Output");
   add_table_format(*sub, setup, {"text", "md", "csv", "gradescope"});
   add_config_option(*sub, setup.config_path);
-  sub->callback([&setup, sub] {
+  sub->callback([setup, sub] {
     setup.inv.command = Command::grade;
     setup.parsed = sub;
   });
@@ -128,11 +131,12 @@ int run_compare(const Invocation& inv) {
   try {
     baseline = load_run_argument(inv.runs.front());
     if (baseline.size() != 1) {
-      throw UsageError("'" + printable_value(inv.runs.front()) + "' holds several runs; the baseline must be one run");
+      throw UsageError(msg("'{run}' holds several runs; the baseline must be one run",
+                           arg("run", printable_value(inv.runs.front()))));
     }
     for (std::size_t i = 1; i < inv.runs.size(); ++i) others.push_back(load_run_argument(inv.runs[i]));
   } catch (const UsageError& e) {
-    throw UsageError(std::string("compare: ") + e.what());
+    throw UsageError(msg("compare: {problem}", arg("problem", words_of(e))));
   }
   std::vector<Comparison> comparisons;
   for (const auto& file : others) {

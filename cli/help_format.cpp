@@ -1,5 +1,6 @@
 #include "cli/help_format.hpp"
 
+#include <map>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -74,7 +75,9 @@ std::string command_path(const CLI::App* app) {
 
 WrappingFormatter::WrappingFormatter(std::function<Lang()> lang) : lang_(std::move(lang)) { column_width(kColumn); }
 
-std::string WrappingFormatter::tr_(const std::string& text) const { return tr(lang_(), text); }
+// A text CLI11 holds for us (a description, a group's name, a footer line) is a template kept in a
+// table: looked up as written.
+std::string WrappingFormatter::tr_(const std::string& text) const { return tr(lang_(), Message(text)); }
 
 // A lesson's command is described by the lesson itself, in both languages ("03 · overlapping
 // copies and kernels — one stream vs many: …"); any other command through the catalogue.
@@ -106,12 +109,12 @@ std::string WrappingFormatter::make_usage(const CLI::App* app, std::string) cons
     usage += " " + (p->get_required() ? words : "[" + words + "]");
   }
   if (!app->get_subcommands({}).empty()) usage += app->get_require_subcommand_min() == 0 ? " [COMMAND]" : " COMMAND";
-  return wrap_paragraphs(tr_("Usage: " + usage));
+  return wrap_paragraphs(tr(lang_(), msg("Usage: {usage}", arg("usage", usage))));
 }
 
 std::string WrappingFormatter::make_group(std::string group, bool is_positional,
                                           std::vector<const CLI::Option*> opts) const {
-  std::string out = "\n" + tr_(group + ":") + "\n";
+  std::string out = "\n" + tr(lang_(), msg("{group}:", arg("group", Message(group)))) + "\n";
   for (const CLI::Option* opt : opts) out += make_option(opt, is_positional);
   return out;
 }
@@ -134,9 +137,31 @@ std::string WrappingFormatter::option_names(const CLI::Option* opt, bool is_posi
   return names;
 }
 
+namespace {
+
+// The templates of the options' descriptions, by option. An option that gave none (CLI11's own,
+// a positional) is looked up by its English, which is then its template.
+std::map<const CLI::Option*, Message>& option_descriptions() {
+  static std::map<const CLI::Option*, Message> descriptions;
+  return descriptions;
+}
+
+}  // namespace
+
+void describe_option(const CLI::Option* opt, const Message& words) { option_descriptions()[opt] = words; }
+
 std::string WrappingFormatter::option_words(const CLI::Option* opt) const {
-  std::string text = tr_(opt->get_description());
-  if (!opt->get_default_str().empty()) text += " " + tr_("[default: " + opt->get_default_str() + "]");
+  const auto& known = option_descriptions();
+  const auto found = known.find(opt);
+  // The English is compared too: an option freed and another made at its address keeps no stale words.
+  const bool described = found != known.end() && found->second.en() == opt->get_description();
+  std::string text = described ? tr(lang_(), found->second) : tr_(opt->get_description());
+  if (!opt->get_default_str().empty()) {
+    // A default of several words ("the lesson's, adaptive") is words; one word ("64MiB") a value.
+    const std::string& value = opt->get_default_str();
+    const Message shown = value.find(' ') == std::string::npos ? Message::verbatim(value) : Message(value);
+    text += " " + tr(lang_(), msg("[default: {value}]", arg("value", shown)));
+  }
   return text;
 }
 

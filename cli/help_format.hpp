@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "common/core/lang.hpp"
+#include "common/core/message.hpp"
 
 namespace cudalab {
 
@@ -38,6 +39,10 @@ class WrappingFormatter : public CLI::Formatter {
   std::string tr_of_(const CLI::App* app, const std::string& text) const;
   std::function<Lang()> lang_;
 };
+
+// The words of an option's description as a template ("{description} (units B, ...; allowed
+// {min} to {max})"): --help translates it, then fills it. CLI11 holds its English.
+void describe_option(const CLI::Option* opt, const Message& words);
 
 // The exit codes and where to read more: the footer of every --help.
 std::string help_footer();

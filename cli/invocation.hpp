@@ -42,7 +42,7 @@ struct LessonSetup {
   const CourseEntry* entry = nullptr;
   std::unique_ptr<Lesson> lesson;
   Origins origins;           // the lesson's own flags
-  std::string preset_error;  // `all` with --config: its section was refused; it does not run
+  Message preset_error;      // `all` with --config: its section was refused; it does not run
   TourFlags tour;            // `all` only
 };
 

@@ -75,7 +75,7 @@ void stamp_warnings(Report& report, const DeviceInfo& info) {
   report.warnings = std::move(warnings);
 }
 
-void say(const Invocation& inv, const std::string& line) { std::cerr << tr(inv.output.lang(), line) << '\n'; }
+void say(const Invocation& inv, const Message& line) { std::cerr << tr(inv.output.lang(), line) << '\n'; }
 
 }  // namespace
 
@@ -161,9 +161,9 @@ GpuTurns LessonSession::take_turns() {
   if (automatic) ctx_.device = least_busy_device();
   const std::vector<std::string> gpus = gpus_to_queue();
   if (gpus.size() > devices_measured().size()) {  // said once, where the turns are taken
-    say(inv_, fmt::format("cudalab: {} takes turns with the {} GPUs behind this GPU's PCIe host bridge: a run on any "
-                          "of them moves its headline",
-                          setup_.entry->slug, gpus.size()));
+    say(inv_, msg("cudalab: {lesson} takes turns with the {count} GPUs behind this GPU's PCIe host bridge: a run on "
+                  "any of them moves its headline",
+                  arg("lesson", setup_.entry->slug), arg("count", gpus.size())));
   }
   return take_gpu_turns(gpus, options);
 }
@@ -187,8 +187,8 @@ GpuActivity LessonSession::wait_for_idle_gpu(const DeviceInfo& info) const {
   const int wait_idle_s = inv_.flags.wait_idle_s;
   if (wait_idle_s <= 0 || working_others(activity).value_or(0) == 0) return activity;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(wait_idle_s);
-  say(inv_, fmt::format("cudalab: waiting up to {} s for {} other process(es) to stop working on the GPU", wait_idle_s,
-                        *working_others(activity)));
+  say(inv_, msg("cudalab: waiting up to {seconds} s for {count} other process(es) to stop working on the GPU",
+                arg("seconds", wait_idle_s), arg("count", *working_others(activity))));
   while (std::chrono::steady_clock::now() < deadline) {
     TenantLedger window(info.pci_bus_id);
     window.update();

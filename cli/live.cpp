@@ -95,8 +95,8 @@ class Sitting {
 
  private:
   Lang lang() const { return inv_.output.lang(); }
-  void error(const std::string& text) {
-    out_ << failure_line(usage_failure(text), lang()) << '\n';
+  void error(Message words) {
+    out_ << failure_line(usage_failure(std::move(words)), lang()) << '\n';
   }
 
   // One command line; false to end the sitting.
@@ -134,19 +134,23 @@ class Sitting {
     FlagLookup lookup(next.lesson.get(), next.flags, live_flag_names());
     const FlagSpec* spec = lookup.find(name);
     if (spec == nullptr) return unknown(name);
-    if (!value && spec->kind != FlagKind::on_off) return error(fmt::format("{} needs a value: {} VALUE", name, name));
-    const std::string problem = lookup.set(name, value.value_or("on"));
-    if (!problem.empty()) return error(problem);
+    if (!value && spec->kind != FlagKind::on_off) return error(msg("{name} needs a value: {name} VALUE", arg("name", name)));
+    Message problem = lookup.try_set(name, value.value_or("on"));
+    if (!problem.empty()) return error(std::move(problem));
     follow(next.output, next.flags, name);
     attempt(std::move(next));
   }
 
   void unknown(const std::string& name) {
     const std::string guess = closest_word(name, words());
-    const std::string only_on_command_line =
-        common_flags().find(name) != nullptr ? fmt::format("; --{} is given on the command line", name) : "";
-    error(fmt::format("no parameter or command '{}'{}{}; type help", printable_value(name),
-                      guess.empty() ? "" : fmt::format(" (did you mean '{}'?)", guess), only_on_command_line));
+    const bool on_command_line = common_flags().find(name) != nullptr;
+    const Message hint = on_command_line ? msg("; --{name} is given on the command line", arg("name", name)) : Message();
+    if (guess.empty()) {
+      error(msg("no parameter or command '{name}'{hint}; type help", arg("name", printable_value(name)), arg("hint", hint)));
+    } else {
+      error(msg("no parameter or command '{name}' (did you mean '{guess}'?){hint}; type help",
+                arg("name", printable_value(name)), arg("guess", guess), arg("hint", hint)));
+    }
   }
 
   // Runs with `next` in place; keeps it only when the run finished.
@@ -232,14 +236,14 @@ class Sitting {
   void save(const std::string& path) {
     if (path.empty()) return error("save needs a file name: save FILE");
     const std::string problem = check_output_path(path, /*allow_stdout=*/false);
-    if (!problem.empty()) return error("save: " + problem);
+    if (!problem.empty()) return error(msg("save: {problem}", arg("problem", problem)));
     nlohmann::json all = nlohmann::json::array();
     for (const auto& r : runs_) all.push_back(report_to_json(r.report));
     std::ofstream file(path, std::ios::trunc);
     file << all.dump(2) << '\n';
-    if (!file) return error("save: cannot write '" + printable_value(path) + "'");
-    out_ << tr(lang(), fmt::format("saved {} run{} to {}", runs_.size(), runs_.size() == 1 ? "" : "s", printable_value(path)))
-         << '\n';
+    if (!file) return error(msg("save: cannot write '{path}'", arg("path", printable_value(path))));
+    const char* saved = runs_.size() == 1 ? "saved {count} run to {path}" : "saved {count} runs to {path}";
+    out_ << tr(lang(), msg(saved, arg("count", runs_.size()), arg("path", printable_value(path)))) << '\n';
   }
 
   Invocation& inv_;
@@ -297,7 +301,7 @@ void setup_live(CLI::App& app, CommandSetup& setup) {
   CLI::App* live = app.add_subcommand("live", "run a lesson, then change its flags at a prompt and re-run in place");
   live->footer(help_footer());
   for (const auto& entry : course()) add_lesson_subcommand(*live, entry, setup, Command::live);
-  live->callback([&setup] {
+  live->callback([setup] {
     if (setup.inv.command != Command::live) throw UsageError("live needs a lesson: cudalab live 03");
   });
 }

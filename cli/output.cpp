@@ -27,9 +27,15 @@ namespace {
 
 void write_json_file(const std::string& path, const nlohmann::json& json) {
   std::ofstream out(path, std::ios::trunc);
-  if (!out) throw UsageError("--json: cannot write '" + printable_value(path) + "': " + std::strerror(errno));
+  if (!out) {
+    throw UsageError(msg("--json: cannot write '{path}': {why}", arg("path", printable_value(path)),
+                         arg("why", errno_words(errno))));
+  }
   out << json.dump(2) << '\n';
-  if (!out) throw UsageError("--json: writing '" + printable_value(path) + "' failed: " + std::strerror(errno));
+  if (!out) {
+    throw UsageError(msg("--json: writing '{path}' failed: {why}", arg("path", printable_value(path)),
+                         arg("why", errno_words(errno))));
+  }
 }
 
 // Braille and box drawing only where the locale says UTF-8; an unset locale (CI, tests) is
@@ -56,8 +62,8 @@ void pause_for_enter(Lang lang) {
 OutputPlan::Form form_of(const CommonFlags& f) {
   const bool json = f.format == "json" || f.json_path == "-";
   if (json && (f.portable || f.stable)) {  // two forms on one stdout: say so rather than pick one
-    throw UsageError(fmt::format("--{} and {} are two output forms; choose one", f.portable ? "portable" : "stable",
-                                 f.format == "json" ? "--format json" : "--json -"));
+    throw UsageError(msg("--{form} and {json} are two output forms; choose one", arg("form", std::string(f.portable ? "portable" : "stable")),
+                         arg("json", std::string(f.format == "json" ? "--format json" : "--json -"))));
   }
   if (f.portable) return OutputPlan::Form::portable;
   if (f.stable) return OutputPlan::Form::stable;
@@ -95,21 +101,22 @@ void emit_report(const Report& report, const OutputPlan& plan, bool recorded) {
   if (!plan.svg_dir.empty()) {
     const auto written = write_report_svgs(report, plan.svg_dir, plan.lang());
     if (written.empty()) {
-      std::cerr << tr(plan.lang(), fmt::format("cudalab: --svg: this run drew no plot and no timeline, so no SVG file was "
-                                               "written to {} (a plot needs two or more points, such as a sweep of "
-                                               "sizes; --timeline adds a timeline)",
-                                               printable_value(plan.svg_dir)))
+      std::cerr << tr(plan.lang(), msg("cudalab: --svg: this run drew no plot and no timeline, so no SVG file was "
+                                       "written to {folder} (a plot needs two or more points, such as a sweep of "
+                                       "sizes; --timeline adds a timeline)",
+                                       arg("folder", printable_value(plan.svg_dir))))
                 << '\n';
     } else {
-      std::cerr << tr(plan.lang(), fmt::format("cudalab: wrote {} SVG file{} to {}", written.size(),
-                                               written.size() == 1 ? "" : "s", printable_value(plan.svg_dir)))
+      const char* wrote = written.size() == 1 ? "cudalab: wrote {count} SVG file to {folder}"
+                                              : "cudalab: wrote {count} SVG files to {folder}";
+      std::cerr << tr(plan.lang(), msg(wrote, arg("count", written.size()), arg("folder", printable_value(plan.svg_dir))))
                 << '\n';
     }
   }
   emit_trace({report}, plan);
   if (!plan.submit_dir.empty() && !recorded) {
     const std::string name = hand_in(plan.submit_dir, report_to_json(report).dump(2) + "\n", report);
-    std::cerr << tr(plan.lang(), "cudalab: " + handed_in_line(report, name, plan.submit_dir)) << '\n';
+    std::cerr << tr(plan.lang(), msg("cudalab: {line}", arg("line", handed_in_line(report, name, plan.submit_dir)))) << '\n';
   }
   switch (plan.form) {
     case OutputPlan::Form::portable: std::cout << render_portable(report); break;

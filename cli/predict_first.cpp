@@ -18,8 +18,9 @@ std::vector<Guess> ask_predictions(const CourseEntry& lesson, const CommonFlags&
     for (const auto& other : course()) {
       if (asks_predictions(other)) asking += fmt::format("{}{:02d}", asking.empty() ? "" : ", ", other.number);
     }
-    throw UsageError(fmt::format("--predict: lesson {:02d} asks no questions; these do: {}", lesson.number,
-                                 asking.empty() ? "none yet" : asking));
+    throw UsageError(msg("--predict: lesson {number} asks no questions; these do: {lessons}",
+                         arg("number", fmt::format("{:02d}", lesson.number)),
+                         arg("lessons", asking.empty() ? Message("none yet") : Message::verbatim(asking))));
   }
   if (!flags.answers_path.empty()) return read_answers(flags.answers_path, questions);
   if (!stdin_is_terminal()) throw UsageError("--predict: needs a terminal to ask on, or --answers FILE");

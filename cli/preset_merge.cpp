@@ -40,21 +40,22 @@ std::string quoted_if_text(const PresetValue& v) {
   return v.type == PresetValue::Type::string ? "\"" + shown + "\"" : shown;
 }
 
-// Why a value of this TOML type cannot be this flag's, or "".
-std::string type_problem(const FlagSpec& spec, const PresetValue& v) {
+// Why a value of this TOML type cannot be this flag's, or an empty Message.
+Message type_problem(const FlagSpec& spec, const PresetValue& v) {
   using Type = PresetValue::Type;
   const std::string& k = v.key;
   const std::string was = quoted_if_text(v);
   switch (spec.kind) {
     case FlagKind::on_off:
       if (v.type == Type::boolean) return {};
-      return fmt::format("{} is a switch: write {} = true or {} = false, not {}", k, k, k, was);
+      return msg("{key} is a switch: write {key} = true or {key} = false, not {value}", arg("key", k), arg("value", was));
     case FlagKind::integer:
       if (v.type == Type::integer) return {};
-      return fmt::format("{} takes a whole number without quotes ({} = 8), not {}", k, k, was);
+      return msg("{key} takes a whole number without quotes ({key} = 8), not {value}", arg("key", k), arg("value", was));
     case FlagKind::size:
       if (v.type == Type::integer || v.type == Type::string) return {};
-      return fmt::format("{} takes a size ({} = \"64MiB\", or a number of bytes), not {}", k, k, was);
+      return msg("{key} takes a size ({key} = \"64MiB\", or a number of bytes), not {value}", arg("key", k),
+                 arg("value", was));
     case FlagKind::text:
       if (v.type == Type::string) return {};
       if (v.type == Type::integer && spec.value_name.rfind("N", 0) == 0) return {};  // device = 1
@@ -65,14 +66,14 @@ std::string type_problem(const FlagSpec& spec, const PresetValue& v) {
       break;
   }
   const bool path = spec.value_name == "FILE" || spec.value_name == "DIR";
-  return path ? fmt::format("{} takes a path in quotes ({} = \"name\"), not {}", k, k, was)
-              : fmt::format("{} takes text in quotes ({} = \"{}\"), not {}", k, k,
-                            spec.choices.empty() ? "..." : spec.choices.front(), was);
+  if (path) return msg("{key} takes a path in quotes ({key} = \"name\"), not {value}", arg("key", k), arg("value", was));
+  return msg("{key} takes text in quotes ({key} = \"{example}\"), not {value}", arg("key", k),
+             arg("example", spec.choices.empty() ? std::string("...") : spec.choices.front()), arg("value", was));
 }
 
 // The value as the flag's row takes it: a switch as on/off, anything else as typed.
 std::string flag_text(const FlagSpec& spec, const PresetValue& v) {
-  const std::string problem = type_problem(spec, v);
+  const Message problem = type_problem(spec, v);
   if (!problem.empty()) throw UsageError(problem);
   return spec.kind == FlagKind::on_off ? (v.text == "true" ? "on" : "off") : v.text;
 }
@@ -87,16 +88,23 @@ struct Target {
   std::vector<AloneOnly>* alone_only = nullptr;  // under `all`, a lesson's section: set aside here
 };
 
-std::string unknown_key(const Target& target, const std::string& section, const PresetValue& v) {
+Message unknown_key(const Target& target, const std::string& section, const PresetValue& v) {
   if (command_line_only(v.key)) {
-    return fmt::format("{} is not a preset key: type --{} on the command line", printable_value(v.key), v.key);
+    return msg("{key} is not a preset key: type --{name} on the command line", arg("key", printable_value(v.key)),
+               arg("name", v.key));
   }
-  return fmt::format("{} is not a flag of {}{}", printable_value(v.key), printable_value(section),
-                     target.lookup.did_you_mean(v.key));
+  const std::string guess = target.lookup.closest(v.key);
+  if (guess.empty()) {
+    return msg("{key} is not a flag of {section}", arg("key", printable_value(v.key)),
+               arg("section", printable_value(section)));
+  }
+  return msg("{key} is not a flag of {section} (did you mean {guess}?)", arg("key", printable_value(v.key)),
+             arg("section", printable_value(section)), arg("guess", guess));
 }
 
-// Sets one value unless the command line set it; "" when it was applied (or set aside), else why not.
-std::string apply_value(Target& target, const std::string& section, const PresetValue& v, const std::string& origin) {
+// Sets one value unless the command line set it; an empty Message when it was applied (or set
+// aside), else why not.
+Message apply_value(Target& target, const std::string& section, const PresetValue& v, const std::string& origin) {
   const FlagSpec* spec = target.lookup.find(v.key);
   if (spec == nullptr) return unknown_key(target, section, v);
   try {
@@ -104,17 +112,17 @@ std::string apply_value(Target& target, const std::string& section, const Preset
     const bool own = target.lookup.is_lessons_own(v.key);
     if (target.alone_only != nullptr && !own && alone_only_under_all(v.key)) {
       CommonFlags scratch;  // checked by its rule all the same
-      const std::string error = common_flags().find(v.key)->set(scratch, text);
-      if (!error.empty()) return "--" + v.key + ": " + error;
+      const auto error = common_flags().find(v.key)->set(scratch, text);
+      if (!error.empty()) return msg("--{flag}: {problem}", arg("flag", v.key), arg("problem", error));
       target.alone_only->push_back({v.key, v.text, "preset " + origin});
       return {};
     }
     if (typed(target.typed_in, v.key)) return {};  // the command line wins
-    const std::string error = target.lookup.set(v.key, text);
+    const Message error = target.lookup.try_set(v.key, text);
     if (!error.empty()) return error;
     (own ? target.lesson_origins : target.common_origins)[v.key] = "preset " + origin;
   } catch (const UsageError& e) {
-    return e.what();
+    return words_of(e);
   }
   return {};
 }
@@ -125,8 +133,8 @@ void apply_section(const PresetFile& presets, const std::string& section_name, T
   if (section == nullptr) return;
   for (const auto& v : section->values) {
     const std::string origin = preset_origin(presets, *section, v);
-    const std::string error = apply_value(target, section_name, v, origin);
-    if (!error.empty()) throw UsageError("--config " + origin + ": " + error);
+    const Message error = apply_value(target, section_name, v, origin);
+    if (!error.empty()) throw UsageError(msg("--config {origin}: {problem}", arg("origin", origin), arg("problem", error)));
   }
 }
 
@@ -139,10 +147,15 @@ void check_section_names(const PresetFile& presets) {
     if (std::find(known.begin(), known.end(), s.name) != known.end()) continue;
     const CourseEntry* by_number = find_course_entry(s.name);
     const std::string guess = by_number != nullptr ? by_number->slug : closest_word(s.name, known);
-    throw UsageError(fmt::format("--config {}:{}: [{}] is not a section; a section is [all] (every lesson), [show], "
-                                 "[grade] (the class) or a lesson's name{}",
-                                 printable_value(presets.path, 200), s.line, printable_value(s.name),
-                                 guess.empty() ? "" : fmt::format(" (did you mean [{}]?)", guess)));
+    const std::string origin = fmt::format("{}:{}", printable_value(presets.path, 200), s.line);
+    const Message problem =
+        guess.empty() ? msg("[{section}] is not a section; a section is [all] (every lesson), [show], [grade] (the "
+                            "class) or a lesson's name",
+                            arg("section", printable_value(s.name)))
+                      : msg("[{section}] is not a section; a section is [all] (every lesson), [show], [grade] (the "
+                            "class) or a lesson's name (did you mean [{guess}]?)",
+                            arg("section", printable_value(s.name)), arg("guess", guess));
+    throw UsageError(msg("--config {origin}: {problem}", arg("origin", origin), arg("problem", problem)));
   }
 }
 
@@ -236,8 +249,12 @@ void print_lesson(std::string& out, const LessonSetup& setup, Lang lang, std::si
 void print_tour_lesson(std::string& out, const Invocation& inv, const LessonSetup& setup) {
   const Lang lang = inv.output.lang();
   const std::size_t width = inv.output.style.width;
-  const std::string heading = fmt::format("# lesson {:02d} {}", setup.entry->number, setup.entry->slug);
-  comment_line(out, tr(lang, setup.preset_error.empty() ? heading : heading + " — refused: " + setup.preset_error), width);
+  const auto number = fmt::format("{:02d}", setup.entry->number);
+  const Message heading = setup.preset_error.empty()
+                              ? msg("# lesson {number} {slug}", arg("number", number), arg("slug", setup.entry->slug))
+                              : msg("# lesson {number} {slug} — refused: {error}", arg("number", number),
+                                    arg("slug", setup.entry->slug), arg("error", setup.preset_error));
+  comment_line(out, tr(lang, heading), width);
   print_lesson(out, setup, lang, width);
   std::vector<std::string> changed;
   for (const auto& name : all_flag_names()) {
@@ -291,7 +308,7 @@ void apply_presets(Invocation& inv, const CLI::App* parsed, const PresetFile& pr
                         {FlagLookup(setup.lesson.get(), setup.tour.flags, own_section(setup)), setup.origins,
                          setup.tour.origins, parsed, &setup.tour.alone_only});
         } catch (const UsageError& e) {
-          setup.preset_error = e.what();  // only this lesson stops
+          setup.preset_error = words_of(e);  // only this lesson stops
         }
       }
       break;
@@ -309,7 +326,7 @@ std::string effective_config(const Invocation& inv) {
   const std::size_t width = inv.output.style.width;
   switch (inv.command) {
     case Command::all:
-      comment_line(out, tr(lang, "# effective flags of all: value, then where it came from"), width);
+      comment_line(out, tr(lang, msg("# effective flags of {command}: value, then where it came from", arg("command", std::string("all")))), width);
       print_common(out, inv, inv.flags, inv.flag_origins, all_flag_names(), nullptr);
       for (const auto& setup : inv.lessons) {
         out += '\n';
@@ -317,12 +334,12 @@ std::string effective_config(const Invocation& inv) {
       }
       break;
     case Command::show:
-      comment_line(out, tr(lang, "# effective flags of show: value, then where it came from"), width);
+      comment_line(out, tr(lang, msg("# effective flags of {command}: value, then where it came from", arg("command", std::string("show")))), width);
       print_common(out, inv, inv.flags, inv.flag_origins, show_flag_names(), nullptr);
       break;
     default:
       comment_line(out,
-                   tr(lang, fmt::format("# effective flags of {}: value, then where it came from", inv.lesson().entry->slug)),
+                   tr(lang, msg("# effective flags of {command}: value, then where it came from", arg("command", inv.lesson().entry->slug))),
                    width);
       print_lesson(out, inv.lesson(), lang, width);
       print_common(out, inv, inv.flags, inv.flag_origins, lesson_flag_names(asks_predictions(*inv.lesson().entry)),

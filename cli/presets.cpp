@@ -46,7 +46,7 @@ std::string section_above(std::string_view text, std::size_t line) {
 // What went wrong, in our words: toml++'s own descriptions ("Error while parsing key-value pair:
 // expected '=', saw '\n'") name its grammar, not what a teacher writing a preset did. The first
 // rule whose words appear in the description wins; the last says only that the line is not TOML.
-std::string syntax_problem(std::string_view description) {
+const char* syntax_problem(std::string_view description) {
   struct Rule {
     std::vector<std::string_view> words;  // any of them
     const char* problem;
@@ -84,12 +84,18 @@ std::string syntax_problem(std::string_view description) {
   return "this is not valid TOML";
 }
 
+// "--config WHERE: what is wrong": WHERE (the file, line, [section] and key) is data, said as it is
+// in every language; what is wrong is words.
+[[noreturn]] void refuse_at(const std::string& where, Message problem) {
+  throw UsageError(msg("--config {origin}: {problem}", arg("origin", where), arg("problem", std::move(problem))));
+}
+
 [[noreturn]] void refuse_syntax(const toml::parse_error& e, std::string_view text, const std::string& path) {
   const auto& where = e.source().begin;
   const std::string section = section_above(text, where.line);
-  throw UsageError(fmt::format("--config {}:{}:{}{}: {}", printable_value(path, kPathChars), where.line, where.column,
-                               section.empty() ? "" : " [" + printable_value(section) + "]",
-                               syntax_problem(e.description())));
+  refuse_at(fmt::format("{}:{}:{}{}", printable_value(path, kPathChars), where.line, where.column,
+                        section.empty() ? "" : " [" + printable_value(section) + "]"),
+            syntax_problem(e.description()));
 }
 
 PresetValue value_of(const std::string& file, const std::string& section, const std::string& key,
@@ -106,9 +112,9 @@ PresetValue value_of(const std::string& file, const std::string& section, const 
   } else if (const auto* b = node.as_boolean()) {
     v.text = b->get() ? "true" : "false", v.type = PresetValue::Type::boolean;
   } else {
-    throw UsageError(fmt::format("--config {}:{} [{}] {}: a flag takes one value (text, a number or true/false), "
-                                 "not a table, an array or a date",
-                                 printable_value(file, kPathChars), v.line, printable_value(section), printable_value(key)));
+    refuse_at(fmt::format("{}:{} [{}] {}", printable_value(file, kPathChars), v.line, printable_value(section),
+                          printable_value(key)),
+              Message("a flag takes one value (text, a number or true/false), not a table, an array or a date"));
   }
   return v;
 }
@@ -117,8 +123,8 @@ PresetSection section_of(const std::string& file, const std::string& name, const
   PresetSection section{name, static_cast<int>(node.source().begin.line), {}};
   const toml::table* table = node.as_table();
   if (table == nullptr) {
-    throw UsageError(fmt::format("--config {}:{}: {} is outside any section; put it under [lesson-name] or [all]",
-                                 printable_value(file, kPathChars), section.line, printable_value(name)));
+    refuse_at(fmt::format("{}:{}", printable_value(file, kPathChars), section.line),
+              msg("{key} is outside any section; put it under [lesson-name] or [all]", arg("key", printable_value(name))));
   }
   for (const auto& [key, value] : *table) {
     section.values.push_back(value_of(file, name, std::string(key.str()), value));
@@ -133,20 +139,21 @@ struct ClassKey {
   const std::string& key;
   const toml::node& node;
 
-  [[noreturn]] void refuse(const std::string& why) const {
-    throw UsageError(fmt::format("--config {}:{} [{}] {}: {}", printable_value(file, kPathChars), node.source().begin.line,
-                                 kClassSection, printable_value(key), why));
+  [[noreturn]] void refuse(Message why) const {
+    refuse_at(fmt::format("{}:{} [{}] {}", printable_value(file, kPathChars), node.source().begin.line,
+                          kClassSection, printable_value(key)),
+              std::move(why));
   }
   std::string text() const {
     if (const auto* s = node.as_string()) return s->get();
-    refuse("takes text in quotes: " + key + " = \"...\"");
+    refuse(msg("takes text in quotes: {key} = \"...\"", arg("key", key)));
   }
   // A list of texts (a lesson may be a number); one value alone is a list of one.
   std::vector<std::string> list() const {
     const auto item = [this](const toml::node& n) {
       if (const auto* s = n.as_string()) return s->get();
       if (const auto* i = n.as_integer()) return std::to_string(i->get());
-      refuse("takes a list of texts in quotes: " + key + " = [\"...\", \"...\"]");
+      refuse(msg("takes a list of texts in quotes: {key} = [\"...\", \"...\"]", arg("key", key)));
     };
     const toml::array* array = node.as_array();
     if (array == nullptr) return {item(node)};
@@ -158,7 +165,8 @@ struct ClassKey {
   std::string utc_time() const {
     const auto* value = node.as_date_time();
     if (value == nullptr || !value->get().offset) {
-      refuse("takes a date and time with its offset, without quotes: " + key + " = 2026-12-01T23:59:00Z (or +08:00)");
+      refuse(msg("takes a date and time with its offset, without quotes: {key} = 2026-12-01T23:59:00Z (or +08:00)",
+                 arg("key", key)));
     }
     const toml::date_time& t = value->get();
     std::tm tm{};
@@ -178,8 +186,8 @@ ClassSettings class_settings_of(const std::string& file, const toml::node& node)
   settings.line = static_cast<int>(node.source().begin.line);
   const toml::table* table = node.as_table();
   if (table == nullptr) {
-    throw UsageError(fmt::format("--config {}:{}: {} is a section: [{}]", printable_value(file, kPathChars),
-                                 settings.line, kClassSection, kClassSection));
+    refuse_at(fmt::format("{}:{}", printable_value(file, kPathChars), settings.line),
+              msg("{section} is a section: [{section}]", arg("section", std::string(kClassSection))));
   }
   static const std::vector<std::string> kKeys{"drop", "lessons", "build", "gpus", "opens", "due"};
   for (const auto& [name, value] : *table) {
@@ -193,13 +201,17 @@ ClassSettings class_settings_of(const std::string& file, const toml::node& node)
     else if (key == "due") settings.due = k.utc_time();
     else {
       const std::string guess = closest_word(key, kKeys);
-      k.refuse(fmt::format("is not a key of [{}] (drop, lessons, build, gpus, opens, due){}", kClassSection,
-                           guess.empty() ? "" : fmt::format("; did you mean {}?", guess)));
+      if (guess.empty()) {
+        k.refuse(msg("is not a key of [{section}] (drop, lessons, build, gpus, opens, due)",
+                     arg("section", std::string(kClassSection))));
+      }
+      k.refuse(msg("is not a key of [{section}] (drop, lessons, build, gpus, opens, due); did you mean {guess}?",
+                   arg("section", std::string(kClassSection)), arg("guess", guess)));
     }
   }
   if (!settings.opens.empty() && !settings.due.empty() && settings.due < settings.opens) {
-    throw UsageError(fmt::format("--config {}:{} [{}]: due ({}) is before opens ({})", printable_value(file, kPathChars),
-                                 settings.line, kClassSection, settings.due, settings.opens));
+    refuse_at(fmt::format("{}:{} [{}]", printable_value(file, kPathChars), settings.line, kClassSection),
+              msg("due ({due}) is before opens ({opens})", arg("due", settings.due), arg("opens", settings.opens)));
   }
   return settings;
 }
@@ -242,9 +254,9 @@ PresetFile read_presets(const std::string& path) {
   try {
     return parse_presets(read_regular_file(path, kMaxPresetFileBytes, "a preset file (TOML)"), path);
   } catch (const UsageError& e) {
-    const std::string message = e.what();
-    if (message.rfind("--config", 0) == 0) throw;
-    throw UsageError("--config: " + message);  // the file itself: cannot open, too large, not a file
+    if (std::string_view(e.what()).rfind("--config", 0) == 0) throw;
+    // The file itself: cannot open, too large, not a file.
+    throw UsageError(msg("--config: {problem}", arg("problem", words_of(e))));
   }
 }
 

@@ -80,7 +80,7 @@ class Children {
     auto argv_c = c_strings(argv);
     auto env_c = c_strings(env);
     const int err = ::posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv_c.data(), env_c.data());
-    if (err != 0) throw RuntimeError(fmt::format("--ranks: cannot start a rank: {}", std::strerror(err)));
+    if (err != 0) throw RuntimeError(msg("--ranks: cannot start a rank: {why}", arg("why", errno_words(err))));
     pids_.push_back(pid);
     done_.push_back(false);
     codes_.push_back(0);
@@ -156,9 +156,9 @@ std::optional<RankEnvironment> rank_of_process(const LessonSetup& setup, const I
   if (!env) return std::nullopt;
   const int asked = setup.lesson->ranks_to_start();
   if (asked > 0 && asked != env->world_size) {
-    throw UsageError(fmt::format("--ranks {}: this process is already rank {} of {} ({}); leave --ranks out under "
-                                 "a launcher",
-                                 asked, env->rank, env->world_size, env->source));
+    throw UsageError(msg("--ranks {asked}: this process is already rank {rank} of {ranks} ({source}); leave --ranks out "
+                         "under a launcher",
+                         arg("asked", asked), arg("rank", env->rank), arg("ranks", env->world_size), arg("source", env->source)));
   }
   return env;
 }
@@ -174,9 +174,9 @@ Rendezvous meet_ranks(const RankEnvironment& rank, const std::string& gpu) {
   for (std::size_t a = 0; a < gpus.size(); ++a) {
     for (std::size_t b = a + 1; b < gpus.size(); ++b) {
       if (gpus[a] == gpus[b]) {
-        throw UsageError(fmt::format("ranks {} and {} both measure on {}: give each rank a GPU of its own "
-                                     "(LOCAL_RANK, or srun --gpus-per-task=1)",
-                                     a, b, gpus[a]));
+        throw UsageError(msg("ranks {first} and {second} both measure on {gpu}: give each rank a GPU of its own "
+                             "(LOCAL_RANK, or srun --gpus-per-task=1)",
+                             arg("first", a), arg("second", b), arg("gpu", gpus[a])));
       }
     }
   }
@@ -209,7 +209,8 @@ int launch_ranks(const LessonSetup& setup, const Invocation& inv) {
   const int n = setup.lesson->ranks_to_start();
   const int visible = device_count();  // no context: the launcher never shows up on the GPU
   if (visible < n) {
-    throw WaivedError(fmt::format("--ranks {}: one process per GPU needs {} GPUs; this machine has {}", n, n, visible));
+    throw WaivedError(msg("--ranks {count}: one process per GPU needs {count} GPUs; this machine has {visible}",
+                          arg("count", n), arg("visible", visible)));
   }
   const std::string run_id = fresh_run_id();
   Children children;

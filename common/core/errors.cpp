@@ -1,6 +1,15 @@
 #include "common/core/errors.hpp"
 
+#include <cstring>
+
 namespace cudalab {
+
+Message words_of(const std::exception& e) {
+  if (const auto* ours = dynamic_cast<const Error*>(&e); ours != nullptr && ours->words()) return *ours->words();
+  return Message::verbatim(e.what());
+}
+
+Message errno_words(int err) { return Message(std::string(std::strerror(err))); }
 
 const char* exit_code_table() {
   return "Exit codes:\n"

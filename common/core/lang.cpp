@@ -10,7 +10,7 @@ namespace cudalab {
 Lang parse_lang(const std::string& text) {
   if (text == "en") return Lang::en;
   if (text == "zh") return Lang::zh;
-  throw UsageError("--lang: '" + text + "' is not a language; use zh or en");
+  throw UsageError(msg("--lang: '{value}' is not a language; use zh or en", arg("value", text)));
 }
 
 const char* lang_name(Lang lang) { return lang == Lang::zh ? "zh" : "en"; }

@@ -22,9 +22,15 @@ const char* set_or_null(const EnvironmentLookup& lookup, const char* name) {
 // A variable's value as a whole number in [min, max]; UsageError naming it otherwise.
 int whole_number(const EnvironmentLookup& lookup, const char* name, long long min, long long max) {
   const char* text = set_or_null(lookup, name);
-  if (text == nullptr) throw UsageError(fmt::format("{} is not set; the launcher must set it in every rank", name));
-  const std::string why = check_whole_number(text, min, max);
-  if (!why.empty()) throw UsageError(fmt::format("{} (from the launcher's environment): {}", name, why));
+  if (text == nullptr) {
+    throw UsageError(
+        msg("{variable} is not set; the launcher must set it in every rank", arg("variable", std::string(name))));
+  }
+  const Message why = whole_number_problem(text, min, max);
+  if (!why.empty()) {
+    throw UsageError(msg("{variable} (from the launcher's environment): {problem}", arg("variable", std::string(name)),
+                         arg("problem", why)));
+  }
   return static_cast<int>(*parse_whole_number(text));
 }
 
@@ -88,9 +94,10 @@ std::optional<RankEnvironment> rank_environment() {
 int device_of_rank(const RankEnvironment& env, int visible_devices) {
   if (visible_devices == 1) return 0;
   if (env.local_rank < visible_devices || visible_devices == 0) return env.local_rank;
-  throw UsageError(fmt::format("rank {} of {} has local rank {} but sees only {} CUDA devices; start at most {} "
-                               "ranks per node, or give each rank its own GPU (srun --gpus-per-task=1)",
-                               env.rank, env.world_size, env.local_rank, visible_devices, visible_devices));
+  throw UsageError(msg("rank {rank} of {ranks} has local rank {local_rank} but sees only {devices} CUDA devices; start "
+                       "at most {devices} ranks per node, or give each rank its own GPU (srun --gpus-per-task=1)",
+                       arg("rank", env.rank), arg("ranks", env.world_size), arg("local_rank", env.local_rank),
+                       arg("devices", visible_devices)));
 }
 
 }  // namespace cudalab

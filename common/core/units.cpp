@@ -66,34 +66,56 @@ std::optional<long long> parse_whole_number(std::string_view text) {
   return v;
 }
 
-std::string check_whole_number(std::string_view text, long long min, long long max) {
+Message whole_number_problem(std::string_view text, long long min, long long max) {
   const auto v = parse_whole_number(text);
   const bool digits_only = !text.empty() && text.size() <= 24 &&
                            text.find_first_not_of("+-0123456789") == std::string_view::npos;
   if (!v && !digits_only) {
-    return fmt::format("'{}' is not a whole number; allowed {} to {}", printable_value(text), min, max);
+    return msg("'{value}' is not a whole number; allowed {min} to {max}", arg("value", printable_value(text)),
+               arg("min", min), arg("max", max));
   }
-  if (!v || *v < min || *v > max) return fmt::format("{} is out of range; allowed {} to {}", printable_value(text), min, max);
+  if (!v || *v < min || *v > max) {
+    return msg("{value} is out of range; allowed {min} to {max}", arg("value", printable_value(text)), arg("min", min),
+               arg("max", max));
+  }
+  return {};
+}
+
+std::string check_whole_number(std::string_view text, long long min, long long max) {
+  return whole_number_problem(text, min, max).en();
+}
+
+Message size_problem(std::string_view text, std::uint64_t min_bytes, std::uint64_t max_bytes) {
+  const auto parsed = parse_size(text);
+  const auto written = read_size(text);
+  const auto out_of_range = [&] {
+    return msg("{value} is out of range; allowed {min} to {max}", arg("value", printable_value(text)),
+               arg("min", format_bytes(min_bytes)), arg("max", format_bytes(max_bytes)));
+  };
+  if (!parsed && written && !fits_64_bits(written->bytes)) return out_of_range();
+  if (!parsed) {
+    return msg("'{value}' is not a size; write e.g. 4096, 64KiB, 64MiB or 1GiB (allowed {min} to {max})",
+               arg("value", printable_value(text)), arg("min", format_bytes(min_bytes)),
+               arg("max", format_bytes(max_bytes)));
+  }
+  if (*parsed < min_bytes || *parsed > max_bytes) return out_of_range();
   return {};
 }
 
 std::string check_size(std::string_view text, std::uint64_t min_bytes, std::uint64_t max_bytes) {
-  const std::string allowed = fmt::format("allowed {} to {}", format_bytes(min_bytes), format_bytes(max_bytes));
-  const auto parsed = parse_size(text);
-  const auto written = read_size(text);
-  if (!parsed && written && !fits_64_bits(written->bytes)) return fmt::format("{} is out of range; {}", printable_value(text), allowed);
-  if (!parsed) {
-    return fmt::format("'{}' is not a size; write e.g. 4096, 64KiB, 64MiB or 1GiB ({})", printable_value(text), allowed);
-  }
-  if (*parsed < min_bytes || *parsed > max_bytes) return fmt::format("{} is out of range; {}", printable_value(text), allowed);
-  return {};
+  return size_problem(text, min_bytes, max_bytes).en();
 }
 
-std::string check_choice(std::string_view text, const std::vector<std::string>& choices) {
+Message choice_problem(std::string_view text, const std::vector<std::string>& choices) {
   for (const auto& c : choices) {
     if (c == text) return {};
   }
-  return fmt::format("'{}' is not allowed; use one of {}", printable_value(text), join_words(choices, ", "));
+  return msg("'{value}' is not allowed; use one of {choices}", arg("value", printable_value(text)),
+             arg("choices", join_words(choices, ", ")));
+}
+
+std::string check_choice(std::string_view text, const std::vector<std::string>& choices) {
+  return choice_problem(text, choices).en();
 }
 
 std::optional<bool> parse_switch(std::string_view text) {

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/core/message.hpp"
+
 namespace cudalab {
 
 // "4096", "64KiB", "64MiB", "1GiB", "2TiB", "16K", "1.5MiB" (binary units up to PiB; KB/MB/GB/TB/PB are
@@ -23,6 +25,11 @@ std::optional<long long> parse_whole_number(std::string_view text);
 std::string check_whole_number(std::string_view text, long long min, long long max);
 std::string check_size(std::string_view text, std::uint64_t min_bytes, std::uint64_t max_bytes);
 std::string check_choice(std::string_view text, const std::vector<std::string>& choices);
+// The same answers as templates with their arguments (message.hpp): empty when the text is
+// accepted. The check_* above are their English.
+Message whole_number_problem(std::string_view text, long long min, long long max);
+Message size_problem(std::string_view text, std::uint64_t min_bytes, std::uint64_t max_bytes);
+Message choice_problem(std::string_view text, const std::vector<std::string>& choices);
 // "true"/"false", "on"/"off", "1"/"0", "yes"/"no": nullopt for anything else.
 std::optional<bool> parse_switch(std::string_view text);
 

@@ -2,8 +2,6 @@
 
 #include <cstdio>
 
-#include <fmt/format.h>
-
 namespace cudalab::detail {
 
 bool is_no_device_error(cudaError_t err) {
@@ -25,10 +23,12 @@ void throw_cuda_error(cudaError_t err, const char* call, const char* file, int l
   // Clear a sticky-free error so the process can keep using the device (e.g. after a
   // deliberately provoked graph-capture error in lesson 06).
   (void)cudaGetLastError();
-  const std::string what = fmt::format("{} ({}) in `{}` at {}:{}", cudaGetErrorName(err),
-                                       cudaGetErrorString(err), call, file, line);
+  const Message what = msg("{error} ({description}) in `{call}` at {file}:{line}",
+                           arg("error", std::string(cudaGetErrorName(err))),
+                           arg("description", std::string(cudaGetErrorString(err))), arg("call", std::string(call)),
+                           arg("file", std::string(file)), arg("line", line));
   if (is_no_device_error(err)) throw WaivedError(what);
-  if (err == cudaErrorMemoryAllocation) throw RuntimeError("out of device memory: " + what);
+  if (err == cudaErrorMemoryAllocation) throw RuntimeError(msg("out of device memory: {what}", arg("what", what)));
   throw RuntimeError(what);
 }
 

@@ -12,18 +12,22 @@ namespace {
 
 // What stands between this machine and a GPU, in the words a student can act on. The runtime's
 // own error ("driver version is insufficient") reads the same with no driver at all.
-std::string why_no_gpu(cudaError_t err) {
+Message why_no_gpu(cudaError_t err) {
   void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
-  if (driver == nullptr) return "no NVIDIA driver is installed (libcuda.so.1 not found)";
+  if (driver == nullptr) return Message("no NVIDIA driver is installed (libcuda.so.1 not found)");
   dlclose(driver);
   int driver_version = 0;
   if (cudaDriverGetVersion(&driver_version) == cudaSuccess && driver_version > 0 && driver_version < CUDART_VERSION) {
-    return fmt::format("the NVIDIA driver supports CUDA {}.{}, and this build needs CUDA {}.{} or newer",
-                       driver_version / 1000, driver_version % 1000 / 10, CUDART_VERSION / 1000,
-                       CUDART_VERSION % 1000 / 10);
+    return msg("the NVIDIA driver supports CUDA {driver}, and this build needs CUDA {needed} or newer",
+               arg("driver", fmt::format("{}.{}", driver_version / 1000, driver_version % 1000 / 10)),
+               arg("needed", fmt::format("{}.{}", CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10)));
   }
-  if (err == cudaErrorNoDevice || err == cudaSuccess) return "the NVIDIA driver is installed but sees no CUDA device";
-  return fmt::format("the driver cannot open a CUDA device: {} ({})", cudaGetErrorString(err), cudaGetErrorName(err));
+  if (err == cudaErrorNoDevice || err == cudaSuccess) {
+    return Message("the NVIDIA driver is installed but sees no CUDA device");
+  }
+  return msg("the driver cannot open a CUDA device: {description} ({error})",
+             arg("description", std::string(cudaGetErrorString(err))),
+             arg("error", std::string(cudaGetErrorName(err))));
 }
 
 }  // namespace
@@ -46,8 +50,8 @@ void release_devices(const std::vector<int>& devices) {
 void use_device(int index) {
   const int count = device_count();
   if (index < 0 || index >= count) {
-    throw WaivedError(fmt::format("--device {}: no such CUDA device; this machine has {} (0 to {})",
-                                  index, count, count - 1));
+    throw WaivedError(msg("--device {index}: no such CUDA device; this machine has {count} (0 to {last})",
+                          arg("index", index), arg("count", count), arg("last", count - 1)));
   }
   CUDALAB_CUDA_CHECK(cudaSetDevice(index));
 }
@@ -107,17 +111,19 @@ std::string runtime_version() {
   return version_string(v);
 }
 
-void require_device_memory(const std::string& request, std::uint64_t needed_bytes, const std::string& what) {
+void require_device_memory(const std::string& request, std::uint64_t needed_bytes, const Message& what) {
   std::size_t free_bytes = 0, total_bytes = 0;
   CUDALAB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   if (needed_bytes <= free_bytes) return;
   int device = 0;
   CUDALAB_CUDA_CHECK(cudaGetDevice(&device));
   const double gib = 1024.0 * 1024.0 * 1024.0;
-  throw UsageError(fmt::format("{} needs {:.2f} GiB of device memory ({}) but device {} has only {:.2f} GiB free of "
-                               "{:.2f} GiB; choose a smaller value",
-                               request, static_cast<double>(needed_bytes) / gib, what, device,
-                               static_cast<double>(free_bytes) / gib, static_cast<double>(total_bytes) / gib));
+  const auto in_gib = [&](double bytes) { return fmt::format("{:.2f}", bytes / gib); };
+  throw UsageError(msg("{request} needs {needed} GiB of device memory ({what}) but device {device} has only {free} "
+                       "GiB free of {total} GiB; choose a smaller value",
+                       arg("request", request), arg("needed", in_gib(static_cast<double>(needed_bytes))),
+                       arg("what", what), arg("device", device), arg("free", in_gib(static_cast<double>(free_bytes))),
+                       arg("total", in_gib(static_cast<double>(total_bytes)))));
 }
 
 std::vector<std::vector<bool>> peer_access_matrix(int count) {

@@ -10,6 +10,7 @@
 
 #include "common/gpu/nvml.hpp"
 #include "common/core/device_facts.hpp"
+#include "common/core/message.hpp"
 
 namespace cudalab {
 
@@ -42,8 +43,9 @@ std::vector<std::vector<bool>> peer_access_matrix(int count);
 
 // Refuses, before a lesson allocates anything, a request the current device cannot hold:
 // UsageError "<request> needs X GiB of device memory (<what>) but device N has only Y GiB free
-// of Z GiB". `request` names the flag and value, e.g. "--size 900GiB".
-void require_device_memory(const std::string& request, std::uint64_t needed_bytes, const std::string& what);
+// of Z GiB". `request` names the flag and value, e.g. "--size 900GiB"; `what` says in words what
+// the memory holds.
+void require_device_memory(const std::string& request, std::uint64_t needed_bytes, const Message& what);
 
 
 }  // namespace cudalab

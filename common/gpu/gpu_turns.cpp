@@ -2,8 +2,6 @@
 
 #include <cuda_runtime.h>
 
-#include <fmt/format.h>
-
 #include "common/core/errors.hpp"
 #include "common/queue/gpu_queue.hpp"
 #include "common/gpu/cuda_check.hpp"
@@ -14,8 +12,8 @@ namespace cudalab {
 std::string queue_name_of_device(int index) {
   const int count = device_count();
   if (index < 0 || index >= count) {
-    throw WaivedError(fmt::format("--device {}: no such CUDA device; this machine has {} (0 to {})", index, count,
-                                  count - 1));
+    throw WaivedError(msg("--device {index}: no such CUDA device; this machine has {count} (0 to {last})",
+                          arg("index", index), arg("count", count), arg("last", count - 1)));
   }
   cudaDeviceProp prop{};
   CUDALAB_CUDA_CHECK(cudaGetDeviceProperties(&prop, index));

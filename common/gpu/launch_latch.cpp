@@ -6,8 +6,6 @@
 #include <cstdlib>
 #include <string_view>
 
-#include <fmt/format.h>
-
 #include "common/core/errors.hpp"
 #include "common/gpu/mapped_memory.hpp"
 
@@ -88,7 +86,7 @@ bool LaunchLatch::close(cudaStream_t stream) {
     latch_gave_up = true;
     return false;
   }
-  throw RuntimeError(fmt::format("cuStreamWaitValue32 failed with CUresult {}", static_cast<int>(r)));
+  throw RuntimeError(msg("cuStreamWaitValue32 failed with CUresult {code}", arg("code", static_cast<int>(r))));
 }
 
 void LaunchLatch::open() {

@@ -20,13 +20,15 @@ namespace {
 
 struct LoadedNccl {
   NcclLibrary functions;
-  std::string missing;  // empty when the library and every function were found
+  Message missing;  // empty when the library and every function were found
 };
 
 template <typename Fn>
-void resolve(void* handle, const char* symbol, Fn& fn, std::string& missing) {
+void resolve(void* handle, const char* symbol, Fn& fn, Message& missing) {
   fn = reinterpret_cast<Fn>(dlsym(handle, symbol));
-  if (fn == nullptr && missing.empty()) missing = fmt::format("libnccl.so.2 has no {}", symbol);
+  if (fn == nullptr && missing.empty()) {
+    missing = msg("libnccl.so.2 has no {symbol}", arg("symbol", std::string(symbol)));
+  }
 }
 
 // For what only one process per GPU needs (NCCL 2.14 and later): null when absent, and
@@ -40,7 +42,8 @@ LoadedNccl load() {
   LoadedNccl lib;
   void* handle = dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
-    lib.missing = "NCCL is not installed: libnccl.so.2 was not found in the library path (install libnccl2)";
+    lib.missing =
+        Message("NCCL is not installed: libnccl.so.2 was not found in the library path (install libnccl2)");
     return lib;
   }
   NcclLibrary& f = lib.functions;
@@ -64,10 +67,11 @@ const LoadedNccl& loaded() {
   return lib;
 }
 
-std::string nccl_error_text(ncclResult_t result) {
+// NCCL's own words for the result (data), or its number when the library cannot say.
+Message nccl_error_text(ncclResult_t result) {
   const auto get_error_string = loaded().functions.get_error_string;
   const char* text = get_error_string != nullptr ? get_error_string(result) : nullptr;
-  return text != nullptr ? text : fmt::format("NCCL error {}", static_cast<int>(result));
+  return text != nullptr ? verbatim(text) : msg("NCCL error {code}", arg("code", static_cast<int>(result)));
 }
 
 }  // namespace
@@ -81,14 +85,15 @@ const NcclLibrary& nccl() {
 namespace detail {
 
 void throw_nccl_error(ncclResult_t result, const char* call, const char* file, int line) {
-  throw RuntimeError(fmt::format("NCCL error {} ({}) in `{}` at {}:{}", static_cast<int>(result),
-                                 nccl_error_text(result), call, file, line));
+  throw RuntimeError(msg("NCCL error {code} ({description}) in `{call}` at {file}:{line}",
+                         arg("code", static_cast<int>(result)), arg("description", nccl_error_text(result)),
+                         arg("call", std::string(call)), arg("file", std::string(file)), arg("line", line)));
 }
 
 void report_nccl_error_noexcept(ncclResult_t result, const char* call, const char* file, int line) noexcept {
   try {
     std::fprintf(stderr, "cudalab: warning: NCCL error %d (%s) in `%s` at %s:%d\n", static_cast<int>(result),
-                 nccl_error_text(result).c_str(), call, file, line);
+                 nccl_error_text(result).en().c_str(), call, file, line);
   } catch (...) {
   }
 }
@@ -116,7 +121,8 @@ std::string new_nccl_unique_id_text() {
 ncclUniqueId nccl_unique_id_from_text(std::string_view hex) {
   ncclUniqueId id{};
   if (hex.size() != 2 * sizeof(id.internal)) {
-    throw RuntimeError(fmt::format("NCCL unique id: {} hex digits, expected {}", hex.size(), 2 * sizeof(id.internal)));
+    throw RuntimeError(msg("NCCL unique id: {digits} hex digits, expected {expected}", arg("digits", hex.size()),
+                           arg("expected", 2 * sizeof(id.internal))));
   }
   const auto digit = [](char c) -> int {
     if (c >= '0' && c <= '9') return c - '0';
@@ -158,33 +164,36 @@ NcclRankComm::~NcclRankComm() {
   }
 }
 
-void NcclRankComm::fail(const std::string& why) {
+void NcclRankComm::fail(const Message& why) {
   broken_ = true;
   if (comm_ != nullptr) {
     CUDALAB_NCCL_CHECK_NOEXCEPT(nccl().comm_abort(comm_));
     comm_ = nullptr;
   }
-  throw RuntimeError(fmt::format("rank {} of {}: {}", rank_, world_size_, why));
+  throw RuntimeError(msg("rank {rank} of {ranks}: {problem}", arg("rank", rank_), arg("ranks", world_size_),
+                         arg("problem", why)));
 }
 
 // Polls until `done()` says the wait is over; gives up (aborting the communicator) on an error
-// the communicator reports, on Ctrl-C or SIGTERM, and after the timeout.
+// the communicator reports, on Ctrl-C or SIGTERM, and after the timeout. `what` names the wait:
+// words ("the step's GPU work") or an NCCL call's name (data).
 template <typename Done>
-void poll_until(NcclRankComm& comm, double timeout_s, const char* what, Done&& done,
-                const std::function<void(const std::string&)>& fail) {
+void poll_until(NcclRankComm& comm, double timeout_s, const Message& what, Done&& done,
+                const std::function<void(const Message&)>& fail) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   for (;;) {
     if (done()) return;
     ncclResult_t state = ncclSuccess;
     CUDALAB_NCCL_CHECK(nccl().comm_get_async_error(comm.get(), &state));
     if (state != ncclSuccess && state != ncclInProgress) {
-      fail(fmt::format("{}: NCCL reports {} (another rank failed?)", what, nccl_error_text(state)));
+      fail(msg("{what}: NCCL reports {error} (another rank failed?)", arg("what", what),
+               arg("error", nccl_error_text(state))));
     }
-    if (interrupted()) fail(fmt::format("{}: interrupted", what));
+    if (interrupted()) fail(msg("{what}: interrupted", arg("what", what)));
     if (std::chrono::steady_clock::now() > deadline) {
-      fail(fmt::format("{} did not finish within {:.0f} s: has another rank stopped? (CUDALAB_RANK_TIMEOUT sets "
-                       "the limit)",
-                       what, timeout_s));
+      fail(msg("{what} did not finish within {seconds} s: has another rank stopped? (CUDALAB_RANK_TIMEOUT sets the "
+               "limit)",
+               arg("what", what), arg("seconds", fmt::format("{:.0f}", timeout_s))));
     }
     std::this_thread::sleep_for(std::chrono::microseconds(50));  // short: Ctrl-C is seen at once
   }
@@ -192,27 +201,29 @@ void poll_until(NcclRankComm& comm, double timeout_s, const char* what, Done&& d
 
 void NcclRankComm::settle(ncclResult_t result, const char* call) {
   if (result == ncclSuccess) return;
-  if (result != ncclInProgress) fail(fmt::format("{} failed: {}", call, nccl_error_text(result)));
+  if (result != ncclInProgress) {
+    fail(msg("{call} failed: {error}", arg("call", std::string(call)), arg("error", nccl_error_text(result))));
+  }
   poll_until(
-      *this, timeout_s_, call,
+      *this, timeout_s_, verbatim(call),
       [&] {
         ncclResult_t state = ncclInProgress;
         CUDALAB_NCCL_CHECK(nccl().comm_get_async_error(comm_, &state));
         return state == ncclSuccess;
       },
-      [&](const std::string& why) { fail(why); });
+      [&](const Message& why) { fail(why); });
 }
 
 void NcclRankComm::wait(cudaStream_t stream, const char* what) {
   poll_until(
-      *this, timeout_s_, what,
+      *this, timeout_s_, Message(what),
       [&] {
         const cudaError_t status = cudaStreamQuery(stream);
         if (status == cudaErrorNotReady) return false;
         CUDALAB_CUDA_CHECK(status);
         return true;
       },
-      [&](const std::string& why) { fail(why); });
+      [&](const Message& why) { fail(why); });
 }
 
 NcclGroup::NcclGroup() { CUDALAB_NCCL_CHECK(nccl().group_start()); }

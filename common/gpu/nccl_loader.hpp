@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/core/message.hpp"
+
 namespace cudalab {
 
 // The NCCL entry points cudalab uses, resolved with dlsym from libnccl.so.2.
@@ -103,11 +105,12 @@ class NcclRankComm {
   int rank() const { return rank_; }
   // Checks what an NCCL call on this communicator returned: waits out ncclInProgress.
   void settle(ncclResult_t result, const char* call);
-  // Waits for everything on `stream` to finish, polling the stream and the communicator.
+  // Waits for everything on `stream` to finish, polling the stream and the communicator. `what`
+  // says in words what the stream runs ("the step's GPU work"), for the error when it never ends.
   void wait(cudaStream_t stream, const char* what);
 
  private:
-  [[noreturn]] void fail(const std::string& why);
+  [[noreturn]] void fail(const Message& why);
   ncclComm_t comm_ = nullptr;
   int world_size_ = 0;
   int rank_ = 0;

@@ -37,13 +37,13 @@ struct CuptiLibrary {
   CUptiResult (*timestamp)(uint64_t*) = nullptr;
   // Optional: without it the timeline simply has no page faults.
   CUptiResult (*configure_unified_memory)(CUpti_ActivityUnifiedMemoryCounterConfig*, uint32_t) = nullptr;
-  std::string load_error;  // empty when every function was found
+  Message load_error;  // empty when every function was found
 };
 
 template <typename Fn>
-bool resolve(void* handle, const char* symbol, Fn& fn, std::string& error) {
+bool resolve(void* handle, const char* symbol, Fn& fn, Message& error) {
   fn = reinterpret_cast<Fn>(dlsym(handle, symbol));
-  if (fn == nullptr && error.empty()) error = fmt::format("libcupti has no {}", symbol);
+  if (fn == nullptr && error.empty()) error = msg("libcupti has no {symbol}", arg("symbol", std::string(symbol)));
   return fn != nullptr;
 }
 
@@ -57,10 +57,10 @@ const CuptiLibrary& cupti_library() {
       if (lib.handle != nullptr) break;
     }
     if (lib.handle == nullptr) {
-      lib.load_error = "libcupti.so.13 was not found (it comes with the CUDA 13 toolkit)";
+      lib.load_error = Message("libcupti.so.13 was not found (it comes with the CUDA 13 toolkit)");
       return lib;
     }
-    std::string& e = lib.load_error;
+    Message& e = lib.load_error;
     resolve(lib.handle, "cuptiGetVersion", lib.get_version, e);
     resolve(lib.handle, "cuptiGetResultString", lib.get_result_string, e);
     resolve(lib.handle, "cuptiActivityRegisterCallbacks", lib.register_callbacks, e);
@@ -71,7 +71,7 @@ const CuptiLibrary& cupti_library() {
     resolve(lib.handle, "cuptiActivityGetNumDroppedRecords", lib.dropped_records, e);
     resolve(lib.handle, "cuptiGetStreamIdEx", lib.stream_id, e);
     resolve(lib.handle, "cuptiGetTimestamp", lib.timestamp, e);
-    std::string optional_missing;
+    Message optional_missing;
     resolve(lib.handle, "cuptiActivityConfigureUnifiedMemoryCounter", lib.configure_unified_memory, optional_missing);
     return lib;  // kept loaded for the life of the process: CUPTI may call back at exit
   }();
@@ -82,25 +82,28 @@ const CuptiLibrary& cupti_library() {
 
 // A CUPTI call failed. TraceSession turns it into "no timeline" and one line, never an exit.
 struct CuptiError : RuntimeError {
-  CuptiError(std::string what, CUptiResult code) : RuntimeError(std::move(what)), result(code) {}
+  CuptiError(Message what, CUptiResult code) : RuntimeError(std::move(what)), result(code) {}
   CUptiResult result;
 };
 
-std::string cupti_error_text(CUptiResult result) {
+// CUPTI's own name for the result (data), or its number when the library cannot say.
+Message cupti_error_text(CUptiResult result) {
   const char* text = nullptr;
   if (cupti_library().get_result_string == nullptr || cupti_library().get_result_string(result, &text) != CUPTI_SUCCESS ||
       text == nullptr) {
-    return fmt::format("CUPTI error {}", static_cast<int>(result));
+    return msg("CUPTI error {code}", arg("code", static_cast<int>(result)));
   }
-  return text;
+  return verbatim(text);
 }
 
 [[noreturn]] void throw_cupti_error(CUptiResult result, const char* call, const char* file, int line) {
-  throw CuptiError(fmt::format("{} in `{}` at {}:{}", cupti_error_text(result), call, file, line), result);
+  throw CuptiError(msg("{error} in `{call}` at {file}:{line}", arg("error", cupti_error_text(result)),
+                       arg("call", std::string(call)), arg("file", std::string(file)), arg("line", line)),
+                   result);
 }
 
 void report_cupti_error_noexcept(CUptiResult result, const char* call, const char* file, int line) noexcept {
-  std::fprintf(stderr, "cudalab: warning: %s in `%s` at %s:%d\n", cupti_error_text(result).c_str(), call, file,
+  std::fprintf(stderr, "cudalab: warning: %s in `%s` at %s:%d\n", cupti_error_text(result).en().c_str(), call, file,
                line);
 }
 
@@ -341,8 +344,8 @@ TraceSession::TraceSession(TraceScope scope) : scope_(scope) {
     uint32_t version = 0;
     CUDALAB_CUPTI_CHECK(lib.get_version(&version));
     if (version < CUPTI_API_VERSION) {
-      throw CuptiError(fmt::format("libcupti is API version {}, older than the {} cudalab was built with", version,
-                                   CUPTI_API_VERSION),
+      throw CuptiError(msg("libcupti is API version {version}, older than the {needed} cudalab was built with",
+                           arg("version", version), arg("needed", CUPTI_API_VERSION)),
                        CUPTI_ERROR_NOT_COMPATIBLE);
     }
     CUDALAB_CUDA_CHECK(cudaGetDevice(&device_));
@@ -484,7 +487,8 @@ namespace {
 void configure_unified_memory_counters(int device) {
   const CuptiLibrary& lib = cupti_library();
   if (lib.configure_unified_memory == nullptr) {
-    throw CuptiError("libcupti has no cuptiActivityConfigureUnifiedMemoryCounter", CUPTI_ERROR_NOT_SUPPORTED);
+    const std::string symbol = "cuptiActivityConfigureUnifiedMemoryCounter";
+    throw CuptiError(msg("libcupti has no {symbol}", arg("symbol", symbol)), CUPTI_ERROR_NOT_SUPPORTED);
   }
   const CUpti_ActivityUnifiedMemoryCounterKind kinds[] = {
       CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD,

@@ -40,7 +40,7 @@ enum class FlagKind {
 struct FlagSpec {
   std::string name;         // without dashes, as in the report and in a preset file
   FlagKind kind = FlagKind::integer;
-  std::string description;  // for --help
+  Message description;      // for --help
   std::string default_text; // the default as a person reads it ("64MiB", "calibrated")
   std::vector<std::string> choices;  // FlagKind::choice
   std::string group;        // the --help heading it is listed under ("" = the lesson's own)
@@ -61,7 +61,7 @@ class FlagTable {
   // --name N, a whole number in [min, max].
   FlagTable&& integer(std::string name, int P::*field, int min, int max, std::string description) && {
     const P defaults{};
-    add({name, FlagKind::integer, description, std::to_string(defaults.*field), {}, {}, "N"},
+    add({name, FlagKind::integer, Message(description), std::to_string(defaults.*field), {}, {}, "N"},
         [=](P& p, const std::string& text) {
           std::string error = check_whole_number(text, min, max);
           if (error.empty()) p.*field = static_cast<int>(*parse_whole_number(text));
@@ -76,7 +76,7 @@ class FlagTable {
   // report shows what the run resolved, marked device-dependent unless the user gave it.
   FlagTable&& optional_integer(std::string name, std::optional<int> P::*field, int min, int max,
                                std::string default_text, std::string description) && {
-    add({name, FlagKind::integer, description, default_text, {}, {}, "N"},
+    add({name, FlagKind::integer, Message(description), default_text, {}, {}, "N"},
         [=](P& p, const std::string& text) {
           std::string error = check_whole_number(text, min, max);
           if (error.empty()) p.*field = static_cast<int>(*parse_whole_number(text));
@@ -94,7 +94,8 @@ class FlagTable {
                    std::string description) && {
     const P defaults{};
     add({name, FlagKind::size,
-         description + " (units B, KiB, MiB, GiB; allowed " + format_bytes(min) + " to " + format_bytes(max) + ")",
+         msg("{description} (units B, KiB, MiB, GiB; allowed {min} to {max})", arg("description", Message(description)),
+             arg("min", format_bytes(min)), arg("max", format_bytes(max))),
          format_bytes(defaults.*field), {}, {}, "SIZE"},
         [=](P& p, const std::string& text) {
           std::string error = check_size(text, min, max);
@@ -110,7 +111,7 @@ class FlagTable {
   FlagTable&& choice(std::string name, std::string P::*field, std::vector<std::string> choices,
                      std::string description) && {
     const P defaults{};
-    add({name, FlagKind::choice, description, defaults.*field, choices, {}, join_words(choices, "|")},
+    add({name, FlagKind::choice, Message(description), defaults.*field, choices, {}, join_words(choices, "|")},
         [=](P& p, const std::string& text) {
           std::string error = check_choice(text, choices);
           if (error.empty()) p.*field = text;
@@ -122,7 +123,7 @@ class FlagTable {
 
   // --name, a switch; shown in the report as on/off.
   FlagTable&& flag(std::string name, bool P::*field, std::string description) && {
-    add({name, FlagKind::on_off, description, "off", {}, {}, {}},
+    add({name, FlagKind::on_off, Message(description), "off", {}, {}, {}},
         [=](P& p, const std::string& text) {
           const auto on = parse_switch(text);
           if (!on) return "'" + printable_value(text) + "' is not a switch value; use on or off";
@@ -137,7 +138,7 @@ class FlagTable {
   // --name FILE the run writes; not a param of the experiment, so not in the report. The path is
   // checked when the flag is set, so a lesson never runs and then loses its output.
   FlagTable&& output_file(std::string name, std::string P::*field, std::string description) && {
-    add({name, FlagKind::output_file, description, "", {}, {}, "FILE"},
+    add({name, FlagKind::output_file, Message(description), "", {}, {}, "FILE"},
         [=](P& p, const std::string& text) {
           std::string error = check_output_path(text, /*allow_stdout=*/false);
           if (error.empty()) p.*field = text;
@@ -152,7 +153,7 @@ class FlagTable {
   FlagTable&& text(std::string name, std::string P::*field, std::string value_name,
                    std::function<std::string(const std::string&)> check, std::string description,
                    std::string default_text = {}) && {
-    add({name, FlagKind::text, description, default_text, {}, {}, value_name},
+    add({name, FlagKind::text, Message(description), default_text, {}, {}, value_name},
         [=](P& p, const std::string& text) {
           std::string error = check(text);
           if (error.empty()) p.*field = text;

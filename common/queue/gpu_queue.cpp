@@ -182,9 +182,10 @@ void wait_for_order_lock(int fd, Patience& patience, const std::string& gpu_uuid
       o.on_wait ? o.on_wait(view) : line->show(view);
     }
     if (patience.out_of_time()) {
-      throw QueueTimeoutError(fmt::format("no place in the queue of {} within {} (--queue-timeout): its order.lock "
-                                          "is held by another process",
-                                          printable_value(gpu_uuid.substr(0, 12)), format_wait(o.timeout_s.value_or(0))));
+      throw QueueTimeoutError(msg("no place in the queue of {gpu} within {timeout} (--queue-timeout): its order.lock "
+                                  "is held by another process",
+                                  arg("gpu", printable_value(gpu_uuid.substr(0, 12))),
+                                  arg("timeout", format_wait(o.timeout_s.value_or(0)))));
     }
     patience.pause(kOrderLockPoll_s);
   }
@@ -282,7 +283,8 @@ QueueTicket QueueTicket::enter(const std::string& gpu_uuid, const QueueOptions& 
   wait_for_order_lock(order.fd.get(), patience, gpu_uuid, options);
   const std::uint64_t highest = highest_ticket_clearing_dead(ticket.folder_.get());
   if (highest > std::numeric_limits<std::uint64_t>::max() - 64) {
-    throw QueueUnavailableError("the GPU queue of " + printable_value(gpu_uuid) + " holds a ticket numbered too high");
+    throw QueueUnavailableError(
+        msg("the GPU queue of {gpu} holds a ticket numbered too high", arg("gpu", printable_value(gpu_uuid))));
   }
   // Someone else may have placed a ticket name without the order lock: take the next free one.
   for (std::uint64_t number = highest + 1; number <= highest + 64 && !ticket.file_.fd; ++number) {
@@ -293,7 +295,10 @@ QueueTicket QueueTicket::enter(const std::string& gpu_uuid, const QueueOptions& 
     }
   }
   unlock(order.fd.get());
-  if (!ticket.file_.fd) throw QueueUnavailableError("no free ticket number in the GPU queue of " + printable_value(gpu_uuid));
+  if (!ticket.file_.fd) {
+    throw QueueUnavailableError(
+        msg("no free ticket number in the GPU queue of {gpu}", arg("gpu", printable_value(gpu_uuid))));
+  }
   return ticket;
 }
 
@@ -302,9 +307,9 @@ std::vector<TicketInfo> QueueTicket::live() const {
   const bool still_ours = ::fstatat(folder_.get(), name_.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
                           st.st_ino == file_.facts.inode && st.st_dev == file_.facts.device;
   if (!still_ours) {
-    throw QueueUnavailableError(fmt::format("this run's ticket {} in the GPU queue of {} was removed or replaced by "
-                                            "someone else: its place is lost; run again",
-                                            name_, printable_value(gpu_uuid_)));
+    throw QueueUnavailableError(msg("this run's ticket {ticket} in the GPU queue of {gpu} was removed or replaced by "
+                                    "someone else: its place is lost; run again",
+                                    arg("ticket", name_), arg("gpu", printable_value(gpu_uuid_))));
   }
   return live_tickets(folder_.get(), read_flock_holders(), instructors_, &file_.facts);
 }

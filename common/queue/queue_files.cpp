@@ -21,12 +21,15 @@ namespace {
 
 constexpr int kOpenFlags = O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
 
-std::string why() { return std::strerror(errno); }
+// The system's words for the errno just set.
+Message why() { return errno_words(errno); }
 
 FileFacts facts_of(const struct stat& st) { return {st.st_dev, st.st_ino, st.st_uid}; }
 
-[[noreturn]] void unusable(const std::string& what) {
-  throw QueueUnavailableError(what + "; ask the instructor to fix it, or set CUDALAB_QUEUE_DIR, or run with --no-queue");
+[[noreturn]] void unusable(const Message& problem) {
+  throw QueueUnavailableError(
+      msg("{problem}; ask the instructor to fix it, or set CUDALAB_QUEUE_DIR, or run with --no-queue",
+          arg("problem", problem)));
 }
 
 bool write_all(int fd, std::string_view text) {
@@ -63,12 +66,17 @@ std::string queue_root_path() {
 
 Fd open_shared_folder(int parent, const std::string& path, const std::string& shown) {
   const bool created = ::mkdirat(parent, path.c_str(), 01777) == 0;
-  if (!created && errno != EEXIST) unusable(fmt::format("cannot create the GPU queue folder {}: {}", shown, why()));
+  if (!created && errno != EEXIST) {
+    unusable(msg("cannot create the GPU queue folder {folder}: {reason}", arg("folder", shown), arg("reason", why())));
+  }
   Fd folder(::openat(parent, path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-  if (!folder) unusable(fmt::format("the GPU queue folder {} cannot be opened as a folder: {}", shown, why()));
+  if (!folder) {
+    unusable(msg("the GPU queue folder {folder} cannot be opened as a folder: {reason}", arg("folder", shown),
+                 arg("reason", why())));
+  }
   struct stat st {};
   if (::fstat(folder.get(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-    unusable(fmt::format("the GPU queue folder {} is not a folder", shown));
+    unusable(msg("the GPU queue folder {folder} is not a folder", arg("folder", shown)));
   }
   // The umask took bits off a folder we just made, or a user of ours made it without the sticky
   // bit: put the mode right (only the owner can).
@@ -77,12 +85,14 @@ Fd open_shared_folder(int parent, const std::string& path, const std::string& sh
   }
   // Without the sticky bit, anyone who can write the folder could remove our tickets.
   if ((st.st_mode & S_ISVTX) == 0) {
-    unusable(fmt::format("the GPU queue folder {} lacks the sticky bit (mode {:o}, owned by {})", shown,
-                         st.st_mode & 07777, user_name(st.st_uid)));
+    unusable(msg("the GPU queue folder {folder} lacks the sticky bit (mode {mode}, owned by {owner})",
+                 arg("folder", shown), arg("mode", fmt::format("{:o}", st.st_mode & 07777)),
+                 arg("owner", user_name(st.st_uid))));
   }
   if (::faccessat(folder.get(), ".", W_OK | X_OK, AT_EACCESS) != 0) {
-    unusable(fmt::format("cannot write into the GPU queue folder {} (mode {:o}, owned by {})", shown,
-                         st.st_mode & 07777, user_name(st.st_uid)));
+    unusable(msg("cannot write into the GPU queue folder {folder} (mode {mode}, owned by {owner})",
+                 arg("folder", shown), arg("mode", fmt::format("{:o}", st.st_mode & 07777)),
+                 arg("owner", user_name(st.st_uid))));
   }
   return folder;
 }
@@ -102,7 +112,9 @@ Fd open_queue_root(const std::string& root) {
 }
 
 Fd open_gpu_folder(const std::string& root, const std::string& gpu_uuid) {
-  if (!valid_folder_name(gpu_uuid)) throw QueueUnavailableError("not a GPU UUID for the queue: " + printable_value(gpu_uuid));
+  if (!valid_folder_name(gpu_uuid)) {
+    throw QueueUnavailableError(msg("not a GPU UUID for the queue: {uuid}", arg("uuid", printable_value(gpu_uuid))));
+  }
   const std::string path = root.empty() ? queue_root_path() : root;
   const Fd root_folder = open_queue_root(root);
   return open_shared_folder(root_folder.get(), gpu_uuid, printable_value(path + "/" + gpu_uuid));
@@ -129,7 +141,8 @@ OpenedFile open_or_create(int dir, const std::string& name, const std::string& s
     if (auto file = open_regular(dir, name)) return std::move(*file);
     struct stat st {};
     if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
-      unusable(fmt::format("{} is not a regular file cudalab can open (owned by {})", shown, user_name(st.st_uid)));
+      unusable(msg("{file} is not a regular file cudalab can open (owned by {owner})", arg("file", shown),
+                   arg("owner", user_name(st.st_uid))));
     }
     // Created only when missing (O_EXCL): with fs.protected_regular, O_CREAT on another user's
     // file in a sticky folder is refused even when the file could be opened.
@@ -139,9 +152,9 @@ OpenedFile open_or_create(int dir, const std::string& name, const std::string& s
       if (::fstat(fd.get(), &st) != 0) break;
       return OpenedFile{std::move(fd), facts_of(st)};
     }
-    if (errno != EEXIST) unusable(fmt::format("cannot create {}: {}", shown, why()));
+    if (errno != EEXIST) unusable(msg("cannot create {file}: {reason}", arg("file", shown), arg("reason", why())));
   }
-  unusable(fmt::format("cannot open {}", shown));
+  unusable(msg("cannot open {file}", arg("file", shown)));
 }
 
 bool locked_by_someone(int fd) {
@@ -178,7 +191,9 @@ std::optional<OpenedFile> create_locked(int dir, const std::string& name, std::s
     fd = Fd(::openat(dir, temporary.c_str(), O_RDWR | O_CREAT | O_EXCL | kOpenFlags, 0644));
     if (!fd && errno != EEXIST) break;
   }
-  if (!fd) throw QueueUnavailableError("cannot create a file in the GPU queue folder: " + why());
+  if (!fd) {
+    throw QueueUnavailableError(msg("cannot create a file in the GPU queue folder: {reason}", arg("reason", why())));
+  }
   struct stat st {};
   const bool ready = ::fchmod(fd.get(), 0644) == 0 && write_all(fd.get(), text) &&
                      ::flock(fd.get(), LOCK_EX | LOCK_NB) == 0 && ::fstat(fd.get(), &st) == 0;
@@ -188,12 +203,12 @@ std::optional<OpenedFile> create_locked(int dir, const std::string& name, std::s
   if (linked) return OpenedFile{std::move(fd), facts_of(st)};
   if (ready && link_errno == EEXIST) return std::nullopt;
   errno = link_errno;
-  throw QueueUnavailableError("cannot place a file in the GPU queue folder: " + why());
+  throw QueueUnavailableError(msg("cannot place a file in the GPU queue folder: {reason}", arg("reason", why())));
 }
 
 void rewrite(int fd, std::string_view text) {
   if (!write_all(fd, text) || ::ftruncate(fd, static_cast<off_t>(text.size())) != 0) {
-    throw QueueUnavailableError("cannot write a file in the GPU queue folder: " + why());
+    throw QueueUnavailableError(msg("cannot write a file in the GPU queue folder: {reason}", arg("reason", why())));
   }
 }
 

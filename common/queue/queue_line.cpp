@@ -123,15 +123,31 @@ std::string passed_over_line(const std::string& gpu, const PassedOver& p) {
                      p.ticket.pid, gpu, p.why);
 }
 
-std::string queue_timeout_line(const QueueView& v, double timeout_s) {
-  std::string line = fmt::format("no turn on {} within {} (--queue-timeout): {} run{} still ahead", v.gpu,
-                                 format_wait(timeout_s), v.ahead, v.ahead == 1 ? "" : "s");
-  if (v.holder) {
-    const TicketInfo& h = *v.holder;
-    line += fmt::format("; the GPU is held by {} of {} (pid {}) for {}{}", h.lesson, h.user, h.pid, format_wait(v.held_s),
-                        v.holder_stuck ? ", which may be stuck" : "");
+Message queue_timeout_line(const QueueView& v, double timeout_s) {
+  // A whole sentence for each form: one run or several still ahead; a holder to name or not.
+  const auto filled = [&](Message line) {
+    line.with(arg("gpu", v.gpu)).with(arg("timeout", format_wait(timeout_s))).with(arg("ahead", v.ahead));
+    if (v.holder) {
+      line.with(arg("lesson", v.holder->lesson)).with(arg("user", v.holder->user)).with(arg("pid", v.holder->pid));
+      line.with(arg("held", format_wait(v.held_s)));
+    }
+    return line;
+  };
+  const bool one = v.ahead == 1;
+  if (!v.holder) {
+    return filled(one ? Message("no turn on {gpu} within {timeout} (--queue-timeout): {ahead} run still ahead")
+                      : Message("no turn on {gpu} within {timeout} (--queue-timeout): {ahead} runs still ahead"));
   }
-  return line;
+  if (!v.holder_stuck) {
+    return filled(one ? Message("no turn on {gpu} within {timeout} (--queue-timeout): {ahead} run still ahead; the "
+                                "GPU is held by {lesson} of {user} (pid {pid}) for {held}")
+                      : Message("no turn on {gpu} within {timeout} (--queue-timeout): {ahead} runs still ahead; the "
+                                "GPU is held by {lesson} of {user} (pid {pid}) for {held}"));
+  }
+  return filled(one ? Message("no turn on {gpu} within {timeout} (--queue-timeout): {ahead} run still ahead; the GPU "
+                              "is held by {lesson} of {user} (pid {pid}) for {held}, which may be stuck")
+                    : Message("no turn on {gpu} within {timeout} (--queue-timeout): {ahead} runs still ahead; the GPU "
+                              "is held by {lesson} of {user} (pid {pid}) for {held}, which may be stuck"));
 }
 
 WaitingLine::WaitingLine(std::FILE* out, bool terminal, std::size_t columns)

@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "common/core/message.hpp"
+
 namespace cudalab {
 
 // How long each lesson usually holds the GPU (seconds, its recorded GPU time): the estimate of
@@ -85,7 +87,7 @@ std::string format_wait(double seconds);
 std::string waiting_line(const QueueView& view);
 
 // Why the wait ended after `timeout_s` (--queue-timeout), in one line without "cudalab:".
-std::string queue_timeout_line(const QueueView& view, double timeout_s);
+Message queue_timeout_line(const QueueView& view, double timeout_s);
 
 // Draws the waiting line: rewritten in place on a terminal (at most five times a second, cut to
 // the terminal's width), printed again only when it says something new otherwise (a different

@@ -64,16 +64,20 @@ std::string one_line(std::string text) {
 // folder, or someone else's.
 Fd open_private_folder(const std::string& path) {
   if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) {
-    throw RendezvousError(fmt::format("rendezvous: cannot create the folder {}: {}", path, std::strerror(errno)));
+    throw RendezvousError(msg("rendezvous: cannot create the folder {folder}: {reason}", arg("folder", path),
+                              arg("reason", errno_words(errno))));
   }
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid()) {
-    throw RendezvousError(fmt::format("rendezvous: {} is not a folder of this user's (a symlink, a file, or "
-                                      "another user's): remove it or set CUDALAB_RENDEZVOUS elsewhere",
-                                      path));
+    throw RendezvousError(msg("rendezvous: {folder} is not a folder of this user's (a symlink, a file, or another "
+                              "user's): remove it or set CUDALAB_RENDEZVOUS elsewhere",
+                              arg("folder", path)));
   }
   Fd fd(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-  if (!fd) throw RendezvousError(fmt::format("rendezvous: cannot open the folder {}: {}", path, std::strerror(errno)));
+  if (!fd) {
+    throw RendezvousError(msg("rendezvous: cannot open the folder {folder}: {reason}", arg("folder", path),
+                              arg("reason", errno_words(errno))));
+  }
   return fd;
 }
 
@@ -117,7 +121,8 @@ struct Rendezvous::State {
     if (!file) return std::nullopt;
     std::string text = queue_files::read_head(file->fd.get(), kMaxFileBytes + 1);
     if (text.size() > kMaxFileBytes) {
-      throw RendezvousError(fmt::format("rendezvous: {}/{} is larger than {} bytes", options.folder, name, kMaxFileBytes));
+      throw RendezvousError(msg("rendezvous: {folder}/{file} is larger than {limit} bytes",
+                                arg("folder", options.folder), arg("file", name), arg("limit", kMaxFileBytes)));
     }
     return text;
   }
@@ -137,7 +142,8 @@ struct Rendezvous::State {
     if (!written || ::renameat(folder.get(), temp.c_str(), folder.get(), name.c_str()) != 0) {
       const int err = errno;
       ::unlinkat(folder.get(), temp.c_str(), 0);
-      throw RendezvousError(fmt::format("rendezvous: cannot write {}/{}: {}", options.folder, name, std::strerror(err)));
+      throw RendezvousError(msg("rendezvous: cannot write {folder}/{file}: {reason}", arg("folder", options.folder),
+                                arg("file", name), arg("reason", errno_words(err))));
     }
     remember(name);
   }
@@ -164,11 +170,12 @@ struct Rendezvous::State {
   void pause() const {
     sleep_unless_interrupted(std::chrono::milliseconds(std::max(1, static_cast<int>(options.poll_s * 1000))));
   }
-  [[noreturn]] void time_out(const std::string& what) const {
-    throw RendezvousError(fmt::format("rank {} of {}: {} within {:.0f} s (folder {}); are all {} ranks running, "
-                                      "started with the same run id, and do they share that folder?",
-                                      options.rank, options.world_size, what, options.timeout_s, options.folder,
-                                      options.world_size));
+  [[noreturn]] void time_out(const Message& what) const {
+    throw RendezvousError(msg("rank {rank} of {ranks}: {what} within {seconds} s (folder {folder}); are all {ranks} "
+                              "ranks running, started with the same run id, and do they share that folder?",
+                              arg("rank", options.rank), arg("ranks", options.world_size), arg("what", what),
+                              arg("seconds", fmt::format("{:.0f}", options.timeout_s)),
+                              arg("folder", options.folder)));
   }
 };
 
@@ -202,8 +209,8 @@ void remove_rendezvous_folder(const std::string& folder) {
 double rendezvous_timeout_s() {
   const char* text = std::getenv("CUDALAB_RANK_TIMEOUT");
   if (text == nullptr || *text == '\0') return kDefaultRendezvousTimeoutS;
-  const std::string why = check_whole_number(text, 1, 3600);
-  if (!why.empty()) throw UsageError("CUDALAB_RANK_TIMEOUT: " + why);
+  const Message why = whole_number_problem(text, 1, 3600);
+  if (!why.empty()) throw UsageError(msg("CUDALAB_RANK_TIMEOUT: {problem}", arg("problem", why)));
   return static_cast<double>(*parse_whole_number(text));
 }
 
@@ -279,8 +286,9 @@ void Rendezvous::join_as_root(const std::string& label) {
       if (unacknowledged.empty()) break;
     }
     if (now_s() > deadline) {
-      s.time_out(silent.empty() ? fmt::format("ranks {} did not acknowledge the member list", ranks_text(unacknowledged))
-                                : fmt::format("ranks {} did not check in", ranks_text(silent)));
+      s.time_out(silent.empty() ? msg("ranks {ranks} did not acknowledge the member list",
+                                      arg("ranks", ranks_text(unacknowledged)))
+                                : msg("ranks {ranks} did not check in", arg("ranks", ranks_text(silent))));
     }
     s.pause();
   }
@@ -313,7 +321,7 @@ void Rendezvous::join_as_member(const std::string& label) {
     }
     // Rank 0 of an earlier run may have cleaned up after our hello was written: write it again.
     if (s.read(hello_name) != hello) s.write(hello_name, hello);
-    if (now_s() > deadline) s.time_out("rank 0 did not list this rank");
+    if (now_s() > deadline) s.time_out(Message("rank 0 did not list this rank"));
     s.pause();
   }
 }
@@ -329,7 +337,7 @@ std::string Rendezvous::broadcast(const std::string& key, const std::string& val
   for (;;) {
     throw_if_interrupted();
     if (auto payload = s.read_for_run(key, 0)) return *payload;
-    if (now_s() > deadline) s.time_out(fmt::format("rank 0 did not publish {}", key));
+    if (now_s() > deadline) s.time_out(msg("rank 0 did not publish {key}", arg("key", key)));
     s.pause();
   }
 }
@@ -353,7 +361,9 @@ std::vector<std::string> Rendezvous::gather(const std::string& key, const std::s
       if (!slot) missing.push_back(r);
     }
     if (missing.empty()) break;
-    if (now_s() > deadline) s.time_out(fmt::format("ranks {} did not hand in {}", ranks_text(missing), key));
+    if (now_s() > deadline) {
+      s.time_out(msg("ranks {ranks} did not hand in {key}", arg("ranks", ranks_text(missing)), arg("key", key)));
+    }
     s.pause();
   }
   std::vector<std::string> out;
@@ -394,7 +404,10 @@ void Rendezvous::wait_for(const std::string& key, const std::vector<int>& ranks)
       if (now_s() - alive_at[i] > s.options.timeout_s) silent.push_back(ranks[i]);
     }
     if (waiting.empty()) return;
-    if (!silent.empty()) s.time_out(fmt::format("ranks {} neither posted {} nor showed signs of life", ranks_text(silent), key));
+    if (!silent.empty()) {
+      s.time_out(msg("ranks {ranks} neither posted {key} nor showed signs of life", arg("ranks", ranks_text(silent)),
+                     arg("key", key)));
+    }
     s.pause();
   }
 }

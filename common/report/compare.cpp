@@ -129,7 +129,7 @@ TableFormat parse_table_format(const std::string& text) {
   if (text == "text") return TableFormat::text;
   if (text == "md") return TableFormat::md;
   if (text == "csv") return TableFormat::csv;
-  throw UsageError("--format: '" + text + "' is not one of text, md, csv");
+  throw UsageError(msg("--format: '{value}' is not one of text, md, csv", arg("value", text)));
 }
 
 std::string percent_text(double relative) {
@@ -182,8 +182,9 @@ CompareVerdict Comparison::verdict() const {
 
 Comparison compare_runs(const SavedRun& a, const SavedRun& b, std::optional<double> tolerance_override) {
   if (a.report.lesson_number != b.report.lesson_number) {
-    throw UsageError(fmt::format("compare: {} is lesson {:02d} and {} is lesson {:02d}; compare runs of one lesson",
-                                 a.source, a.report.lesson_number, b.source, b.report.lesson_number));
+    throw UsageError(msg("compare: {a} is lesson {lesson_a} and {b} is lesson {lesson_b}; compare runs of one lesson",
+                         arg("a", a.source), arg("lesson_a", fmt::format("{:02d}", a.report.lesson_number)),
+                         arg("b", b.source), arg("lesson_b", fmt::format("{:02d}", b.report.lesson_number))));
   }
   Comparison c;
   c.a = &a;
@@ -220,7 +221,7 @@ Comparison compare_runs(const SavedRun& a, const SavedRun& b, std::optional<doub
 }
 
 std::vector<std::string> grade_problems(const GradeRow& row, Lang lang) {
-  if (row.run == nullptr) return {tr(lang, "unreadable: " + row.problem)};
+  if (row.run == nullptr) return {tr(lang, msg("unreadable: {problem}", arg("problem", row.problem)))};
   std::vector<std::string> out;
   for (const auto& flag : row.flags) out.push_back(tr(lang, flag));
   if (row.run->integrity.state == Integrity::modified) out.push_back(tr(lang, row.run->integrity.describe()));
@@ -229,7 +230,9 @@ std::vector<std::string> grade_problems(const GradeRow& row, Lang lang) {
       out.push_back(tr(lang, fmt::format("verify {} failed", check.key)));
     }
   }
-  for (const auto& reason : row.run->report.disturbance()) out.push_back(tr(lang, "disturbed: " + tr(lang, reason)));
+  for (const auto& reason : row.run->report.disturbance()) {
+    out.push_back(tr(lang, msg("disturbed: {reason}", arg("reason", tr(lang, reason)))));
+  }
   return out;
 }
 

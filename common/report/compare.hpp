@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/core/lang.hpp"
+#include "common/core/message.hpp"
 #include "common/report/report_json.hpp"
 
 namespace cudalab {
@@ -91,7 +92,7 @@ std::string render_comparisons(const std::vector<Comparison>& comparisons, Table
 struct GradeRow {
   std::string file;
   const SavedRun* run = nullptr;  // null when the file could not be read
-  std::string problem;            // then why, one line
+  Message problem;                // then why, one line
 
   // Who handed it in, and when (report/class_checks.hpp).
   std::string student;                  // "" when the file does not say

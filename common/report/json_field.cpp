@@ -90,31 +90,34 @@ json parse_untrusted_json(const std::string& text, const std::string& name) {
     json::sax_parse(text, &builder);
     return document;
   } catch (const TooDeep&) {
-    throw UsageError(fmt::format("{} nests deeper than {} levels: not a cudalab run", name, kMaxJsonDepth));
+    throw UsageError(msg("{name} nests deeper than {depth} levels: not a cudalab run", arg("name", name),
+                         arg("depth", kMaxJsonDepth)));
   } catch (const json::parse_error& e) {
     // Where it breaks, in our words (the library's own text names its internals).
     const std::size_t at = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
     const std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + at, '\n'));
     const std::size_t line_start = text.rfind('\n', at == 0 ? 0 : at - 1);
     const std::size_t column = at - (line_start == std::string::npos || at == 0 ? 0 : line_start + 1) + 1;
-    throw UsageError(fmt::format("{} is not valid JSON (truncated or not a run?): it breaks at line {}, column {}",
-                                 name, line, column));
+    throw UsageError(
+        msg("{name} is not valid JSON (truncated or not a run?): it breaks at line {line}, column {column}",
+            arg("name", name), arg("line", line), arg("column", column)));
   } catch (const json::exception& e) {
-    throw UsageError(name + " is not valid JSON (truncated or not a run?): " + without_library_id(e.what()));
+    throw UsageError(msg("{name} is not valid JSON (truncated or not a run?): {problem}", arg("name", name),
+                         arg("problem", without_library_id(e.what()))));
   }
 }
 
-std::string json_kind(const json& value) {
+Message json_kind(const json& value) {
   switch (value.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::object: return "an object";
-    case json::value_t::array: return "an array";
-    case json::value_t::string: return "a string";
-    case json::value_t::boolean: return "a boolean";
+    case json::value_t::null: return Message("null");
+    case json::value_t::object: return Message("an object");
+    case json::value_t::array: return Message("an array");
+    case json::value_t::string: return Message("a string");
+    case json::value_t::boolean: return Message("a boolean");
     case json::value_t::number_integer:
     case json::value_t::number_unsigned:
-    case json::value_t::number_float: return "a number";
-    default: return "something else";
+    case json::value_t::number_float: return Message("a number");
+    default: return Message("something else");
   }
 }
 
@@ -124,58 +127,70 @@ JsonField::JsonField(const json& root, std::string root_path)
 JsonField::JsonField(const json& value, const JsonField& from)
     : value_(&value), root_(from.root_), root_path_(from.root_path_) {}
 
-std::string JsonField::path() const {
+std::string JsonField::place() const {
   std::string path;
   find_path(*root_, value_, path);
   if (!root_path_.empty()) path = root_path_ + (path.empty() || path.front() == '[' ? "" : ".") + path;
+  return path;
+}
+
+std::string JsonField::path() const {
+  const std::string path = place();
   return path.empty() ? "(the run)" : path;
 }
 
-void JsonField::fail(std::string_view problem) const { throw UsageError(path() + ": " + std::string(problem)); }
+void JsonField::fail(const Message& problem) const {
+  // Where the field sits is data; the root, which has no path, is named in words.
+  const std::string path = place();
+  throw UsageError(msg("{field}: {problem}", arg("field", path.empty() ? Message("(the run)") : verbatim(path)),
+                       arg("problem", problem)));
+}
 
-void JsonField::wrong_type(std::string_view expected) const {
-  fail(fmt::format("expected {}, found {}", expected, json_kind(*value_)));
+void JsonField::wrong_type(const Message& expected) const {
+  fail(msg("expected {expected}, found {found}", arg("expected", expected), arg("found", json_kind(*value_))));
 }
 
 void JsonField::expect_array() const {
-  if (!value_->is_array()) wrong_type("an array");
+  if (!value_->is_array()) wrong_type(Message("an array"));
 }
 
 JsonField JsonField::at(std::string_view key) const {
   if (auto member = find(key)) return *member;
-  fail(fmt::format("missing its field \"{}\"", key));
+  fail(msg("missing its field \"{key}\"", arg("key", std::string(key))));
 }
 
 std::optional<JsonField> JsonField::find(std::string_view key) const {
-  if (!value_->is_object()) wrong_type("an object");
+  if (!value_->is_object()) wrong_type(Message("an object"));
   const auto it = value_->find(key);
   if (it == value_->end()) return std::nullopt;
   return JsonField(*it, *this);
 }
 
 std::string JsonField::text() const {
-  if (!value_->is_string()) wrong_type("a string");
+  if (!value_->is_string()) wrong_type(Message("a string"));
   return value_->get_ref<const std::string&>();
 }
 
 double JsonField::number() const {
-  if (!value_->is_number()) wrong_type("a number");
+  if (!value_->is_number()) wrong_type(Message("a number"));
   return value_->get<double>();
 }
 
 bool JsonField::flag() const {
-  if (!value_->is_boolean()) wrong_type("true or false");
+  if (!value_->is_boolean()) wrong_type(Message("true or false"));
   return value_->get<bool>();
 }
 
 std::int64_t JsonField::integer(std::int64_t lowest, std::int64_t highest) const {
-  const auto out_of_range = [&] { fail(fmt::format("expected a whole number from {} to {}", lowest, highest)); };
+  const auto out_of_range = [&] {
+    fail(msg("expected a whole number from {lowest} to {highest}", arg("lowest", lowest), arg("highest", highest)));
+  };
   if (value_->is_number_unsigned()) {
     const auto v = value_->get<std::uint64_t>();
     if (v > static_cast<std::uint64_t>(highest)) out_of_range();
     return static_cast<std::int64_t>(v);
   }
-  if (!value_->is_number_integer()) wrong_type("a whole number");
+  if (!value_->is_number_integer()) wrong_type(Message("a whole number"));
   const auto v = value_->get<std::int64_t>();
   if (v < lowest || v > highest) out_of_range();
   return v;
@@ -183,8 +198,8 @@ std::int64_t JsonField::integer(std::int64_t lowest, std::int64_t highest) const
 
 std::uint64_t JsonField::count() const {
   if (!value_->is_number_unsigned()) {
-    if (value_->is_number_integer()) fail("expected a whole number from 0 up, found a negative one");
-    wrong_type("a whole number");
+    if (value_->is_number_integer()) fail(Message("expected a whole number from 0 up, found a negative one"));
+    wrong_type(Message("a whole number"));
   }
   return value_->get<std::uint64_t>();
 }
@@ -200,7 +215,7 @@ std::vector<double> JsonField::numbers() const {
   std::vector<double> out;
   out.reserve(value_->size());
   for (const auto& element : *value_) {
-    if (!element.is_number()) JsonField(element, *this).wrong_type("a number");
+    if (!element.is_number()) JsonField(element, *this).wrong_type(Message("a number"));
     out.push_back(element.get<double>());
   }
   return out;

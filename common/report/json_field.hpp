@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/core/message.hpp"
+
 namespace cudalab {
 
 // Deeper nesting than this is refused before anything walks the document: no real run comes
@@ -52,22 +54,24 @@ class JsonField {
     for (const auto& element : *value_) read(JsonField(element, *this));
   }
 
-  // Throws UsageError "path: problem".
-  [[noreturn]] void fail(std::string_view problem) const;
+  // Throws UsageError "path: problem"; `problem` is words (a template).
+  [[noreturn]] void fail(const Message& problem) const;
   // "sections[3].metrics[2]"; "(the run)" for the root.
   std::string path() const;
 
  private:
   JsonField(const nlohmann::json& value, const JsonField& from);
+  // As path(), but "" for the root.
+  std::string place() const;
   void expect_array() const;
-  [[noreturn]] void wrong_type(std::string_view expected) const;
+  [[noreturn]] void wrong_type(const Message& expected) const;  // expected, in words: "a number"
 
   const nlohmann::json* value_;
   const nlohmann::json* root_;
   std::string root_path_;  // short ("[2]"): copied with the field
 };
 
-// "a string", "an object", "null", ...: a JSON value's kind, for messages.
-std::string json_kind(const nlohmann::json& value);
+// "a string", "an object", "null", ...: a JSON value's kind, in words for messages.
+Message json_kind(const nlohmann::json& value);
 
 }  // namespace cudalab

@@ -119,7 +119,7 @@ std::vector<Guess> ask(const std::vector<Question>& questions, std::istream& in,
     for (;;) {
       out << "\n? " << q.text << '\n';
       if (!q.choices.empty()) out << "  " << choices_text(q) << '\n';
-      out << "  " << tr(lang, fmt::format("your answer ({}):", q.unit)) << ' ' << std::flush;
+      out << "  " << tr(lang, msg("your answer ({unit}):", arg("unit", q.unit))) << ' ' << std::flush;
       std::string line;
       if (!std::getline(in, line)) {
         throw_if_interrupted();  // a signal ends the read too (EINTR): that is not "input ended"

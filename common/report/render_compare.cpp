@@ -281,8 +281,8 @@ std::string node_of(const Report& r) { return r.provenance ? r.provenance->node(
 // Who handed the run in and where it ran, for the line under a row: "handed in by alice", "node n3".
 std::vector<std::string> who_and_where(const GradeRow& row, Lang lang) {
   std::vector<std::string> items;
-  if (!row.student.empty()) items.push_back(tr(lang, "handed in by " + row.student));
-  if (row.run != nullptr && !node_of(row.run->report).empty()) items.push_back(tr(lang, "node " + node_of(row.run->report)));
+  if (!row.student.empty()) items.push_back(tr(lang, msg("handed in by {student}", arg("student", row.student))));
+  if (row.run != nullptr && !node_of(row.run->report).empty()) items.push_back(tr(lang, msg("node {node}", arg("node", node_of(row.run->report)))));
   return items;
 }
 

@@ -124,7 +124,7 @@ std::string render_gradescope(const std::vector<GradeRow>& rows, const Gradebook
                      {"score", 0},
                      {"max_score", 0},
                      {"status", "failed"},
-                     {"output", row.problem + "\n"},
+                     {"output", row.problem.en() + "\n"},
                      {"visibility", "visible"}});
   }
   const nlohmann::json results{

@@ -72,6 +72,8 @@ class TextRenderer {
  private:
   // The renderer's own words in the report's language (course-notes/zh/labels/cudalab.po).
   std::string tr(std::string_view text) const { return cudalab::tr(style_.lang, text, report_.notes_file()); }
+  std::string tr(const char* templ) const { return tr(Message(templ)); }
+  std::string tr(const Message& words) const { return cudalab::tr(style_.lang, words, report_.notes_file()); }
   // A line prefix ("params", "warning") padded to the 10 columns the header lines share.
   std::string prefix(std::string_view word) const { return pad_right(tr(word), 10); }
 
@@ -95,7 +97,8 @@ class TextRenderer {
                             report_.lesson_title),
                 [&](const std::string& l) { return paint_.bold(l); });
     if (style_.recorded) {
-      header_line(tr(fmt::format("recorded run · {} · cudalab {}", report_.recorded_at, report_.tool_version)),
+      header_line(tr(msg("recorded run · {when} · cudalab {version}", arg("when", report_.recorded_at),
+                         arg("version", report_.tool_version))),
                   [&](const std::string& l) { return paint_.yellow(l); });
       if (report_.provenance) {
         std::string made;
@@ -104,8 +107,11 @@ class TextRenderer {
       }
     }
     for (const auto& d : report_.devices) {
-      header_line(tr(fmt::format("device {}  {} · sm_{}{} · {} SMs · {} copy engine{}", d.index, d.name, d.cc_major,
-                                 d.cc_minor, d.sm_count, d.copy_engines, d.copy_engines == 1 ? "" : "s")),
+      const char* line = d.copy_engines == 1 ? "device {index}  {name} · sm_{cc} · {sms} SMs · {engines} copy engine"
+                                             : "device {index}  {name} · sm_{cc} · {sms} SMs · {engines} copy engines";
+      header_line(tr(msg(line, arg("index", d.index), arg("name", d.name),
+                         arg("cc", fmt::format("{}{}", d.cc_major, d.cc_minor)), arg("sms", d.sm_count),
+                         arg("engines", d.copy_engines))),
                   [](const std::string& l) { return l; });
     }
     if (!report_.params.empty()) {
@@ -170,7 +176,7 @@ class TextRenderer {
   }
 
   void render_timeline_section(const Timeline& t, bool with_notes) {
-    section_title(tr(fmt::format("timeline · {}", t.title)));
+    section_title(tr(msg("timeline · {title}", arg("title", tr(t.title)))));
     if (with_notes && !t.notes_key.empty()) notes_block(t.notes_key, kIndent);
     out_ << '\n';
     TimelineStyle chart{style_.color, style_.width > kIndent ? style_.width - kIndent : style_.width, {}};
@@ -314,7 +320,7 @@ class TextRenderer {
                pad_left(fmt::format("±{:.1f}%", 50.0 * s.inlier_spread), 8);
       }
       std::string extra;
-      if (m.predicted) extra = tr(fmt::format("predicted {} {}", format_number(*m.predicted), m.unit));
+      if (m.predicted) extra = tr(msg("predicted {value} {unit}", arg("value", format_number(*m.predicted)), arg("unit", m.unit)));
       if (!m.note.empty()) extra += (extra.empty() ? "" : " · ") + m.note;
       const std::string noise = tr(noise_text(m, s));
       if (!noise.empty()) notes.push_back({noise, style_.color ? "33" : ""});
@@ -481,7 +487,8 @@ class TextRenderer {
         "usual cause",
         source->label, source->noise_reason()));
     if (source == &m) return cause;
-    return tr(fmt::format("{} is computed from {}", m.label, source->label)) + "; " + cause;
+    return tr(msg("{metric} is computed from {source}", arg("metric", tr(m.label)), arg("source", tr(source->label)))) +
+           "; " + cause;
   }
 
   // Live: what to run next. Recorded (cudalab show): the same commands, as things to try on a GPU.

@@ -271,7 +271,8 @@ Check read_check(const JsonField& f) {
   Check c;
   const std::string kind = f.at("kind").text();
   if (kind != "verify" && kind != "expect") {
-    f.at("kind").fail("expected \"verify\" or \"expect\", found \"" + printable_value(kind, 40) + "\"");
+    f.at("kind").fail(
+        msg("expected \"verify\" or \"expect\", found \"{kind}\"", arg("kind", printable_value(kind, 40))));
   }
   c.kind = kind == "verify" ? CheckKind::verify : CheckKind::expect;
   c.key = f.at("key").text();
@@ -285,7 +286,7 @@ Check read_check(const JsonField& f) {
     c.count = Tally{};
     c.count->correct = f.at("correct").count();
     c.count->checked = f.at("checked").count();
-    if (c.count->correct > c.count->checked) f.at("correct").fail("more correct than checked");
+    if (c.count->correct > c.count->checked) f.at("correct").fail(Message("more correct than checked"));
   }
   return c;
 }
@@ -362,11 +363,12 @@ Report read_report(const JsonField& f) {
 
 Report report_from_field(const JsonField& f) {
   const json& j = f.value();
-  if (!j.is_object()) throw UsageError("not a cudalab run (JSON " + json_kind(j) + ")");
+  if (!j.is_object()) throw UsageError(msg("not a cudalab run (JSON {kind})", arg("kind", json_kind(j))));
   const auto found = j.find("schema");
   const std::string schema = found != j.end() && found->is_string() ? found->get<std::string>() : "";
   if (schema != kReportSchema) {
-    throw UsageError("not a cudalab run (schema '" + printable_value(schema) + "', expected '" + kReportSchema + "')");
+    throw UsageError(msg("not a cudalab run (schema '{schema}', expected '{expected}')",
+                         arg("schema", printable_value(schema)), arg("expected", std::string(kReportSchema))));
   }
   return read_report(f);
 }
@@ -432,20 +434,20 @@ SavedRun saved_run(const json& raw, const std::string& source, std::string root_
 std::vector<SavedRun> parse_saved_runs(const std::string& text, const std::string& source) {
   const std::string name = "'" + printable_value(source) + "'";
   const json j = parse_untrusted_json(text, name);
-  if (j.is_null()) throw UsageError(name + " holds JSON null, not a cudalab run");
-  if (j.is_array() && j.empty()) throw UsageError(name + " holds no runs (an empty JSON array)");
+  if (j.is_null()) throw UsageError(msg("{name} holds JSON null, not a cudalab run", arg("name", name)));
+  if (j.is_array() && j.empty()) throw UsageError(msg("{name} holds no runs (an empty JSON array)", arg("name", name)));
   std::vector<SavedRun> runs;
   try {
     if (!j.is_array()) return {saved_run(j, source, "")};
     for (std::size_t i = 0; i < j.size(); ++i) runs.push_back(saved_run(j[i], source, "[" + std::to_string(i) + "]"));
   } catch (const UsageError& e) {
-    throw UsageError(name + ": " + e.what());
+    throw UsageError(msg("{name}: {problem}", arg("name", name), arg("problem", words_of(e))));
   }
   return runs;
 }
 
 std::vector<SavedRun> read_saved_runs(const std::string& path) {
-  return parse_saved_runs(read_regular_file(path, kMaxRunFileBytes, "a saved run"), path);
+  return parse_saved_runs(read_regular_file(path, kMaxRunFileBytes, Message("a saved run")), path);
 }
 
 std::vector<Report> load_runs(const std::string& path) {

@@ -79,9 +79,15 @@ json chrome_trace_json(const std::vector<Timeline>& timelines) {
 
 void write_chrome_trace(const std::string& path, const std::vector<Timeline>& timelines) {
   std::ofstream out(path, std::ios::trunc);
-  if (!out) throw UsageError("--trace: cannot write '" + path + "': " + std::strerror(errno));
+  if (!out) {
+    throw UsageError(
+        msg("--trace: cannot write '{file}': {reason}", arg("file", path), arg("reason", errno_words(errno))));
+  }
   out << chrome_trace_json(timelines).dump(1) << '\n';
-  if (!out) throw UsageError("--trace: writing '" + path + "' failed: " + std::strerror(errno));
+  if (!out) {
+    throw UsageError(
+        msg("--trace: writing '{file}' failed: {reason}", arg("file", path), arg("reason", errno_words(errno))));
+  }
 }
 
 // ---- report JSON ---------------------------------------------------------------------------
@@ -108,10 +114,12 @@ namespace {
 TimelineOp read_op(const JsonField& f, std::size_t lanes) {
   TimelineOp op;
   const auto kind = activity_kind_from_name(f.at("kind").text());
-  if (!kind) f.at("kind").fail("not a kind of operation (h2d, d2h, kernel, memset, ...)");
+  if (!kind) f.at("kind").fail(Message("not a kind of operation (h2d, d2h, kernel, memset, ...)"));
   op.kind = *kind;
   op.lane = static_cast<std::size_t>(f.at("lane").count());
-  if (op.lane >= lanes) f.at("lane").fail(fmt::format("lane {} of a timeline with {} lanes", op.lane, lanes));
+  if (op.lane >= lanes) {
+    f.at("lane").fail(msg("lane {lane} of a timeline with {lanes} lanes", arg("lane", op.lane), arg("lanes", lanes)));
+  }
   op.start_ns = f.at("start_ns").integer(INT64_MIN, INT64_MAX);
   op.end_ns = f.at("end_ns").integer(INT64_MIN, INT64_MAX);
   if (const auto bytes = f.find("bytes")) op.bytes = bytes->count();

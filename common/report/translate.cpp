@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <set>
 #include <stdexcept>
 
 #include "common/core/text_format.hpp"
@@ -215,6 +216,85 @@ const Catalogue& zh_catalogue(std::string_view notes_file) {
   if (const auto shared = embedded_file("zh/labels", "cudalab")) c.append(Catalogue::parse(*shared, "cudalab"));
   if (const auto cli = embedded_file("zh/labels", "cli")) c.append(Catalogue::parse(*cli, "cli"));
   return cache.emplace(std::string(notes_file), std::move(c)).first->second;
+}
+
+namespace {
+
+// The audit's record: whether one is running, and what it found.
+struct AuditRecord {
+  std::mutex mutex;
+  bool on = false;
+  std::set<std::string> missing;
+  std::size_t looked_up = 0;
+};
+
+AuditRecord& audit_record() {
+  static AuditRecord record;
+  return record;
+}
+
+void audit(const std::string& templ, bool found) {
+  AuditRecord& a = audit_record();
+  const std::lock_guard<std::mutex> lock(a.mutex);
+  if (!a.on) return;
+  ++a.looked_up;
+  if (!found) a.missing.insert(templ);
+}
+
+}  // namespace
+
+TranslationAudit::TranslationAudit() {
+  AuditRecord& a = audit_record();
+  const std::lock_guard<std::mutex> lock(a.mutex);
+  a.on = true;
+  a.missing.clear();
+  a.looked_up = 0;
+}
+
+TranslationAudit::~TranslationAudit() {
+  AuditRecord& a = audit_record();
+  const std::lock_guard<std::mutex> lock(a.mutex);
+  a.on = false;
+}
+
+std::vector<std::string> TranslationAudit::missing() const {
+  AuditRecord& a = audit_record();
+  const std::lock_guard<std::mutex> lock(a.mutex);
+  return {a.missing.begin(), a.missing.end()};
+}
+
+std::size_t TranslationAudit::looked_up() const {
+  AuditRecord& a = audit_record();
+  const std::lock_guard<std::mutex> lock(a.mutex);
+  return a.looked_up;
+}
+
+std::string Catalogue::render(const Message& message, int depth) const {
+  if (message.is_verbatim() || message.empty()) return message.text();
+  if (depth >= kMaxMessageDepth) return message.en();
+  std::string templ = message.text();
+  // Only a template with words of its own is looked up: "{noise}, {outliers}" is punctuation.
+  if (has_words(templ)) {
+    const std::size_t first = templ.find_first_not_of(kWhitespace);
+    const std::size_t last = templ.find_last_not_of(kWhitespace);
+    const auto it = exact_.find(templ.substr(first, last - first + 1));
+    audit(templ, it != exact_.end());
+    if (it != exact_.end()) templ = templ.substr(0, first) + it->second + templ.substr(last + 1);
+  }
+  return substitute(templ, [&](std::string_view name, std::string& out) {
+    for (const auto& a : message.args()) {
+      if (a.name == name) {
+        out += render(a.value, depth + 1);
+        return true;
+      }
+    }
+    return false;
+  });
+}
+
+std::string tr(Lang lang, const Message& message, std::string_view notes_file) {
+  if (lang == Lang::en) return message.en();
+  return zh_catalogue(notes_file).render(message);
 }
 
 std::string tr(Lang lang, std::string_view text, std::string_view notes_file) {

@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/core/message.hpp"
 #include "common/report/notes.hpp"
 #include "common/report/report.hpp"
 
@@ -34,6 +35,11 @@ class Catalogue {
   // nullopt when no entry matches, and for a text longer than any label (over 4 KiB). `depth`:
   // how deep inside another entry's captures this text sits (captures nest at most 6 deep).
   std::optional<std::string> translate(std::string_view text, int depth = 0) const;
+  // A message in Chinese: its template looked up as written (no pattern matching), its arguments
+  // rendered the same way and put where the Chinese template names them. A template with no entry
+  // is printed in English (and recorded by a TranslationAudit). Arguments nest at most
+  // kMaxMessageDepth deep; deeper ones print their English.
+  std::string render(const Message& message, int depth = 0) const;
 
  private:
   struct Pattern {
@@ -50,6 +56,27 @@ const Catalogue& zh_catalogue(std::string_view notes_file);
 
 // `text` in `lang`: itself for en, and wherever no entry matches.
 std::string tr(Lang lang, std::string_view text, std::string_view notes_file = {});
+// A message in `lang`: translated, then formatted (Catalogue::render).
+std::string tr(Lang lang, const Message& message, std::string_view notes_file = {});
+// A string literal is a template: looked up as written.
+inline std::string tr(Lang lang, const char* templ, std::string_view notes_file = {}) {
+  return tr(lang, Message(templ), notes_file);
+}
+inline constexpr int kMaxMessageDepth = 8;
+
+// While one lives, every template rendered in Chinese that has no entry is recorded: the zh tests
+// render everything a user can see and fail on what is listed. One at a time.
+class TranslationAudit {
+ public:
+  TranslationAudit();
+  ~TranslationAudit();
+  TranslationAudit(const TranslationAudit&) = delete;
+  TranslationAudit& operator=(const TranslationAudit&) = delete;
+  // The templates with no Chinese, sorted, each once.
+  std::vector<std::string> missing() const;
+  // How many templates were looked up (a test that rendered nothing proves nothing).
+  std::size_t looked_up() const;
+};
 
 // A copy of the report with every label, title, summary and reason in `lang`, and the words that
 // count things ("copies"); params, keys, units of measure and numbers stay as they are.

@@ -41,7 +41,7 @@ struct FreeDeleter {
 using MallocBuffer = std::unique_ptr<unsigned char, FreeDeleter>;
 MallocBuffer malloc_bytes(std::size_t bytes) {
   auto* p = static_cast<unsigned char*>(std::malloc(bytes));
-  if (p == nullptr) throw RuntimeError(fmt::format("malloc of {} bytes failed", bytes));
+  if (p == nullptr) throw RuntimeError(msg("malloc of {bytes} bytes failed", arg("bytes", bytes)));
   return MallocBuffer(p);
 }
 
@@ -254,7 +254,7 @@ Measurements measure(const Params& p, const RunContext& ctx) {
   const std::uint64_t largest = m.sizes.back();
   require_device_memory("--size " + format_bytes(p.size),
                         largest + (both_directions && m.uses(MemoryKind::pinned) ? m.probe : 0),
-                        "the largest transfer's device buffer");
+                        Message("the largest transfer's device buffer"));
   m.pcie = query_device(ctx.device).pcie;
 
   const Stream stream;

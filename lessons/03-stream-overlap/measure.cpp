@@ -285,8 +285,8 @@ Measurements measure(const Params& p, const RunContext& ctx) {
   Measurements m;
   m.chunk_count = chunk_count(p);
   if (m.chunk_count < p.streams) {
-    throw UsageError(fmt::format("--chunks {} is fewer than --streams {}; use at least one chunk per stream",
-                                 m.chunk_count, p.streams));
+    throw UsageError(msg("--chunks {chunks} is fewer than --streams {streams}; use at least one chunk per stream",
+                         arg("chunks", m.chunk_count), arg("streams", p.streams)));
   }
   m.copy_engines = query_device(ctx.device).async_engine_count;
   m.hardware_queues = hardware_queues_from_env(&m.queues_from_env);
@@ -294,7 +294,7 @@ Measurements measure(const Params& p, const RunContext& ctx) {
   m.largest_chunk = chunks.front().count;
   m.smallest_chunk = chunks.back().count;
   require_device_memory("--size " + format_bytes(p.size), p.size + 2 * m.largest_chunk + kLectureDeviceBytes,
-                        "the data, two double-buffer chunks and the lecture program's buffers");
+                        Message("the data, two double-buffer chunks and the lecture program's buffers"));
 
   const Stream origin;
   Rig rig(p.size, m.chunk_count, p.streams);

@@ -9,8 +9,6 @@
 #include <numeric>
 #include <thread>
 
-#include <fmt/format.h>
-
 #include "common/core/errors.hpp"
 #include "common/core/host_pattern.hpp"
 #include "common/gpu/phase.hpp"
@@ -72,12 +70,13 @@ class PeerAccess {
 
 int gpus_to_use(const Params& p, int visible) {
   if (visible < kMinGpus) {
-    throw WaivedError(fmt::format("lesson 10 needs at least {} GPUs and found {}; a run recorded on two H100s: "
-                                  "cudalab show course-notes/runs/10-multi-gpu.json",
-                                  kMinGpus, visible));
+    throw WaivedError(msg("lesson 10 needs at least {needed} GPUs and found {found}; a run recorded on two H100s: "
+                          "cudalab show course-notes/runs/10-multi-gpu.json",
+                          arg("needed", kMinGpus), arg("found", visible)));
   }
   if (p.gpus && *p.gpus > visible) {
-    throw WaivedError(fmt::format("--gpus {}: this machine has only {} GPUs", *p.gpus, visible));
+    throw WaivedError(
+        msg("--gpus {gpus}: this machine has only {found} GPUs", arg("gpus", *p.gpus), arg("found", visible)));
   }
   return p.gpus.value_or(std::min(visible, kMaxGpus));
 }

@@ -29,8 +29,9 @@ std::string shared_unique_id(const Params& p, const RunContext& ctx) {
   const std::size_t newline = shared.find('\n');
   const std::string root_plan = shared.substr(0, newline);
   if (root_plan != plan) {
-    throw UsageError(fmt::format("rank {} runs with {} but rank 0 with {}: start every rank with the same flags",
-                                 ctx.rank->rank, plan, root_plan));
+    throw UsageError(
+        msg("rank {rank} runs with {plan} but rank 0 with {root_plan}: start every rank with the same flags",
+            arg("rank", ctx.rank->rank), arg("plan", plan), arg("root_plan", root_plan)));
   }
   return newline == std::string::npos ? std::string() : shared.substr(newline + 1);
 }
@@ -40,8 +41,10 @@ std::string shared_unique_id(const Params& p, const RunContext& ctx) {
 Measurements measure_as_rank(const Params& p, const RunContext& ctx) {
   const RankEnvironment& env = *ctx.rank;
   if (p.gpus && *p.gpus != env.world_size) {
-    throw UsageError(fmt::format("--gpus {}: with one process per GPU the run has {} GPUs ({}={}); leave --gpus out",
-                                 *p.gpus, env.world_size, env.source.substr(env.source.find('/') + 1), env.world_size));
+    throw UsageError(msg("--gpus {gpus}: with one process per GPU the run has {ranks} GPUs ({variable}={ranks}); "
+                         "leave --gpus out",
+                         arg("gpus", *p.gpus), arg("ranks", env.world_size),
+                         arg("variable", env.source.substr(env.source.find('/') + 1))));
   }
   (void)nccl();  // waive before any work when NCCL is missing
   StepComms comms;

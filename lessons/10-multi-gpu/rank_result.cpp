@@ -60,22 +60,23 @@ std::vector<std::string> words_of(std::string_view line, std::size_t keep_rest_f
 class Reader {
  public:
   explicit Reader(std::size_t line) : line_(line) {}
-  [[noreturn]] void fail(const std::string& why) const {
-    throw RuntimeError(fmt::format("a rank's result, line {}: {}", line_, why));
+  [[noreturn]] void fail(const Message& why) const {
+    throw RuntimeError(msg("a rank's result, line {line}: {problem}", arg("line", line_), arg("problem", why)));
   }
   double number(const std::string& word) const {
     errno = 0;
     char* end = nullptr;
     const double v = std::strtod(word.c_str(), &end);
     if (word.empty() || end != word.c_str() + word.size() || errno == ERANGE || !std::isfinite(v)) {
-      fail(fmt::format("'{}' is not a finite number", word.substr(0, 40)));
+      fail(msg("'{word}' is not a finite number", arg("word", word.substr(0, 40))));
     }
     return v;
   }
   long long whole(const std::string& word, long long min, long long max) const {
     const double v = number(word);
     if (v != std::floor(v) || v < static_cast<double>(min) || v > static_cast<double>(max)) {
-      fail(fmt::format("'{}' is not a whole number from {} to {}", word.substr(0, 40), min, max));
+      fail(msg("'{word}' is not a whole number from {min} to {max}", arg("word", word.substr(0, 40)), arg("min", min),
+               arg("max", max)));
     }
     return static_cast<long long>(v);
   }
@@ -93,7 +94,7 @@ constexpr long long kMaxInt = 2147483647;
 constexpr long long kMaxCount = 1ll << 53;  // exact in a double
 
 void read_gpu(const Reader& in, const std::vector<std::string>& w, GpuFacts& gpu) {
-  if (w.size() != 9) in.fail("gpu needs 7 numbers and a name");
+  if (w.size() != 9) in.fail(Message("gpu needs 7 numbers and a name"));
   gpu.summary.index = static_cast<int>(in.whole(w[1], 0, kMaxInt));
   gpu.summary.cc_major = static_cast<int>(in.whole(w[2], 0, 100));
   gpu.summary.cc_minor = static_cast<int>(in.whole(w[3], 0, 100));
@@ -113,7 +114,7 @@ bool read_samples(const Reader& in, const std::vector<std::string>& w, RankResul
         return true;
       }
     }
-    in.fail(fmt::format("no samples named '{}'", w[1].substr(0, 40)));
+    in.fail(msg("no samples named '{name}'", arg("name", w[1].substr(0, 40))));
   }
   if (w[0] == "sweep" && w.size() >= 3) {
     const auto bytes = static_cast<std::uint64_t>(in.whole(w[1], 1, kMaxCount));
@@ -124,7 +125,7 @@ bool read_samples(const Reader& in, const std::vector<std::string>& w, RankResul
         return true;
       }
     }
-    in.fail(fmt::format("no sweep samples named '{}'", w[2].substr(0, 40)));
+    in.fail(msg("no sweep samples named '{name}'", arg("name", w[2].substr(0, 40))));
   }
   return false;
 }
@@ -134,10 +135,10 @@ void read_line(const Reader& in, std::string_view line, RankResult& r) {
   const std::size_t rest_from = line.rfind("gpu ", 0) == 0 ? 8 : line.rfind("host ", 0) == 0 ? 1
                                 : line.rfind("nccl-setting ", 0) == 0 ? 2 : 0;
   const auto w = words_of(line, rest_from);
-  if (w.empty()) in.fail("an empty line");
+  if (w.empty()) in.fail(Message("an empty line"));
   if (read_samples(in, w, r)) return;
   const auto words_needed = [&](std::size_t n) {
-    if (w.size() != n) in.fail(fmt::format("{} needs {} values", w[0], n - 1));
+    if (w.size() != n) in.fail(msg("{key} needs {count} values", arg("key", w[0]), arg("count", n - 1)));
   };
   if (w[0] == "rank") {
     words_needed(2);
@@ -161,15 +162,15 @@ void read_line(const Reader& in, std::string_view line, RankResult& r) {
     r.step.gradients.correct = static_cast<std::size_t>(in.whole(w[1], 0, kMaxCount));
     r.step.gradients.checked = static_cast<std::size_t>(in.whole(w[2], 0, kMaxCount));
   } else {
-    in.fail(fmt::format("unknown key '{}'", w[0].substr(0, 40)));
+    in.fail(msg("unknown key '{key}'", arg("key", w[0].substr(0, 40))));
   }
 }
 
 // Element by element, the larger: the step is over when the slowest GPU's is.
 std::vector<double> slowest(const std::vector<double>& a, const std::vector<double>& b, const char* what) {
   if (a.size() != b.size()) {
-    throw RuntimeError(fmt::format("the ranks took {} and {} samples of {}: did they run with the same flags?",
-                                   a.size(), b.size(), what));
+    throw RuntimeError(msg("the ranks took {a} and {b} samples of {samples}: did they run with the same flags?",
+                           arg("a", a.size()), arg("b", b.size()), arg("samples", std::string(what))));
   }
   std::vector<double> out(a.size());
   for (std::size_t i = 0; i < a.size(); ++i) out[i] = std::max(a[i], b[i]);
@@ -215,7 +216,7 @@ RankResult decode_rank_result(std::string_view text) {
     at = end + 1;
     const Reader in(++line_number);
     if (line_number == 1) {
-      if (line != kFirstLine) in.fail("not a rank's result");
+      if (line != kFirstLine) in.fail(Message("not a rank's result"));
       continue;
     }
     read_line(in, line, r);
@@ -234,7 +235,8 @@ Measurements merge_rank_results(const std::vector<RankResult>& results, const st
   m.step = results.front().step;
   for (std::size_t i = 0; i < results.size(); ++i) {
     if (results[i].rank != static_cast<int>(i)) {
-      throw RuntimeError(fmt::format("the result in place {} says it is rank {}", i, results[i].rank));
+      throw RuntimeError(msg("the result in place {place} says it is rank {rank}", arg("place", i),
+                             arg("rank", results[i].rank)));
     }
     m.processes.hosts.push_back(results[i].host);
     m.gpus.push_back(results[i].gpu);

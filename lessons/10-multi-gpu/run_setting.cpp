@@ -4,8 +4,6 @@
 
 #include <cstdlib>
 
-#include <fmt/format.h>
-
 #include "common/core/errors.hpp"
 #include "common/gpu/device.hpp"
 
@@ -45,10 +43,10 @@ void require_transport(const Params& p) {
   for (const auto& [name, value] : socket_transport_environment()) {
     const char* set = std::getenv(name.c_str());
     if (set == nullptr || value != set) {
-      throw UsageError(fmt::format("--transport socket: {}={} must be in the environment before NCCL starts; "
-                                   "`cudalab 10 --ranks 2 --transport socket` sets it for its ranks, a launcher's "
-                                   "ranks need it set by hand",
-                                   name, value));
+      throw UsageError(msg("--transport socket: {variable}={value} must be in the environment before NCCL starts; "
+                           "`cudalab 10 --ranks 2 --transport socket` sets it for its ranks, a launcher's ranks need "
+                           "it set by hand",
+                           arg("variable", name), arg("value", value)));
     }
   }
 }

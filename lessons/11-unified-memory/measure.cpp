@@ -162,14 +162,14 @@ void trace_ways(Rig& r, Measurements& m) {
 
 Measurements measure(const Params& p, const RunContext& ctx) {
   if (p.size % kSizeGranule != 0) {
-    throw UsageError(fmt::format(
-        "--size {} is not a multiple of 64KiB; the lesson cuts it into chunks that share no page", format_bytes(p.size)));
+    throw UsageError(msg("--size {size} is not a multiple of 64KiB; the lesson cuts it into chunks that share no page",
+                         arg("size", format_bytes(p.size))));
   }
   Measurements m;
   require_support(ctx.device, m);
   const std::uint64_t sparse_bytes = sparse_reads(p.size / sizeof(Word), p.sparse) * kLineWords * sizeof(Word);
   require_device_memory("--size " + format_bytes(p.size), 4 * p.size + sparse_bytes,
-                        "input and output as device buffers and as managed memory");
+                        Message("input and output as device buffers and as managed memory"));
   const auto page = sysconf(_SC_PAGESIZE);
   Rig rig(p, ctx.device, page > 0 ? static_cast<std::size_t>(page) : 4096);
   m.bytes = p.size;

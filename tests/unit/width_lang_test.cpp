@@ -289,6 +289,7 @@ TEST(Width, EveryCommandFitsAt60_80And120ColumnsInEnglishAndChinese) {
 // Under --lang zh, `list` and `show` of every reference run print no English word outside
 // code, flag names, units and the notes' own code spans.
 TEST(Lang, ShowInChineseLeavesNoEnglishLabel) {
+  const TranslationAudit audit;  // every template rendered in Chinese has its entry
   setenv("COLUMNS", "80", 1);
   for (const auto& [what, o] : screens("zh")) {
     ASSERT_EQ(o.code, 0) << what << ": " << o.err;
@@ -303,6 +304,8 @@ TEST(Lang, ShowInChineseLeavesNoEnglishLabel) {
       EXPECT_TRUE(words.empty()) << what << ": '" << words.front() << "' in:\n" << line;
     }
   }
+  EXPECT_GT(audit.looked_up(), 100u);
+  for (const auto& templ : audit.missing()) ADD_FAILURE() << "no Chinese for the template: " << templ;
 }
 
 // The English words of a help or --print-config screen that are not what a user types: the
@@ -350,6 +353,7 @@ std::vector<std::string> untyped_english_words(const std::string& screen, const 
 // lesson (its title included), --print-config, and CLI11's and our own error lines on stderr.
 // Flag names, their values and type names (SIZE, auto|always|never) stay as they are typed.
 TEST(Lang, HelpConfigAndErrorsInChineseLeaveNoEnglishLabel) {
+  const TranslationAudit audit;  // every template rendered in Chinese has its entry
   testing_support::hide_gpus();
   setenv("COLUMNS", "80", 1);
   std::vector<std::vector<std::string>> typed = {{"--help"}, {"help"}, {"all", "--print-config"},
@@ -381,6 +385,8 @@ TEST(Lang, HelpConfigAndErrorsInChineseLeaveNoEnglishLabel) {
     for (const auto& word : untyped_english_words(o.err, args)) ADD_FAILURE() << joined(args) << ": " << word;
   }
   unsetenv("COLUMNS");
+  EXPECT_GT(audit.looked_up(), 100u);
+  for (const auto& templ : audit.missing()) ADD_FAILURE() << "no Chinese for the template: " << templ;
 }
 
 // The first line of a lesson's help under --lang zh names it by its Chinese title, the one

@@ -31,7 +31,7 @@ struct ClassEntry {
 };
 
 // A reader's message names the file by the path it was given; the grade row already names it, so
-// the reason says it by its short name only.
+// the reason says it by its short name only (in the message's text and in each argument).
 Message with_short_name(const Message& message, const std::string& path, const std::string& name) {
   const std::string full = printable(path);
   return message.mapped([&](std::string text) {
@@ -82,6 +82,7 @@ void list_folder(const fs::path& dir, const fs::path& folder, int depth, std::ve
   }
   ClassEntry unreadable = entry_of(dir, folder);
   unreadable.shown += "/";
+  // The system's words for the error: a fixed table, which the catalogue translates.
   unreadable.problem = msg("cannot read this folder: {why}", arg("why", Message(ec.message())));
   found.push_back(std::move(unreadable));
 }

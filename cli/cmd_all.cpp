@@ -112,7 +112,7 @@ int run_all(Invocation& inv) {
   for (auto& row : rows) {
     if (row.skipped.empty()) row.report = &reports[r++];
   }
-  std::cout << render_tour_summary(rows, tour_form(inv.output), inv.output.style.width);
+  std::cout << render_tour_summary(rows, tour_form(inv.output), inv.output.style.width, inv.output.lang());
   return exit_code;
 }
 

@@ -85,8 +85,8 @@ void setup_completion(CLI::App& app, CommandSetup& setup) {
   sub->add_option_function<std::string>(
          "SHELL",
          [setup](const std::string& text) {
-           const std::string error = check_choice(text, {"bash", "zsh", "fish"});
-           if (!error.empty()) throw CLI::ValidationError("SHELL", error);
+           const Message error = choice_problem(text, {"bash", "zsh", "fish"});
+           if (!error.empty()) throw UsageError(msg("SHELL: {problem}", arg("problem", error)));
            setup.inv.shell = text;
          },
          "the shell")

@@ -11,6 +11,7 @@
 #include "cli/preset_merge.hpp"
 #include "common/core/errors.hpp"
 #include "common/core/text_format.hpp"
+#include "common/report/compare.hpp"
 #include "common/report/copies.hpp"
 #include "common/report/translate.hpp"
 
@@ -77,15 +78,18 @@ int run_show(const Invocation& inv) {
     }
     emit_report(run.report, one, /*recorded=*/true);
     if (run.integrity.state != Integrity::intact) {  // modified, or unsealed: said plainly, with its devices
-      std::string devices;
+      const Lang lang = inv.output.lang();
+      std::string devices;  // "NVIDIA H100 + NVIDIA H100": names, data
       for (const auto& d : run.report.devices) devices += (devices.empty() ? "" : " + ") + d.name;
-      const std::string line =
-          "cudalab: show: " + printable_value(run.source) + ": " +
-          tr(inv.output.lang(), run.integrity.state == Integrity::unsealed
-                                    ? std::string("unsealed: recorded before runs carried a digest")
-                                    : run.integrity.describe()) +
-          (devices.empty() ? "" : " " + tr(inv.output.lang(), msg("(recorded on {devices})", arg("devices", printable_value(devices, 200)))));
-      std::cerr << line << '\n';  // one line, as every message on stderr: a grader's script reads it
+      const Message state = run.integrity.state == Integrity::unsealed
+                                ? Message("unsealed: recorded before runs carried a digest")
+                                : run.integrity.describe(lang);
+      // "built-in 01-device-query" (words around a name), or the file named on the command line.
+      const MessageArg source = arg("source", run.built_in ? source_words(run) : verbatim(printable_value(run.source)));
+      const Message line = devices.empty() ? msg("cudalab: show: {source}: {integrity}", source, arg("integrity", state))
+                                           : msg("cudalab: show: {source}: {integrity} (recorded on {devices})", source,
+                                                 arg("integrity", state), arg("devices", printable_value(devices, 200)));
+      std::cerr << tr(lang, line) << '\n';  // one line, as every message on stderr: a grader's script reads it
     }
     // Just as the live run did: a failed verify check (or a run edited after it was made) fails.
     if (!run.report.verify_passed() || run.integrity.state == Integrity::modified) {

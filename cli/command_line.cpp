@@ -110,9 +110,27 @@ Message missing_positional(const CLI::App* parsed) {
   return {};
 }
 
-// Called while CLI11's error is handled: ours when a positional lacks a value, else CLI11's own.
-[[noreturn]] void refuse_missing_positional(const CLI::App* parsed) {
-  const Message missing = missing_positional(parsed);
+// A flag typed without the value it takes, last or before another flag ("03 --streams"), in
+// our words: "--streams needs a value: --streams N". Empty when there is none.
+Message flag_without_value(const CLI::App* parsed, const std::vector<std::string>& arguments) {
+  if (parsed == nullptr) return {};
+  for (std::size_t i = 1; i < arguments.size(); ++i) {
+    const std::string& word = arguments[i];
+    if (word.rfind("--", 0) != 0 || word.find('=') != std::string::npos) continue;
+    const CLI::Option* opt = parsed->get_option_no_throw(word);
+    if (opt == nullptr || opt->get_type_size() == 0) continue;  // unknown, or a switch
+    const bool next_is_value = i + 1 < arguments.size() && arguments[i + 1].rfind("--", 0) != 0;
+    if (next_is_value) continue;
+    return msg("{name} needs a value: {name} {value}", arg("name", word), arg("value", opt->get_type_name()));
+  }
+  return {};
+}
+
+// Called while CLI11's error is handled: ours when a positional or a flag lacks a value, else
+// CLI11's own.
+[[noreturn]] void refuse_missing_value(const CLI::App* parsed, const std::vector<std::string>& arguments) {
+  Message missing = missing_positional(parsed);
+  if (missing.empty()) missing = flag_without_value(parsed, arguments);
   if (missing.empty()) throw;
   throw UsageError(missing);
 }
@@ -137,7 +155,7 @@ CommandLine::CommandLine()
 }
 
 Lang CommandLine::error_lang() const {
-  if (check_lang(inv_.flags.lang).empty()) return parse_lang(inv_.flags.lang);
+  if (lang_problem(inv_.flags.lang).empty()) return parse_lang(inv_.flags.lang);
   return typed_lang_.empty() ? lang_from_environment() : parse_lang(typed_lang_);
 }
 
@@ -171,16 +189,16 @@ Invocation& CommandLine::parse(int argc, const char* const* argv) {
     const std::string word = argv[i];
     if (word == "--") break;  // what follows is a value, not a flag
     const std::string value = word == "--lang" && i + 1 < argc ? argv[i + 1] : word.rfind("--lang=", 0) == 0 ? word.substr(7) : "";
-    if (!value.empty() && check_lang(value).empty()) typed_lang_ = value;
+    if (!value.empty() && lang_problem(value).empty()) typed_lang_ = value;
   }
   try {
     app_.parse(argc, argv);
   } catch (const CLI::ExtrasError&) {
     throw UsageError(extras_message());
   } catch (const CLI::RequiredError&) {
-    refuse_missing_positional(deepest_parsed(app_));
+    refuse_missing_value(deepest_parsed(app_), inv_.arguments);
   } catch (const CLI::ArgumentMismatch&) {
-    refuse_missing_positional(deepest_parsed(app_));
+    refuse_missing_value(deepest_parsed(app_), inv_.arguments);
   }
   if (inv_.flags.live && parsed_ == nullptr) {
     throw UsageError("--live needs a lesson: cudalab live 03, or cudalab 03 --live");
@@ -198,10 +216,10 @@ Invocation& CommandLine::parse(int argc, const char* const* argv) {
     if (!unsafe.empty()) {
       // Set by a preset, the error names the file and line the setting came from, as others do.
       const auto origin = inv_.flag_origins.find("submit");
-      const bool from_preset = origin != inv_.flag_origins.end() && origin->second.rfind("preset ", 0) == 0;
+      const Message* where = origin != inv_.flag_origins.end() ? origin->second.find_arg("where") : nullptr;
       const Message problem = msg("--submit: {problem}", arg("problem", unsafe));
-      if (from_preset) {
-        throw UsageError(msg("--config {origin}: {problem}", arg("origin", origin->second.substr(7)), arg("problem", problem)));
+      if (where != nullptr) {  // "preset {where}"
+        throw UsageError(msg("--config {origin}: {problem}", arg("origin", *where), arg("problem", problem)));
       }
       throw UsageError(problem);
     }

@@ -51,38 +51,13 @@ Failure failure_of(const std::exception_ptr& error) {
   }
 }
 
-namespace {
-
-// A message in the student's language. Many are "WHERE: what", the flag or command a check names
-// in front of its own words ("--lang: 'fr' is not allowed; ...", "grade: '/nope' is not a
-// directory"): when the catalogue knows no entry that speaks the whole, or knows it only through
-// a pattern that left the head in English ("{} is not a directory"), the words are translated
-// apart and the head kept as typed.
-std::string spoken_message(Lang lang, const std::string& message) {
-  const std::string whole = tr(lang, message);
-  const std::size_t colon = message.find(": ");
-  const bool one_word = colon != std::string::npos && colon > 0 && colon <= 40 &&
-                        message.find_first_of(" \t") > colon;
-  if (lang == Lang::en || !one_word) return whole;
-  const std::string head = message.substr(0, colon);
-  const bool known = whole != message;
-  if (known && whole.rfind(head + ": ", 0) != 0) return whole;  // an entry that speaks the head too
-  const std::string what = message.substr(colon + 2);
-  const std::string spoken = tr(lang, what);
-  if (known && spoken == what) return whole;
-  return head + "：" + spoken;
-}
-
-}  // namespace
-
 std::string failure_line(const Failure& failure, Lang lang, const std::string& where) {
   const std::string colon = lang == Lang::zh ? "：" : ": ";
   const std::string line = "cudalab" + colon + (where.empty() ? "" : where + colon);
   // Whatever the error quotes (a path, a value typed by someone else) is made printable.
   const Message words = failure.message.mapped([](const std::string& text) { return printable(text); });
-  // An error from finished English (CLI11's, the standard library's): the catalogue's patterns.
-  const Message spoken = words.is_verbatim() ? Message::verbatim(spoken_message(lang, words.text())) : words;
-  return line + tr(lang, msg(failure.frame, arg("message", spoken)));
+  // An error with no template (CLI11's own, the standard library's) is data: its English as it is.
+  return line + tr(lang, msg(failure.frame, arg("message", words)));
 }
 
 }  // namespace cudalab

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/help_format.hpp"
+#include "common/core/errors.hpp"
 #include "common/core/files.hpp"
 #include "common/core/units.hpp"
 #include "common/core/version.hpp"
@@ -11,20 +12,20 @@ namespace cudalab {
 
 namespace {
 
-std::string check_device(const std::string& text) {
+Message device_problem(const std::string& text) {
   if (text == "auto") return {};
-  const std::string error = check_whole_number(text, 0, 63);
-  return error.empty() ? error : error + " (or auto: the GPU with the shortest queue)";
+  const Message error = whole_number_problem(text, 0, 63);
+  return error.empty() ? error : msg("{problem} (or auto: the GPU with the shortest queue)", arg("problem", error));
 }
 
 // Checked before the run (no FIFO, device or folder can make it wait); read, size-limited, when
 // the lesson asks its questions.
-std::string check_answers(const std::string& text) { return check_input_file(text); }
+Message answers_problem(const std::string& text) { return input_file_problem(text); }
 
 FlagTable<CommonFlags> make_common_flags() {
   return FlagTable<CommonFlags>()
       .in_group("Common options")
-      .text("device", &CommonFlags::device, "N|auto", check_device,
+      .text("device", &CommonFlags::device, "N|auto", device_problem,
             "CUDA device index, or auto: the GPU with the shortest queue", "0")
       .optional_integer("repeat", &CommonFlags::repeat, 1, 100000, "the lesson's, adaptive",
                         "timed repetitions: exactly N when given")
@@ -32,7 +33,7 @@ FlagTable<CommonFlags> make_common_flags() {
       .flag("strict", &CommonFlags::strict, "a failed expect check fails the exit code too")
       .flag("timeline", &CommonFlags::timeline, "trace one extra, untimed run with CUPTI and draw it: one lane per stream")
       .text("trace", &CommonFlags::trace_path, "FILE",
-            [](const std::string& t) { return check_output_path(t, /*allow_stdout=*/false); },
+            [](const std::string& t) { return output_path_problem(t, /*allow_stdout=*/false); },
             "write that traced run to FILE as Chrome trace events, a JSON file (open in ui.perfetto.dev)")
       .integer("wait-idle", &CommonFlags::wait_idle_s, 0, 3600,
                "wait up to SECONDS for processes other than cudalab to leave the GPU before measuring")
@@ -42,7 +43,7 @@ FlagTable<CommonFlags> make_common_flags() {
                "give up after waiting SECONDS for a turn on the GPU (0: wait as long as it takes)")
       .named("SECONDS")
       .flag("predict", &CommonFlags::predict, "predict first: answer the lesson's questions before it measures")
-      .text("answers", &CommonFlags::answers_path, "FILE", check_answers,
+      .text("answers", &CommonFlags::answers_path, "FILE", answers_problem,
             "with --predict: read the answers from FILE (key = value lines)")
       .flag("live", &CommonFlags::live, "live mode: run, then change flags at a prompt and run again")
       .flag("print-config", &CommonFlags::print_config,
@@ -50,15 +51,15 @@ FlagTable<CommonFlags> make_common_flags() {
       .in_group("Output")
       .choice("format", &CommonFlags::format, {"text", "json"}, "output form")
       .text("json", &CommonFlags::json_path, "FILE",
-            [](const std::string& t) { return check_output_path(t, /*allow_stdout=*/true); },
+            [](const std::string& t) { return output_path_problem(t, /*allow_stdout=*/true); },
             "also write the run as JSON to FILE ('-' for stdout)")
       .flag("stable", &CommonFlags::stable, "print only what graders may diff (no timings)")
       .flag("portable", &CommonFlags::portable,
             "only the lesson, its params and the verify results, identical on every correct GPU")
       .choice("color", &CommonFlags::color, {"auto", "always", "never"}, "colour (auto: only on a terminal, without NO_COLOR)")
-      .text("lang", &CommonFlags::lang, "zh|en", check_lang, "language (default from LC_ALL/LANG)")
+      .text("lang", &CommonFlags::lang, "zh|en", lang_problem, "language (default from LC_ALL/LANG)")
       .flag("table", &CommonFlags::tables, "list the numbers behind each plot too")
-      .text("svg", &CommonFlags::svg_dir, "DIR", [](const std::string& t) { return check_output_dir(t); },
+      .text("svg", &CommonFlags::svg_dir, "DIR", [](const std::string& t) { return output_dir_problem(t); },
             "write each plot and timeline as an SVG file into DIR")
       .flag("pause", &CommonFlags::pause, "wait for Enter between sections (on a terminal)")
       .flag("submit", &CommonFlags::submit,
@@ -77,7 +78,7 @@ std::vector<FlagSpec> specs_named(const std::vector<std::string>& names) {
 
 }  // namespace
 
-std::string check_lang(const std::string& text) { return check_choice(text, {"zh", "en"}); }
+Message lang_problem(const std::string& text) { return choice_problem(text, {"zh", "en"}); }
 
 const FlagTable<CommonFlags>& common_flags() {
   static const FlagTable<CommonFlags> table = make_common_flags();
@@ -110,8 +111,8 @@ void add_flag_options(CLI::App& app, const std::vector<FlagSpec>& flags, const F
   for (const FlagSpec& spec : flags) {
     const std::string name = spec.name;
     auto set = [set_flag, name](const std::string& text) {
-      const std::string error = set_flag(name, text);
-      if (!error.empty()) throw CLI::ValidationError("--" + name, error);
+      const Message error = set_flag(name, text);
+      if (!error.empty()) throw UsageError(msg("--{flag}: {problem}", arg("flag", name), arg("problem", error)));
     };
     CLI::Option* opt = nullptr;
     if (spec.kind == FlagKind::on_off) {
@@ -138,7 +139,7 @@ void add_config_option(CLI::App& app, std::string& path) {
   app.add_option_function<std::string>(
          "--config",
          [&path](const std::string& text) {
-           if (text.empty()) throw CLI::ValidationError("--config", "needs a file: --config class.toml");
+           if (text.empty()) throw UsageError("--config: needs a file: --config class.toml");
            path = text;
          },
          "TOML presets for a class: a [lesson-name] section per lesson")

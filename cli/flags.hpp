@@ -54,7 +54,7 @@ std::vector<std::string> show_flag_names();    // `cudalab show`
 
 // Registers `flags` with CLI11, each set through `set(name, text)` (a table row's rule), so the
 // command line and presets and live mode refuse the same values with the same line.
-using FlagSetter = std::function<std::string(const std::string& name, const std::string& text)>;
+using FlagSetter = std::function<Message(const std::string& name, const std::string& text)>;
 void add_flag_options(CLI::App& app, const std::vector<FlagSpec>& flags, const FlagSetter& set);
 
 // The common flags named `names`, bound to `flags`.
@@ -66,6 +66,6 @@ void add_lesson_options(CLI::App& app, Lesson& lesson);
 void add_config_option(CLI::App& app, std::string& path);
 
 // "" or why `text` is not a language/colour/form/...; for flags of commands that are not lessons.
-std::string check_lang(const std::string& text);
+Message lang_problem(const std::string& text);
 
 }  // namespace cudalab

@@ -26,7 +26,7 @@ namespace {
 double parse_tolerance(const std::string& text) {
   std::string digits = text;
   if (!digits.empty() && digits.back() == '%') digits.pop_back();
-  return std::stod(digits) / 100.0;  // check_tolerance has accepted it
+  return std::stod(digits) / 100.0;  // tolerance_problem has accepted it
 }
 
 void add_table_format(CLI::App& sub, CommandSetup& setup, const std::vector<std::string>& forms) {
@@ -34,7 +34,7 @@ void add_table_format(CLI::App& sub, CommandSetup& setup, const std::vector<std:
   for (const auto& f : forms) names += (names.empty() ? "" : "|") + f;
   add_flag_options(sub, {{"format", FlagKind::choice, "output form", "text", forms, "Output", names}},
                    [setup, forms](const std::string&, const std::string& text) {
-                     std::string error = check_choice(text, forms);
+                     Message error = choice_problem(text, forms);
                      if (error.empty()) setup.inv.table_format = text;
                      return error;
                    });
@@ -52,7 +52,7 @@ std::string byte_order_mark(const Invocation& inv) {
 
 }  // namespace
 
-std::string check_tolerance(const std::string& text) {
+Message tolerance_problem(const std::string& text) {
   std::string digits = text;
   if (!digits.empty() && digits.back() == '%') digits.pop_back();
   const bool plain = !digits.empty() && digits.size() <= 8 &&
@@ -60,7 +60,7 @@ std::string check_tolerance(const std::string& text) {
                                  [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; }) &&
                      std::count(digits.begin(), digits.end(), '.') <= 1 && digits != ".";
   if (!plain || std::stod(digits) > 1000) {
-    return "'" + printable_value(text) + "' is not a percentage from 0% to 1000% (e.g. 15%)";
+    return msg("'{value}' is not a percentage from 0% to 1000% (e.g. 15%)", arg("value", printable_value(text)));
   }
   return {};
 }
@@ -74,6 +74,7 @@ std::vector<SavedRun> load_run_argument(const std::string& argument) {
       throw UsageError(msg("lesson {number} {slug} has no reference run yet",
                            arg("number", fmt::format("{:02d}", entry->number)), arg("slug", entry->slug)));
     }
+    // The source as compare.hpp's source_words() reads it back: "built-in NN-lesson-name".
     auto runs = parse_saved_runs(std::string(*text), "built-in " + entry->id());
     for (auto& run : runs) run.built_in = true;
     return runs;
@@ -94,8 +95,8 @@ void setup_compare(CLI::App& app, CommandSetup& setup) {
   sub->add_option_function<std::string>(
          "--tolerance",
          [setup](const std::string& text) {
-           const std::string error = check_tolerance(text);
-           if (!error.empty()) throw CLI::ValidationError("--tolerance", error);
+           const Message error = tolerance_problem(text);
+           if (!error.empty()) throw UsageError(msg("--tolerance: {problem}", arg("problem", error)));
            setup.inv.tolerance = text;
          },
          "how far a metric may stray from the baseline, for every metric (e.g. 15%)")
@@ -161,7 +162,7 @@ int run_grade(const Invocation& inv) {
   const std::size_t width = inv.output.style.width;
   const Lang lang = inv.output.lang();
   if (inv.table_format == "gradescope") {
-    std::cout << render_gradescope(runs.rows, book);
+    std::cout << render_gradescope(runs.rows, book, lang);
   } else {
     const TableFormat format = parse_table_format(inv.table_format);
     std::cout << bom;

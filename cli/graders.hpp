@@ -15,6 +15,6 @@ namespace cudalab {
 std::vector<SavedRun> load_run_argument(const std::string& argument);
 
 // "15%" or "15" (percent), 0 to 1000; "" or why not.
-std::string check_tolerance(const std::string& text);
+Message tolerance_problem(const std::string& text);
 
 }  // namespace cudalab

@@ -19,15 +19,16 @@ namespace cudalab {
 
 enum class Command { course, lesson, all, live, show, compare, grade, submit, list, help, completion };
 
-// Where a flag's value came from: "default", "flag", "preset class.toml:3 [stream-overlap]".
-using Origins = std::map<std::string, std::string>;
+// Where a flag's value came from, in words: "flag", "preset {where}" ("class.toml:3
+// [stream-overlap]"); a flag with none is "default".
+using Origins = std::map<std::string, Message>;
 
 // A value of a lesson's preset section that `cudalab all` leaves aside (the tour decides where its
 // output goes, and asks no predictions): it applies when the lesson runs alone.
 struct AloneOnly {
   std::string name;
   std::string value;
-  std::string origin;
+  Message origin;
 };
 
 // Under `cudalab all`, the common flags one lesson runs with: the tour's, then its own section's.

@@ -57,17 +57,17 @@ void stamp_identity(Report& report, const CourseEntry& entry) {
   report.recorded_at = utc_timestamp_now();
   report.lesson_number = entry.number;
   report.lesson_slug = entry.slug;
-  report.lesson_title = entry.title.en;
+  report.lesson_title = Message(entry.title.en);  // the course's table of titles, each in the lesson's catalogue
 }
 
 // The preflight's warnings first, then the lesson's own, each once.
 void stamp_warnings(Report& report, const DeviceInfo& info) {
-  std::vector<std::string> warnings = preflight_warnings(info);
+  std::vector<Message> warnings = preflight_warnings(info);
   if (LaunchLatch::gave_up()) {
-    warnings.push_back(
+    warnings.push_back(Message(
         "the launch latch could not hold a stream here (no stream memory operations, a tool that serialises the "
         "GPU, or an enqueue that waited for it): copies it would have timed alone were timed as enqueued, launch "
-        "included");
+        "included"));
   }
   for (auto& w : report.warnings) {
     if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(std::move(w));
@@ -136,7 +136,7 @@ QueueOptions LessonSession::queue_options() const {
   options.turn_times = course_turn_times();
   if (inv_.flags.queue_timeout_s > 0) options.timeout_s = inv_.flags.queue_timeout_s;
   options.has_context = [](const std::string& gpu_uuid, long pid) { return has_cuda_context(gpu_uuid, pid); };
-  options.words = [lang = inv_.output.lang()](const std::string& line) { return tr(lang, line); };
+  options.words = [lang = inv_.output.lang()](const Message& line) { return tr(lang, line); };
   return options;
 }
 

@@ -134,7 +134,7 @@ class Sitting {
     FlagLookup lookup(next.lesson.get(), next.flags, live_flag_names());
     const FlagSpec* spec = lookup.find(name);
     if (spec == nullptr) return unknown(name);
-    if (!value && spec->kind != FlagKind::on_off) return error(msg("{name} needs a value: {name} VALUE", arg("name", name)));
+    if (!value && spec->kind != FlagKind::on_off) return error(msg("{name} needs a value: {name} {value}", arg("name", name), arg("value", std::string("VALUE"))));
     Message problem = lookup.try_set(name, value.value_or("on"));
     if (!problem.empty()) return error(std::move(problem));
     follow(next.output, next.flags, name);
@@ -235,7 +235,7 @@ class Sitting {
 
   void save(const std::string& path) {
     if (path.empty()) return error("save needs a file name: save FILE");
-    const std::string problem = check_output_path(path, /*allow_stdout=*/false);
+    const Message problem = output_path_problem(path, /*allow_stdout=*/false);
     if (!problem.empty()) return error(msg("save: {problem}", arg("problem", problem)));
     nlohmann::json all = nlohmann::json::array();
     for (const auto& r : runs_) all.push_back(report_to_json(r.report));
@@ -274,7 +274,7 @@ std::vector<std::string> compare_live_runs(const Report& now, const Report& prev
     if (m == nullptr) continue;
     const Metric* p = previous.find_metric(key);
     const Metric* f = first.find_metric(key);
-    std::string label = m->label;
+    std::string label = m->label.en();
     if (display_width(label) > label_w) label = wrap_text(label, label_w - 1).front() + "…";
     lines.push_back(fmt::format("  {}  {:>12}  {:>12} {:>6}", pad_right(label, label_w), value_text(m), value_text(p),
                                 ratio_text(m, p)) +
@@ -284,12 +284,12 @@ std::vector<std::string> compare_live_runs(const Report& now, const Report& prev
     for (const auto& old : previous.checks) {
       if (old.key == c.key && old.passed != c.passed) {
         add_wrapped(lines, fmt::format("{} {} {}: {}", old.passed ? "✓→✗" : "✗→✓",
-                                       c.kind == CheckKind::verify ? "verify" : "expect", c.key, c.summary),
+                                       c.kind == CheckKind::verify ? "verify" : "expect", c.key, c.summary.en()),
                     width);
       }
     }
   }
-  if (!now.headline.empty()) add_wrapped(lines, now.headline, width);
+  if (!now.headline.empty()) add_wrapped(lines, now.headline.en(), width);
   return lines;
 }
 

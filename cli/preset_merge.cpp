@@ -114,13 +114,13 @@ Message apply_value(Target& target, const std::string& section, const PresetValu
       CommonFlags scratch;  // checked by its rule all the same
       const auto error = common_flags().find(v.key)->set(scratch, text);
       if (!error.empty()) return msg("--{flag}: {problem}", arg("flag", v.key), arg("problem", error));
-      target.alone_only->push_back({v.key, v.text, "preset " + origin});
+      target.alone_only->push_back({v.key, v.text, msg("preset {where}", arg("where", origin))});
       return {};
     }
     if (typed(target.typed_in, v.key)) return {};  // the command line wins
     const Message error = target.lookup.try_set(v.key, text);
     if (!error.empty()) return error;
-    (own ? target.lesson_origins : target.common_origins)[v.key] = "preset " + origin;
+    (own ? target.lesson_origins : target.common_origins)[v.key] = msg("preset {where}", arg("where", origin));
   } catch (const UsageError& e) {
     return words_of(e);
   }
@@ -159,32 +159,25 @@ void check_section_names(const PresetFile& presets) {
   }
 }
 
-std::string origin_of(const Origins& origins, const std::string& name) {
+Message origin_of(const Origins& origins, const std::string& name) {
   const auto it = origins.find(name);
-  return it == origins.end() ? "default" : it->second;
+  return it == origins.end() ? Message("default") : it->second;
 }
 
 // What the run will actually use when the flag was left alone.
-std::string resolved_value(const Invocation& inv, const LessonSetup* lesson, const std::string& name,
-                           const std::string& value) {
-  if (!value.empty()) return value;
-  if (name == "lang") return std::string(lang_name(inv.output.lang())) + " (from LC_ALL/LANG)";
-  if (name == "device") return "0 (every device, for a lesson that lists them)";
+// A value as it is typed ("both", "64MiB") is data; the words that explain a default ("0 (every
+// device, ...)", "20 (the lesson's, adaptive)") are in the student's language.
+Message resolved_value(const Invocation& inv, const LessonSetup* lesson, const std::string& name,
+                       const std::string& value) {
+  if (!value.empty()) return Message::verbatim(printable_value(value));
+  if (name == "lang") return msg("{lang} (from LC_ALL/LANG)", arg("lang", std::string(lang_name(inv.output.lang()))));
+  if (name == "device") return Message("0 (every device, for a lesson that lists them)");
   if (lesson != nullptr && (name == "repeat" || name == "warmup")) {
     const Repetitions reps = lesson->lesson->default_repetitions();
-    return fmt::format("{} (the lesson's, adaptive)", name == "repeat" ? reps.repeat : reps.warmup);
+    const int count = name == "repeat" ? reps.repeat : reps.warmup;
+    return msg("{count} (the lesson's, adaptive)", arg("count", count));
   }
-  return "none";
-}
-
-// A value as it is typed ("both", "64MiB") stays as it is; the words that explain one ("0
-// (device-query: every device)", "the lesson's") are in the student's language.
-std::string spoken_value(Lang lang, const std::string& value) {
-  const std::size_t open = value.find(" (");
-  if (open != std::string::npos && value.back() == ')') {
-    return value.substr(0, open + 2) + tr(lang, value.substr(open + 2, value.size() - open - 3)) + ")";
-  }
-  return value.find(' ') == std::string::npos ? value : tr(lang, value);
+  return Message("none");
 }
 
 // A "# ..." line as it is, or folded to the terminal as several "# " lines, so that what the
@@ -200,10 +193,10 @@ void comment_line(std::string& out, const std::string& comment, std::size_t widt
 
 // Names and values as a preset writes them; the comment after '#' in the student's language.
 // A row too wide for the terminal puts its comment on "#" lines of their own beneath it.
-void print_rows(std::string& out, const std::vector<std::pair<std::string, std::string>>& rows, const Origins& origins,
+void print_rows(std::string& out, const std::vector<std::pair<std::string, Message>>& rows, const Origins& origins,
                 Lang lang, std::size_t width) {
   for (const auto& [name, value] : rows) {
-    const std::string shown = spoken_value(lang, printable_value(value));
+    const std::string shown = tr(lang, value);
     const std::string setting = fmt::format("{} = {}", pad_right(name, 16), pad_right(shown, 10));
     const std::string origin = tr(lang, origin_of(origins, name));
     if (display_width(setting) + 4 + display_width(origin) <= width) {
@@ -223,23 +216,23 @@ void print_rows(std::string& out, const std::vector<std::pair<std::string, std::
 // The common flags `names` as `flags` holds them, each with where it came from.
 void print_common(std::string& out, const Invocation& inv, const CommonFlags& flags, const Origins& origins,
                   const std::vector<std::string>& names, const LessonSetup* lesson) {
-  std::vector<std::pair<std::string, std::string>> rows;
+  std::vector<std::pair<std::string, Message>> rows;
   for (const auto& name : names) {
     if (command_line_only(name)) continue;
     const auto* row = common_flags().find(name);
-    std::string value = resolved_value(inv, lesson, name, row->value(flags));
+    std::string value = row->value(flags);
     if (row->spec.kind == FlagKind::on_off) value = value == "on" ? "true" : "false";  // as a preset writes it
-    rows.emplace_back(name, value);
+    rows.emplace_back(name, resolved_value(inv, lesson, name, value));
   }
   print_rows(out, rows, origins, inv.output.lang(), inv.output.style.width);
 }
 
 void print_lesson(std::string& out, const LessonSetup& setup, Lang lang, std::size_t width) {
-  std::vector<std::pair<std::string, std::string>> rows;
+  std::vector<std::pair<std::string, Message>> rows;
   for (const auto& spec : setup.lesson->flags()) {
     std::string value = setup.lesson->flag_value(spec.name);
     if (spec.kind == FlagKind::on_off) value = value == "on" ? "true" : "false";  // as a preset writes it
-    rows.emplace_back(spec.name, value.empty() ? "none" : value);
+    rows.emplace_back(spec.name, value.empty() ? Message("none") : Message::verbatim(printable_value(value)));
   }
   print_rows(out, rows, setup.origins, lang, width);
 }
@@ -261,11 +254,11 @@ void print_tour_lesson(std::string& out, const Invocation& inv, const LessonSetu
     if (origin_of(setup.tour.origins, name) != origin_of(inv.flag_origins, name)) changed.push_back(name);
   }
   print_common(out, inv, setup.tour.flags, setup.tour.origins, changed, &setup);
-  std::vector<std::pair<std::string, std::string>> rows;
+  std::vector<std::pair<std::string, Message>> rows;
   Origins origins;
   for (const auto& a : setup.tour.alone_only) {
-    rows.emplace_back(a.name, a.value);
-    origins[a.name] = a.origin + " (only when it runs alone)";
+    rows.emplace_back(a.name, Message::verbatim(printable_value(a.value)));
+    origins[a.name] = msg("{origin} (only when it runs alone)", arg("origin", a.origin));
   }
   print_rows(out, rows, origins, lang, width);
 }
@@ -279,7 +272,7 @@ void mark_typed(Invocation& inv, const CLI::App* parsed) {
     const std::string name = opt->get_lnames().front();
     const bool lesson_flag = !inv.lessons.empty() && inv.command != Command::all &&
                              FlagLookup(inv.lesson().lesson.get(), inv.flags, {}).is_lessons_own(name);
-    (lesson_flag ? inv.lesson().origins : inv.flag_origins)[name] = "flag";
+    (lesson_flag ? inv.lesson().origins : inv.flag_origins)[name] = Message("flag");
   }
 }
 

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Every message template in the code has Chinese: gettext's own tools, as a translator would run
-# them. xgettext collects the templates (the literals given to msg(), Message, tr(), the words of
+# Every message template in the code has Chinese, and every catalogue entry is a template with
+# named placeholders: gettext's own tools, as a translator would run them. xgettext collects the templates (the literals given to msg(), Message, tr(), the words of
 # arg(), the error types and N_()), msgcat joins the zh catalogues, msgmerge sets them against the
 # templates, and msgattrib lists every template no catalogue translates.
 #   usage: templates_translated.sh SOURCE_DIR
@@ -20,6 +20,13 @@ xgettext --language=C++ --from-code=UTF-8 --no-location --sort-output -k -kmsg:1
 templates=$(grep -c '^msgid "' "$work/templates.pot" || true)
 [ "$templates" -gt 10 ] || { echo "xgettext found only $templates templates"; exit 1; }
 find course-notes/zh -name '*.po' | LC_ALL=C sort > "$work/catalogues"
+# A template names its placeholders: an entry with an anonymous {} is a pattern over finished
+# English, which nothing looks up any more.
+if xargs grep -Hn '^msgid ".*{}' < "$work/catalogues" > "$work/anonymous"; then
+  cat "$work/anonymous"
+  echo "entries with an anonymous {} (name each placeholder): $(wc -l < "$work/anonymous")"
+  exit 1
+fi
 msgcat --use-first --files-from="$work/catalogues" -o "$work/zh.po"
 msgmerge --quiet --no-fuzzy-matching --no-wrap "$work/zh.po" "$work/templates.pot" -o "$work/merged.po"
 # A template of placeholders and punctuation alone ("{problem}; {hint}") has no words to translate.

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "common/core/message.hpp"
+
 namespace cudalab {
 
 // GB/s per lane after line encoding: Gen1/2 8b/10b, Gen3-5 128b/130b, Gen6 FLIT (242/256).
@@ -114,7 +116,7 @@ DeviceSummary summary_of(const DeviceInfo& info);
 struct EnvironmentItem {
   std::string key;      // "other_processes"
   bool ok = true;
-  std::string summary;  // "no other process is using the GPU"
+  Message summary;      // "no other process is using the GPU"
 };
 
 struct PreflightFinding {

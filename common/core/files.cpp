@@ -175,10 +175,6 @@ Message output_path_problem(std::string_view path, bool allow_stdout) {
   return {};
 }
 
-std::string check_output_path(std::string_view path, bool allow_stdout) {
-  return output_path_problem(path, allow_stdout).en();
-}
-
 Message output_dir_problem(std::string_view path) {
   if (path.empty()) return Message("needs a directory name");
   const std::string p(path);
@@ -205,8 +201,6 @@ Message output_dir_problem(std::string_view path) {
   return {};
 }
 
-std::string check_output_dir(std::string_view path) { return output_dir_problem(path).en(); }
-
 Message input_file_problem(std::string_view path) {
   if (path.empty()) return Message("needs a file name");
   const std::string p(path);
@@ -222,7 +216,5 @@ Message input_file_problem(std::string_view path) {
   }
   return {};
 }
-
-std::string check_input_file(std::string_view path) { return input_file_problem(path).en(); }
 
 }  // namespace cudalab

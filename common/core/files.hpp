@@ -28,19 +28,15 @@ struct UntrustedFile {
 // file's owner and modification time come with its text.
 UntrustedFile read_untrusted_file(const std::string& path, std::size_t max_bytes, const Message& what);
 
-// "" when the run can write `path` (it is "-" and that is allowed, or a regular file or a new
+// Empty when the run can write `path` (it is "-" and that is allowed, or a regular file or a new
 // one in a writable folder), else why not, in one printable line. Nothing is left behind.
-std::string check_output_path(std::string_view path, bool allow_stdout);
-// The same answer as a template with its arguments: empty when the run can write `path`.
 Message output_path_problem(std::string_view path, bool allow_stdout);
 
-// "" when `path` is a folder the run can write files into (or can be created in a writable one).
-std::string check_output_dir(std::string_view path);
+// Empty when `path` is a folder the run can write files into (or can be created in a writable one).
 Message output_dir_problem(std::string_view path);
 
-// "" when `path` names a regular file that can be read; else why not, in words (a FIFO, a device,
-// a directory, missing). Only stat and access: nothing is opened, so nothing can block.
-std::string check_input_file(std::string_view path);
+// Empty when `path` names a regular file that can be read; else why not, in words (a FIFO, a
+// device, a directory, missing). Only stat and access: nothing is opened, so nothing can block.
 Message input_file_problem(std::string_view path);
 
 }  // namespace cudalab

@@ -21,6 +21,13 @@ const std::vector<MessageArg>& Message::args() const { return args_; }
 
 bool Message::empty() const { return text_.empty(); }
 
+const Message* Message::find_arg(std::string_view name) const {
+  for (const auto& a : args_) {
+    if (a.name == name) return &a.value;
+  }
+  return nullptr;
+}
+
 Message& Message::with(MessageArg arg) {
   args_.push_back(std::move(arg));
   return *this;
@@ -62,14 +69,34 @@ Message join(const std::vector<Message>& items, const std::string& separator) {
   return m;
 }
 
+namespace {
+
+// Punctuation and symbols outside ASCII that separate or mark words but are none: "·", "×",
+// "；", "：", "—", "→", "✓", "✗". Everything else outside ASCII (Chinese above all) is words.
+bool is_symbol(char32_t c) {
+  return (c >= 0xA0 && c <= 0xBF) || c == 0xD7 || c == 0xF7 || (c >= 0x2000 && c <= 0x2BFF) ||
+         (c >= 0x3000 && c <= 0x303F) || (c >= 0xFF01 && c <= 0xFF0F) || (c >= 0xFF1A && c <= 0xFF20);
+}
+
+}  // namespace
+
 bool has_words(const std::string& template_text) {
-  bool words = false;
-  std::string outside = substitute(template_text, [](std::string_view, std::string&) { return true; });
-  for (const char c : outside) {
-    const auto byte = static_cast<unsigned char>(c);
-    words = words || byte >= 0x80 || std::isalpha(byte) != 0;
+  const std::string outside = substitute(template_text, [](std::string_view, std::string&) { return true; });
+  for (std::size_t i = 0; i < outside.size();) {
+    const auto byte = static_cast<unsigned char>(outside[i]);
+    if (byte < 0x80) {
+      if (std::isalpha(byte) != 0) return true;
+      ++i;
+      continue;
+    }
+    // One UTF-8 sequence: its length from the lead byte, its code point from the rest.
+    const std::size_t length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1;
+    char32_t c = length == 1 ? byte : byte & (0x7F >> length);
+    for (std::size_t k = 1; k < length && i + k < outside.size(); ++k) c = (c << 6) | (outside[i + k] & 0x3F);
+    if (!is_symbol(c)) return true;
+    i += length;
   }
-  return words;
+  return false;
 }
 
 bool is_placeholder_name(std::string_view name) {

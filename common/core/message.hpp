@@ -49,6 +49,8 @@ class Message {
   // The English rendering: what the template says with its arguments filled in.
   std::string en() const;
 
+  // The argument named `name`, or null.
+  const Message* find_arg(std::string_view name) const;
   // One more argument (msg() is the usual way to give them).
   Message& with(MessageArg arg);
   // A copy with `f` applied to its text and to every argument's, at every depth (argument names
@@ -102,8 +104,9 @@ Message msg(const char* templ, Args&&... args) {
 // placeholders and punctuation, which needs no translation of its own. Empty for no items.
 Message join(const std::vector<Message>& items, const std::string& separator);
 
-// Whether a template has words of its own to translate: a letter (or any non-ASCII character)
-// outside its placeholders. "{noise}, {outliers}" has none and is printed as it is.
+// Whether a template has words of its own to translate: a letter, or a character outside ASCII
+// that is no punctuation or symbol, outside its placeholders. "{noise}, {outliers}" and
+// "{a} · {b}" have none and need no catalogue entry.
 bool has_words(const std::string& template_text);
 
 // `template_text` with each {name} replaced by fill(name) where fill returns true; any other

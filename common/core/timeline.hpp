@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/core/message.hpp"
+
 namespace cudalab {
 
 // The last three come from unified (managed) memory: pages the driver migrated between host and
@@ -22,7 +24,7 @@ std::optional<ActivityKind> activity_kind_from_name(std::string_view name);
 
 struct TimelineLane {
   std::uint32_t stream_id = 0;  // CUPTI's stream id (the Chrome trace tid)
-  std::string name;             // "chunk 0", "transfer", or "stream 13" when the lesson named none
+  Message name;                 // "chunk 0", "transfer", or "stream 13" when the lesson named none
 };
 
 struct TimelineOp {
@@ -40,7 +42,7 @@ struct TimelineOp {
 
 struct Timeline {
   std::string key;        // unique within the report: "overlapped"
-  std::string title;      // for people: "overlapped (4 streams)"
+  Message title;          // for people: "overlapped (4 streams)"
   std::string notes_key;  // course-notes section printed under it ("" = none)
   int device = 0;
   std::vector<TimelineLane> lanes;

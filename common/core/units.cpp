@@ -14,7 +14,7 @@ namespace cudalab {
 namespace {
 
 // A size as written: a number and a unit's bytes; nullopt when it is not one at all (as opposed
-// to one too large for 64 bits, which check_size calls out of range).
+// to one too large for 64 bits, which size_problem calls out of range).
 struct WrittenSize {
   double bytes = 0;  // may be infinite, or beyond 64 bits
 };
@@ -81,10 +81,6 @@ Message whole_number_problem(std::string_view text, long long min, long long max
   return {};
 }
 
-std::string check_whole_number(std::string_view text, long long min, long long max) {
-  return whole_number_problem(text, min, max).en();
-}
-
 Message size_problem(std::string_view text, std::uint64_t min_bytes, std::uint64_t max_bytes) {
   const auto parsed = parse_size(text);
   const auto written = read_size(text);
@@ -102,20 +98,12 @@ Message size_problem(std::string_view text, std::uint64_t min_bytes, std::uint64
   return {};
 }
 
-std::string check_size(std::string_view text, std::uint64_t min_bytes, std::uint64_t max_bytes) {
-  return size_problem(text, min_bytes, max_bytes).en();
-}
-
 Message choice_problem(std::string_view text, const std::vector<std::string>& choices) {
   for (const auto& c : choices) {
     if (c == text) return {};
   }
   return msg("'{value}' is not allowed; use one of {choices}", arg("value", printable_value(text)),
              arg("choices", join_words(choices, ", ")));
-}
-
-std::string check_choice(std::string_view text, const std::vector<std::string>& choices) {
-  return choice_problem(text, choices).en();
 }
 
 std::optional<bool> parse_switch(std::string_view text) {

@@ -22,11 +22,8 @@ std::optional<std::uint64_t> parse_size(std::string_view text);
 // A whole number in [min, max]: refuses "1e3", " 4" and "4.5", which a stream parser would take.
 std::optional<long long> parse_whole_number(std::string_view text);
 
-std::string check_whole_number(std::string_view text, long long min, long long max);
-std::string check_size(std::string_view text, std::uint64_t min_bytes, std::uint64_t max_bytes);
-std::string check_choice(std::string_view text, const std::vector<std::string>& choices);
-// The same answers as templates with their arguments (message.hpp): empty when the text is
-// accepted. The check_* above are their English.
+// Why a typed value is refused, as a template with its arguments (message.hpp): empty when the
+// text is accepted.
 Message whole_number_problem(std::string_view text, long long min, long long max);
 Message size_problem(std::string_view text, std::uint64_t min_bytes, std::uint64_t max_bytes);
 Message choice_problem(std::string_view text, const std::vector<std::string>& choices);

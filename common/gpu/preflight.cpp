@@ -43,10 +43,12 @@ std::vector<PreflightFinding> preflight(const DeviceInfo& d) {
   return f;
 }
 
-std::vector<std::string> preflight_warnings(const DeviceInfo& d) {
-  std::vector<std::string> out;
+std::vector<Message> preflight_warnings(const DeviceInfo& d) {
+  std::vector<Message> out;
   for (const auto& finding : preflight(d)) {
-    if (!finding.ok) out.push_back(finding.summary + ": " + finding.detail);
+    // A finding's words are fixed (the literals above), so "summary: detail" is a fixed template
+    // too, with an entry of its own in cudalab.po: Chinese words the pair in its own way.
+    if (!finding.ok) out.push_back(Message(finding.summary + ": " + finding.detail));
   }
   return out;
 }
@@ -111,28 +113,34 @@ double host_load_average() {
 namespace {
 
 // "pid 4242: SM 99%, memory 2%, CPU 100%", the figures behind a tenant's verdict.
-std::string tenant_figures(const Tenant& t) {
-  std::string text = fmt::format("pid {}: SM {}%, memory {}%", t.pid, t.sm_percent, t.memory_percent);
-  if (t.cpu_share) text += fmt::format(", CPU {:.0f}%", 100 * *t.cpu_share);
-  return text;
+Message tenant_figures(const Tenant& t) {
+  if (!t.cpu_share) {
+    return msg("pid {pid}: SM {sm}%, memory {memory}%", arg("pid", t.pid), arg("sm", t.sm_percent),
+               arg("memory", t.memory_percent));
+  }
+  return msg("pid {pid}: SM {sm}%, memory {memory}%, CPU {cpu}%", arg("pid", t.pid), arg("sm", t.sm_percent),
+             arg("memory", t.memory_percent), arg("cpu", fmt::format("{:.0f}", 100 * *t.cpu_share)));
 }
 
-std::string figures_of(const std::vector<Tenant>& tenants, bool worked) {
-  std::string text;
+// The figures of the tenants that worked (or did not), one each.
+std::vector<Message> figures_of(const std::vector<Tenant>& tenants, bool worked) {
+  std::vector<Message> figures;
   for (const auto& t : tenants) {
-    if (t.worked() != worked) continue;
-    text += (text.empty() ? "" : "; ") + tenant_figures(t);
+    if (t.worked() == worked) figures.push_back(tenant_figures(t));
   }
-  return text;
+  return figures;
 }
 
 // Disturbed when another process worked on the GPU while the lesson measured, or another run took
-// this GPU's turn beside ours; an idle context (a notebook left open) is named and clean.
+// this GPU's turn beside ours; an idle context (a notebook left open) is named and clean. A
+// disturbance is "{found}: {advice}": Report::disturbance() gives the finding as the reason.
 EnvironmentItem processes_item(const ClassroomSnapshot& s) {
   if (s.turn_shared) {
     return {"other_processes", false,
-            "another run held this GPU's turn beside this one (this run was passed over in the queue): its figures "
-            "may be shared, run it again"};
+            msg("{found}: {advice}",
+                arg("found",
+                    "another run held this GPU's turn beside this one (this run was passed over in the queue)"),
+                arg("advice", "its figures may be shared, run it again"))};
   }
   const GpuActivity& watched = s.busiest_during;
   int holding = 0, working = 0;
@@ -145,53 +153,95 @@ EnvironmentItem processes_item(const ClassroomSnapshot& s) {
       working = std::max(working, working_others(*a).value_or(0));
     }
   }
-  if (!known) return {"other_processes", true, "other processes on the GPU: unknown (NVML unavailable)"};
+  if (!known) return {"other_processes", true, Message("other processes on the GPU: unknown (NVML unavailable)")};
   const std::vector<Tenant> seen = watched.tenants.value_or(std::vector<Tenant>{});
   if (working > 0) {
-    const std::string figures = figures_of(seen, true);
-    return {"other_processes", false,
-            fmt::format("{} other process{} worked on the GPU while the lesson measured: its figures are shared, "
-                        "expect noise (wait with --wait-idle SECONDS){}{}",
-                        working, working == 1 ? "" : "es", figures.empty() ? "" : "; " + figures,
-                        work_known ? "" : "; NVML cannot tell idle processes from working ones here, so every process "
-                                          "with a context counts")};
+    const Message found = working == 1
+                              ? msg("{count} other process worked on the GPU while the lesson measured",
+                                    arg("count", working))
+                              : msg("{count} other processes worked on the GPU while the lesson measured",
+                                    arg("count", working));
+    std::vector<Message> advice{Message("its figures are shared, expect noise (wait with --wait-idle SECONDS)")};
+    for (auto& figures : figures_of(seen, true)) advice.push_back(std::move(figures));
+    if (!work_known) {
+      advice.push_back(
+          Message("NVML cannot tell idle processes from working ones here, so every process with a context counts"));
+    }
+    return {"other_processes", false, msg("{found}: {advice}", arg("found", found), arg("advice", join(advice, "; ")))};
   }
-  if (holding == 0) return {"other_processes", true, "no other process used the GPU while the lesson measured"};
-  const std::string figures = figures_of(seen, false);
+  if (holding == 0) {
+    return {"other_processes", true, Message("no other process used the GPU while the lesson measured")};
+  }
+  const std::vector<Message> figures = figures_of(seen, false);
+  if (figures.empty()) {
+    return {"other_processes", true,
+            holding == 1 ? msg("another process held a context on the GPU and did no work while the lesson measured")
+                         : msg("{count} other processes held a context on the GPU and did no work while the lesson "
+                               "measured",
+                               arg("count", holding))};
+  }
   return {"other_processes", true,
-          fmt::format("{} held a context on the GPU and did no work while the lesson measured{}",
-                      holding == 1 ? "another process" : fmt::format("{} other processes", holding),
-                      figures.empty() ? "" : " (" + figures + ")")};
+          holding == 1 ? msg("another process held a context on the GPU and did no work while the lesson measured "
+                             "({figures})",
+                             arg("figures", join(figures, "; ")))
+                       : msg("{count} other processes held a context on the GPU and did no work while the lesson "
+                             "measured ({figures})",
+                             arg("count", holding), arg("figures", join(figures, "; ")))};
 }
 
 EnvironmentItem clocks_item(const GpuActivity& a) {
-  if (!a.sm_clock_mhz || !a.sm_clock_max_mhz) return {"clocks", true, "clocks: unknown (NVML unavailable)"};
+  if (!a.sm_clock_mhz || !a.sm_clock_max_mhz) return {"clocks", true, Message("clocks: unknown (NVML unavailable)")};
   const std::uint64_t reasons = a.clock_event_reasons.value_or(0);
   const bool slowed = (reasons & kSlowdownReasons) != 0;
-  std::string text = fmt::format("clocks at the end: SM {} of {} MHz", *a.sm_clock_mhz, *a.sm_clock_max_mhz);
-  if (a.memory_clock_mhz && a.memory_clock_max_mhz) {
-    text += fmt::format(", memory {} of {} MHz", *a.memory_clock_mhz, *a.memory_clock_max_mhz);
+  const bool memory = a.memory_clock_mhz && a.memory_clock_max_mhz;
+  Message text;
+  if (memory && slowed) {
+    text = msg("clocks at the end: SM {sm} of {sm_max} MHz, memory {memory} of {memory_max} MHz; slowed down by heat "
+               "or power (NVML reasons {reasons})",
+               arg("sm", *a.sm_clock_mhz), arg("sm_max", *a.sm_clock_max_mhz), arg("memory", *a.memory_clock_mhz),
+               arg("memory_max", *a.memory_clock_max_mhz), arg("reasons", fmt::format("0x{:x}", reasons)));
+  } else if (memory) {
+    text = msg("clocks at the end: SM {sm} of {sm_max} MHz, memory {memory} of {memory_max} MHz",
+               arg("sm", *a.sm_clock_mhz), arg("sm_max", *a.sm_clock_max_mhz), arg("memory", *a.memory_clock_mhz),
+               arg("memory_max", *a.memory_clock_max_mhz));
+  } else if (slowed) {
+    text = msg("clocks at the end: SM {sm} of {sm_max} MHz; slowed down by heat or power (NVML reasons {reasons})",
+               arg("sm", *a.sm_clock_mhz), arg("sm_max", *a.sm_clock_max_mhz),
+               arg("reasons", fmt::format("0x{:x}", reasons)));
+  } else {
+    text = msg("clocks at the end: SM {sm} of {sm_max} MHz", arg("sm", *a.sm_clock_mhz),
+               arg("sm_max", *a.sm_clock_max_mhz));
   }
-  if (slowed) text += fmt::format("; slowed down by heat or power (NVML reasons 0x{:x})", reasons);
   return {"clocks", !slowed, text};
 }
 
 EnvironmentItem link_item(const std::optional<PcieLink>& link) {
-  if (!link) return {"pcie_link", true, "PCIe link: unknown (NVML unavailable)"};
+  if (!link) return {"pcie_link", true, Message("PCIe link: unknown (NVML unavailable)")};
   const bool narrow = link->width < link->max_width;
-  return {"pcie_link", !narrow,
-          fmt::format("PCIe link trained at Gen{} x{} (max Gen{} x{}){}", link->generation, link->width,
-                      link->max_generation, link->max_width,
-                      narrow ? ": fewer lanes than the link can use, copies will be slower" : "")};
+  Message text = narrow ? msg("PCIe link trained at Gen{generation} x{width} (max Gen{max_generation} x{max_width}): "
+                              "fewer lanes than the link can use, copies will be slower")
+                        : msg("PCIe link trained at Gen{generation} x{width} (max Gen{max_generation} x{max_width})");
+  text.with(arg("generation", link->generation)).with(arg("width", link->width));
+  text.with(arg("max_generation", link->max_generation)).with(arg("max_width", link->max_width));
+  return {"pcie_link", !narrow, text};
 }
 
 EnvironmentItem host_item(const ClassroomSnapshot& s) {
-  if (s.host_load < 0 || s.host_cpus <= 0) return {"host_load", true, "host load: unknown"};
+  if (s.host_load < 0 || s.host_cpus <= 0) return {"host_load", true, Message("host load: unknown")};
   const bool busy = s.host_load > 0.75 * s.host_cpus;
-  return {"host_load", !busy,
-          fmt::format("host load {:.1f} over {} CPUs{}{}", s.host_load, s.host_cpus,
-                      busy ? ": a busy host delays launches and callbacks" : "",
-                      s.thread_pinned ? "; measuring thread pinned to the GPU's NUMA node" : "")};
+  Message text;
+  if (busy && s.thread_pinned) {
+    text = msg("host load {load} over {cpus} CPUs: a busy host delays launches and callbacks; measuring thread pinned "
+               "to the GPU's NUMA node");
+  } else if (busy) {
+    text = msg("host load {load} over {cpus} CPUs: a busy host delays launches and callbacks");
+  } else if (s.thread_pinned) {
+    text = msg("host load {load} over {cpus} CPUs; measuring thread pinned to the GPU's NUMA node");
+  } else {
+    text = msg("host load {load} over {cpus} CPUs");
+  }
+  text.with(arg("load", fmt::format("{:.1f}", s.host_load))).with(arg("cpus", s.host_cpus));
+  return {"host_load", !busy, text};
 }
 
 }  // namespace
@@ -201,9 +251,9 @@ std::vector<EnvironmentItem> classroom_items(const DeviceInfo& device, const Cla
   const bool mig = s.after.mig_enabled.value_or(false) || device.name.find("MIG") != std::string::npos;
   const bool mps = env_set("CUDA_MPS_PIPE_DIRECTORY") || env_set("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE");
   items.push_back({"mig_mps", !mig && !mps,
-                   mig ? "MIG is on: the lesson sees a slice of the GPU"
-                       : mps ? "an MPS environment is configured: kernels share the GPU with other clients"
-                             : "whole GPU: no MIG, no MPS"});
+                   mig   ? Message("MIG is on: the lesson sees a slice of the GPU")
+                   : mps ? Message("an MPS environment is configured: kernels share the GPU with other clients")
+                         : Message("whole GPU: no MIG, no MPS")});
   return items;
 }
 

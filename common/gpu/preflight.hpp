@@ -18,8 +18,8 @@ namespace cudalab {
 
 std::vector<PreflightFinding> preflight(const DeviceInfo& device);
 
-// The not-ok findings as one-line warnings.
-std::vector<std::string> preflight_warnings(const DeviceInfo& device);
+// The not-ok findings as one-line warnings ("summary: detail").
+std::vector<Message> preflight_warnings(const DeviceInfo& device);
 
 // The classroom preflight: what the GPU and host were doing around a lesson's measurements.
 // `activity_before` and `activity_after` are NVML snapshots taken when the lesson started and

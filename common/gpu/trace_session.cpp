@@ -11,8 +11,6 @@
 #include <memory>
 #include <mutex>
 
-#include <fmt/format.h>
-
 #include "common/gpu/cuda_check.hpp"
 #include "common/gpu/cupti_records.hpp"
 #include "common/core/errors.hpp"
@@ -240,12 +238,12 @@ bool process_wide(ActivityKind kind) {
          kind == ActivityKind::page_fault;
 }
 
-std::string lane_name_of(std::uint32_t id) {
+Message lane_name_of(std::uint32_t id) {
   switch (id) {
-    case kHostLaneId: return "host waits";
-    case kFaultLaneId: return "page faults";
-    case kMigrationLaneId: return "page migrations";
-    default: return fmt::format("stream {}", id);
+    case kHostLaneId: return Message("host waits");
+    case kFaultLaneId: return Message("page faults");
+    case kMigrationLaneId: return Message("page migrations");
+    default: return msg("stream {id}", arg("id", id));
   }
 }
 
@@ -441,13 +439,13 @@ std::uint32_t TraceSession::stream_id(cudaStream_t stream) const {
   return lane_key(static_cast<std::uint32_t>(device), id);
 }
 
-void TraceSession::name_stream(cudaStream_t stream, const std::string& name) {
+void TraceSession::name_stream(cudaStream_t stream, const Message& name) {
   if (!active_) return;
   std::uint32_t id = 0;
   try {
     id = stream_id(stream);
   } catch (const CuptiError& e) {  // the lane keeps its "stream N" name; the picture stands
-    std::fprintf(stderr, "cudalab: warning: cannot name lane '%s': %s\n", name.c_str(), e.what());
+    std::fprintf(stderr, "cudalab: warning: cannot name lane '%s': %s\n", name.en().c_str(), e.what());
     return;
   }
   for (auto& [known, lane_name] : lane_names_) {
@@ -551,7 +549,7 @@ static void clip_to_first_work(std::vector<RawOp>& raw) {
   std::sort(raw.begin(), raw.end(), by_start);
 }
 
-std::optional<Timeline> TraceSession::finish(const std::string& title, const std::string& notes_key) {
+std::optional<Timeline> TraceSession::finish(const Message& title, const std::string& notes_key) {
   if (!active_) return std::nullopt;
   const std::uint64_t finish_called = now_ns();
   synchronize_traced_devices();
@@ -588,7 +586,7 @@ std::optional<Timeline> TraceSession::finish(const std::string& title, const std
   clip_to_first_work(raw);
 
   Timeline t;
-  t.key = key_from_title(title);
+  t.key = key_from_title(title.en());  // English in every language: a key never changes
   t.title = title;
   t.notes_key = notes_key;
   t.device = device_;
@@ -620,7 +618,7 @@ std::optional<Timeline> TraceSession::finish(const std::string& title, const std
   }
   if (dropped > 0) {
     std::fprintf(stderr, "cudalab: warning: CUPTI dropped %zu activity records; the timeline '%s' is incomplete\n",
-                 dropped, title.c_str());
+                 dropped, title.en().c_str());
   }
   return t;
 }

@@ -42,7 +42,7 @@ class TraceSession {
 
   // Names the lane of `stream` (nullptr: the legacy default stream). Lanes appear in the order
   // they were named; streams the lesson did not name get "stream N" lanes after them.
-  void name_stream(cudaStream_t stream, const std::string& name);
+  void name_stream(cudaStream_t stream, const Message& name);
 
   // CUPTI's clock in ns, the one its records use. Safe to call inside a host function
   // (cudaLaunchHostFunc); pass the two readings to add_host_op after the stream is done.
@@ -62,7 +62,7 @@ class TraceSession {
   void discard_recorded();
   // Waits for the device, flushes CUPTI's buffers and stops recording. The Timeline's key is
   // made from the title; notes_key names a course-notes section to print under the picture.
-  std::optional<Timeline> finish(const std::string& title, const std::string& notes_key = {});
+  std::optional<Timeline> finish(const Message& title, const std::string& notes_key = {});
 
  private:
   std::uint32_t lane_key(std::uint32_t device, std::uint32_t stream) const;
@@ -74,7 +74,7 @@ class TraceSession {
   bool active_ = false;
   TraceScope scope_ = TraceScope::current_device;
   int device_ = 0;
-  std::vector<std::pair<std::uint32_t, std::string>> lane_names_;  // in naming order
+  std::vector<std::pair<std::uint32_t, Message>> lane_names_;  // in naming order
   std::vector<int> enabled_kinds_;  // CUpti_ActivityKind values, to disable on stop
 };
 

@@ -4,7 +4,7 @@
 
 namespace cudalab {
 
-std::optional<Timeline> traced_run(std::vector<Timeline>& timelines, const std::string& title,
+std::optional<Timeline> traced_run(std::vector<Timeline>& timelines, const Message& title,
                                    const std::vector<NamedLane>& lanes, const std::function<void(TraceSession&)>& run,
                                    const std::string& notes_key, TraceScope scope) {
   TraceSession trace(scope);
@@ -15,7 +15,7 @@ std::optional<Timeline> traced_run(std::vector<Timeline>& timelines, const std::
   for (int pass = 1; pass < kTracedRunPasses; ++pass) run(trace);
   trace.discard_recorded();
   {
-    const std::string phase_name = title + " (traced)";
+    const std::string phase_name = title.en() + " (traced)";
     const NvtxRange phase(phase_name.c_str());
     run(trace);
   }
@@ -24,11 +24,12 @@ std::optional<Timeline> traced_run(std::vector<Timeline>& timelines, const std::
   return timeline;
 }
 
-double device_busy_ms(const Timeline& timeline, const std::string& lane_name) {
+double device_busy_ms(const Timeline& timeline, const Message& lane_name) {
+  const std::string wanted = lane_name.en();  // "stream 13" finds the lane msg("stream {id}") named
   double busy_ns = 0;
   for (const auto& op : timeline.ops) {
     if (op.kind == ActivityKind::host_callback || op.kind == ActivityKind::sync) continue;
-    if (op.lane < timeline.lanes.size() && timeline.lanes[op.lane].name == lane_name) {
+    if (op.lane < timeline.lanes.size() && timeline.lanes[op.lane].name.en() == wanted) {
       busy_ns += static_cast<double>(op.duration_ns());
     }
   }

@@ -18,7 +18,7 @@ namespace cudalab {
 
 struct NamedLane {
   cudaStream_t stream;  // nullptr: the legacy default stream
-  std::string name;     // what a student reads: "chunk 0", "transfer", "urgent"
+  Message name;         // what a student reads: "chunk 0", "transfer", "urgent"
 };
 
 // How many times traced_run calls `run`: an unseen rehearsal, then the traced run. A process that
@@ -30,14 +30,14 @@ inline constexpr int kTracedRunPasses = 2;
 // last. `run` gets the session so it can report host callbacks (add_host_op) after it
 // synchronized; finish() waits for the device. Returns the Timeline (also appended to
 // `timelines`), or nullopt when CUPTI could not be used.
-std::optional<Timeline> traced_run(std::vector<Timeline>& timelines, const std::string& title,
+std::optional<Timeline> traced_run(std::vector<Timeline>& timelines, const Message& title,
                                    const std::vector<NamedLane>& lanes, const std::function<void(TraceSession&)>& run,
                                    const std::string& notes_key = "timeline",
                                    TraceScope scope = TraceScope::current_device);
 
 // Milliseconds the device was busy on the lane named `lane_name`: the sum of its copies',
 // kernels' and memsets' durations (host callbacks and host waits are not device work). 0 when
-// no lane has that name.
-double device_busy_ms(const Timeline& timeline, const std::string& lane_name);
+// no lane has that name (in English, however it was built).
+double device_busy_ms(const Timeline& timeline, const Message& lane_name);
 
 }  // namespace cudalab

@@ -52,8 +52,8 @@ class FlagTable {
  public:
   struct Row {
     FlagSpec spec;
-    // Sets the flag from typed text: "" when it is accepted, else why not (one printable line).
-    std::function<std::string(P&, const std::string&)> set;
+    // Sets the flag from typed text: empty when it is accepted, else why not (one printable line).
+    std::function<Message(P&, const std::string&)> set;
     std::function<std::string(const P&)> value;    // the current value, as it would be typed
     std::function<std::optional<Param>(const P&)> param;  // nullopt: not a param of the experiment
   };
@@ -63,7 +63,7 @@ class FlagTable {
     const P defaults{};
     add({name, FlagKind::integer, Message(description), std::to_string(defaults.*field), {}, {}, "N"},
         [=](P& p, const std::string& text) {
-          std::string error = check_whole_number(text, min, max);
+          Message error = whole_number_problem(text, min, max);
           if (error.empty()) p.*field = static_cast<int>(*parse_whole_number(text));
           return error;
         },
@@ -78,7 +78,7 @@ class FlagTable {
                                std::string default_text, std::string description) && {
     add({name, FlagKind::integer, Message(description), default_text, {}, {}, "N"},
         [=](P& p, const std::string& text) {
-          std::string error = check_whole_number(text, min, max);
+          Message error = whole_number_problem(text, min, max);
           if (error.empty()) p.*field = static_cast<int>(*parse_whole_number(text));
           return error;
         },
@@ -98,7 +98,7 @@ class FlagTable {
              arg("min", format_bytes(min)), arg("max", format_bytes(max))),
          format_bytes(defaults.*field), {}, {}, "SIZE"},
         [=](P& p, const std::string& text) {
-          std::string error = check_size(text, min, max);
+          Message error = size_problem(text, min, max);
           if (error.empty()) p.*field = *parse_size(text);
           return error;
         },
@@ -113,7 +113,7 @@ class FlagTable {
     const P defaults{};
     add({name, FlagKind::choice, Message(description), defaults.*field, choices, {}, join_words(choices, "|")},
         [=](P& p, const std::string& text) {
-          std::string error = check_choice(text, choices);
+          Message error = choice_problem(text, choices);
           if (error.empty()) p.*field = text;
           return error;
         },
@@ -126,9 +126,9 @@ class FlagTable {
     add({name, FlagKind::on_off, Message(description), "off", {}, {}, {}},
         [=](P& p, const std::string& text) {
           const auto on = parse_switch(text);
-          if (!on) return "'" + printable_value(text) + "' is not a switch value; use on or off";
+          if (!on) return msg("'{value}' is not a switch value; use on or off", arg("value", printable_value(text)));
           p.*field = *on;
-          return std::string();
+          return Message();
         },
         [=](const P& p) { return std::string(p.*field ? "on" : "off"); },
         [=](const P& p) { return Param{name, p.*field ? "on" : "off", true}; });
@@ -140,7 +140,7 @@ class FlagTable {
   FlagTable&& output_file(std::string name, std::string P::*field, std::string description) && {
     add({name, FlagKind::output_file, Message(description), "", {}, {}, "FILE"},
         [=](P& p, const std::string& text) {
-          std::string error = check_output_path(text, /*allow_stdout=*/false);
+          Message error = output_path_problem(text, /*allow_stdout=*/false);
           if (error.empty()) p.*field = text;
           return error;
         },
@@ -148,14 +148,14 @@ class FlagTable {
     return std::move(*this);
   }
 
-  // --name VALUE with a rule of its own: `check(text)` returns "" or why not. Not a param of the
-  // experiment (the command line's own flags: --json FILE, --device N|auto, ...).
+  // --name VALUE with a rule of its own: `check(text)` returns nothing or why not. Not a param of
+  // the experiment (the command line's own flags: --json FILE, --device N|auto, ...).
   FlagTable&& text(std::string name, std::string P::*field, std::string value_name,
-                   std::function<std::string(const std::string&)> check, std::string description,
+                   std::function<Message(const std::string&)> check, std::string description,
                    std::string default_text = {}) && {
     add({name, FlagKind::text, Message(description), default_text, {}, {}, value_name},
         [=](P& p, const std::string& text) {
-          std::string error = check(text);
+          Message error = check(text);
           if (error.empty()) p.*field = text;
           return error;
         },
@@ -199,7 +199,7 @@ class FlagTable {
   const std::vector<Row>& rows() const { return rows_; }
 
  private:
-  void add(FlagSpec spec, std::function<std::string(P&, const std::string&)> set,
+  void add(FlagSpec spec, std::function<Message(P&, const std::string&)> set,
            std::function<std::string(const P&)> value, std::function<std::optional<Param>(const P&)> param) {
     spec.group = group_;
     rows_.push_back({std::move(spec), std::move(set), std::move(value), std::move(param)});

@@ -32,7 +32,7 @@ class Lesson {
   virtual std::vector<FlagSpec> flags() const = 0;
   // Sets one of them from typed text: "" when accepted, else why not (one printable line that
   // names what is allowed). An unknown name is a programming error and throws.
-  virtual std::string set_flag(const std::string& name, const std::string& text) = 0;
+  virtual Message set_flag(const std::string& name, const std::string& text) = 0;
   // A flag's current value, as it would be typed.
   virtual std::string flag_value(const std::string& name) const = 0;
   // The params as the report prints them.
@@ -102,7 +102,7 @@ class FourPartLesson final : public Lesson {
       : flags_(table), reps_(reps), measure_(measure), predict_(predict), build_(build) {}
 
   std::vector<FlagSpec> flags() const override { return flags_().specs(); }
-  std::string set_flag(const std::string& name, const std::string& text) override {
+  Message set_flag(const std::string& name, const std::string& text) override {
     return row(name).set(params_, text);
   }
   std::string flag_value(const std::string& name) const override { return row(name).value(params_); }

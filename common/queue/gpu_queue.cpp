@@ -226,11 +226,12 @@ class PassOver {
         kept.push_back(std::move(t));
         continue;
       }
-      const Suspicion& s = still[t.number] = looks->kind == suspects_[t.number].kind ? suspects_[t.number] : *looks;
+      const bool same_reason = std::string_view(looks->kind) == suspects_[t.number].kind;
+      const Suspicion& s = still[t.number] = same_reason ? suspects_[t.number] : *looks;
       if (now - s.since < s.grace) {
         kept.push_back(std::move(t));
       } else {
-        passed.push_back({std::move(t), fmt::format("{} for {}", s.kind, format_wait(now - s.since))});
+        passed.push_back({std::move(t), msg(s.kind, arg("duration", format_wait(now - s.since)))});
       }
     }
     suspects_ = std::move(still);
@@ -239,20 +240,21 @@ class PassOver {
 
  private:
   struct Suspicion {
-    std::string kind;
+    const char* kind = "";  // the reason as a template, "... for {duration}": one of the literals below
     double since = 0, grace = 0;
   };
 
   // Why `t` looks stuck now, if it does. `first_in_line`: nothing that counts is ahead of it.
   std::optional<Suspicion> suspicion(const TicketInfo& t, bool first_in_line, double now) const {
     if (state_of(o_, t.locker_pid) == ProcessState::stopped) {
-      return Suspicion{"its process is stopped (Ctrl-Z or kill -STOP)", now, o_.stopped_grace_s};
+      return Suspicion{"its process is stopped (Ctrl-Z or kill -STOP) for {duration}", now, o_.stopped_grace_s};
     }
     if (t.holding && t.locker_pid > 0 && o_.has_context && o_.has_context(gpu_uuid_, t.locker_pid) == false) {
-      return Suspicion{"it holds the turn without a CUDA context on this GPU", now, o_.idle_holder_grace_s};
+      return Suspicion{"it holds the turn without a CUDA context on this GPU for {duration}", now,
+                       o_.idle_holder_grace_s};
     }
     if (!t.holding && first_in_line) {
-      return Suspicion{"its turn came and it did not take it", now, o_.untaken_turn_grace_s};
+      return Suspicion{"its turn came and it did not take it for {duration}", now, o_.untaken_turn_grace_s};
     }
     return std::nullopt;
   }

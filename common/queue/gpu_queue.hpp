@@ -77,7 +77,7 @@ struct QueueOptions {
   TurnTimes turn_times;                   // lesson -> usual seconds on the GPU
   std::optional<double> timeout_s;        // --queue-timeout; unset: wait as long as it takes
   std::function<void(const QueueView&)> on_wait;  // unset: the waiting line on stderr
-  std::function<std::string(const std::string&)> words;  // the waiting line's language (unset: English)
+  std::function<std::string(const Message&)> words;  // renders the queue's lines (unset: English, Message::en)
   std::function<void()> check_interrupt;  // unset: throw_if_interrupted (Ctrl-C, SIGTERM)
   QueueClock* clock = nullptr;            // unset: system_queue_clock()
   double poll_s = 0.05;

@@ -87,40 +87,54 @@ QueueView make_queue_view(const std::string& gpu_uuid, double waited_s, const st
   return view;
 }
 
-std::string format_wait(double seconds) {
+Message format_wait(double seconds) {
   if (!(seconds >= 0)) seconds = 0;
   if (seconds < 9.95) {
     const double tenths = std::round(seconds * 10) / 10;
-    return tenths == std::floor(tenths) ? fmt::format("{:.0f} s", tenths) : fmt::format("{:.1f} s", tenths);
+    const std::string shown = tenths == std::floor(tenths) ? fmt::format("{:.0f}", tenths) : fmt::format("{:.1f}", tenths);
+    return msg("{seconds} s", arg("seconds", shown));
   }
-  if (seconds < 119.5) return fmt::format("{:.0f} s", seconds);
+  if (seconds < 119.5) return msg("{seconds} s", arg("seconds", fmt::format("{:.0f}", seconds)));
   const long total = std::lround(std::min(seconds, 1e9));
-  if (total < 3600) return total % 60 == 0 ? fmt::format("{} min", total / 60) : fmt::format("{} min {} s", total / 60, total % 60);
-  return fmt::format("{} h {} min", total / 3600, total % 3600 / 60);
+  if (total < 3600) {
+    if (total % 60 == 0) return msg("{minutes} min", arg("minutes", total / 60));
+    return msg("{minutes} min {seconds} s", arg("minutes", total / 60), arg("seconds", total % 60));
+  }
+  return msg("{hours} h {minutes} min", arg("hours", total / 3600), arg("minutes", total % 3600 / 60));
 }
 
-std::string waiting_line(const QueueView& v) {
+Message waiting_line(const QueueView& v) {
+  // One whole template for each part, joined with " · ": each part reads alone in any language.
+  std::vector<Message> parts{
+      msg("cudalab: waiting {waited} for {gpu}", arg("waited", format_wait(v.waited_s)), arg("gpu", v.gpu))};
   if (v.order_lock_busy) {
-    return fmt::format("cudalab: waiting {} for {} · its order.lock is held by another process, which may be stuck",
-                       format_wait(v.waited_s), v.gpu);
+    parts.push_back("its order.lock is held by another process, which may be stuck");
+    return join(parts, " · ");
   }
-  std::string line = fmt::format("cudalab: waiting {} for {} · {} ahead of you", format_wait(v.waited_s), v.gpu, v.ahead);
+  parts.push_back(msg("{ahead} ahead of you", arg("ahead", v.ahead)));
   if (v.holder) {
     const TicketInfo& h = *v.holder;
     if (v.holder_stuck) {
-      line += fmt::format(" · {} held {}, its lesson usually takes {}: pid {} of {} may be stuck", h.lesson,
-                          format_wait(v.held_s), format_wait(v.holder_usual_s.value_or(0)), h.pid, h.user);
+      parts.push_back(msg("{lesson} held {held}, its lesson usually takes {usual}: pid {pid} of {user} may be stuck",
+                          arg("lesson", h.lesson), arg("held", format_wait(v.held_s)),
+                          arg("usual", format_wait(v.holder_usual_s.value_or(0))), arg("pid", h.pid),
+                          arg("user", h.user)));
     } else {
-      line += fmt::format(" · now {} of {} (pid {}), {} in", h.lesson, h.user, h.pid, format_wait(v.held_s));
+      parts.push_back(msg("now {lesson} of {user} (pid {pid}), {held} in", arg("lesson", h.lesson), arg("user", h.user),
+                          arg("pid", h.pid), arg("held", format_wait(v.held_s))));
     }
   }
-  if (v.estimate_s) line += fmt::format(" · {} {} to wait", v.holder_stuck ? "at least" : "about", format_wait(*v.estimate_s));
-  return line;
+  if (v.estimate_s) {
+    parts.push_back(v.holder_stuck ? msg("at least {wait} to wait", arg("wait", format_wait(*v.estimate_s)))
+                                   : msg("about {wait} to wait", arg("wait", format_wait(*v.estimate_s))));
+  }
+  return join(parts, " · ");
 }
 
-std::string passed_over_line(const std::string& gpu, const PassedOver& p) {
-  return fmt::format("cudalab: passed over ticket {} of {} (pid {}) on {}: {}", p.ticket.number, p.ticket.user,
-                     p.ticket.pid, gpu, p.why);
+Message passed_over_line(const std::string& gpu, const PassedOver& p) {
+  return msg("cudalab: passed over ticket {ticket} of {user} (pid {pid}) on {gpu}: {why}",
+             arg("ticket", p.ticket.number), arg("user", p.ticket.user), arg("pid", p.ticket.pid), arg("gpu", gpu),
+             arg("why", p.why));
 }
 
 Message queue_timeout_line(const QueueView& v, double timeout_s) {
@@ -192,7 +206,8 @@ void WaitingLine::done(const std::string& gpu_uuid, double waited_s) {
   if (terminal_) {
     std::fputs("\r\x1b[K", out_);
   } else {
-    const std::string line = fmt::format("cudalab: your turn on {} after {}", short_gpu(gpu_uuid), format_wait(waited_s));
+    const Message line = msg("cudalab: your turn on {gpu} after {waited}", arg("gpu", short_gpu(gpu_uuid)),
+                             arg("waited", format_wait(waited_s)));
     std::fprintf(out_, "%s\n", in_words(line).c_str());
   }
   std::fflush(out_);

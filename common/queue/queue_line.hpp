@@ -46,10 +46,11 @@ struct TicketInfo {
   unsigned long long device = 0, inode = 0;  // the file's identity, to find its lock holder
 };
 
-// A ticket ahead that no longer counts, and why ("stopped (Ctrl-Z or kill -STOP) for 2 s").
+// A ticket ahead that no longer counts, and why ("its process is stopped (Ctrl-Z or kill -STOP)
+// for 2 s": words, translated with the line that names it).
 struct PassedOver {
   TicketInfo ticket;
-  std::string why;
+  Message why;
 };
 
 struct QueueView {
@@ -68,8 +69,9 @@ struct QueueView {
   std::vector<PassedOver> passed_over;
 };
 
-// "cudalab: passed over t-00…12 of bob (pid 4242) on GPU-8f0e1c2a: stopped (Ctrl-Z or kill -STOP) for 2.0 s"
-std::string passed_over_line(const std::string& gpu, const PassedOver& passed);
+// "cudalab: passed over ticket 12 of bob (pid 4242) on GPU-8f0e1c2a: its process is stopped (Ctrl-Z or
+// kill -STOP) for 2 s"
+Message passed_over_line(const std::string& gpu, const PassedOver& passed);
 
 // The view of a queue from its live tickets ahead of ours (lowest first). `now_wall` is the
 // wall clock; `holder_seen_since` is when this run first saw the current holder at the head
@@ -81,10 +83,10 @@ QueueView make_queue_view(const std::string& gpu_uuid, double waited_s, const st
 bool turn_looks_stuck(double held_s, std::optional<double> usual_s);
 
 // "2.4 s", "38 s", "3 min 20 s".
-std::string format_wait(double seconds);
+Message format_wait(double seconds);
 
-// The waiting line (without a line break).
-std::string waiting_line(const QueueView& view);
+// The waiting line (without a line break): its parts, each a template of its own, joined with " · ".
+Message waiting_line(const QueueView& view);
 
 // Why the wait ended after `timeout_s` (--queue-timeout), in one line without "cudalab:".
 Message queue_timeout_line(const QueueView& view, double timeout_s);
@@ -105,14 +107,14 @@ class WaitingLine {
   // The turn came: erase the line on a terminal, say so in one line otherwise (only when a
   // waiting line was printed).
   void done(const std::string& gpu_uuid, double waited_s);
-  // The user's language: each line goes through `words` before it is printed (unset: English).
-  void set_words(std::function<std::string(const std::string&)> words) { words_ = std::move(words); }
+  // The user's language: each line is rendered by `words` before it is printed (unset: English).
+  void set_words(std::function<std::string(const Message&)> words) { words_ = std::move(words); }
 
  private:
-  std::string in_words(const std::string& line) const { return words_ ? words_(line) : line; }
+  std::string in_words(const Message& line) const { return words_ ? words_(line) : line.en(); }
 
   std::FILE* out_;
-  std::function<std::string(const std::string&)> words_;
+  std::function<std::string(const Message&)> words_;
   bool terminal_;
   std::size_t columns_;
   std::string last_key_;

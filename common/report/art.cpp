@@ -1,37 +1,12 @@
 #include "common/report/art.hpp"
 
 #include <algorithm>
-#include <string_view>
 
 #include "common/core/text_format.hpp"
 
 namespace cudalab {
 
 namespace {
-
-bool starts_with(const std::string& text, std::string_view prefix) { return text.rfind(prefix, 0) == 0; }
-
-// The cells of a drawn row: stretches of text separated by two or more spaces.
-std::vector<std::string> cells_of(const std::string& row) {
-  std::vector<std::string> cells;
-  std::size_t i = row.find_first_not_of(' ');
-  while (i != std::string::npos) {
-    std::size_t end = row.find("  ", i);
-    cells.push_back(row.substr(i, end == std::string::npos ? std::string::npos : end - i));
-    i = end == std::string::npos ? end : row.find_first_not_of(' ', end);
-  }
-  return cells;
-}
-
-// "│ row │" without its edges.
-std::string inside_edges(std::string row) {
-  if (starts_with(row, "│ ")) row.erase(0, std::string_view("│ ").size());
-  const std::string_view edge = " │";
-  if (row.size() >= edge.size() && row.compare(row.size() - edge.size(), edge.size(), edge) == 0) {
-    row.erase(row.size() - edge.size());
-  }
-  return row;
-}
 
 std::vector<std::string> boxed(const std::vector<std::string>& inner) {
   std::size_t inner_w = 0;
@@ -58,22 +33,6 @@ std::vector<std::string> stacked_box(const std::vector<std::vector<std::string>>
 
 }  // namespace
 
-std::vector<ArtPiece> parse_art(const std::vector<std::string>& art) {
-  std::vector<ArtPiece> pieces;
-  for (std::size_t i = 0; i < art.size(); ++i) {
-    if (!starts_with(art[i], "┌")) {
-      pieces.push_back(ArtPiece{false, art[i], {}});
-      continue;
-    }
-    ArtPiece box{true, {}, {}};
-    std::size_t j = i + 1;
-    for (; j < art.size() && !starts_with(art[j], "└"); ++j) box.rows.push_back(cells_of(inside_edges(art[j])));
-    pieces.push_back(std::move(box));
-    i = j;  // the bottom edge: draw_box draws it again
-  }
-  return pieces;
-}
-
 std::vector<std::string> draw_box(const std::vector<std::vector<std::string>>& rows) {
   std::size_t most = 0;
   for (const auto& row : rows) most = std::max(most, row.size());
@@ -94,11 +53,20 @@ std::vector<std::string> draw_box(const std::vector<std::vector<std::string>>& r
   return boxed(inner);
 }
 
-std::vector<std::string> fit_art(const std::vector<std::string>& art, std::size_t width) {
-  const bool fits = std::all_of(art.begin(), art.end(), [&](const std::string& l) { return display_width(l) <= width; });
-  if (fits) return art;
+std::vector<std::string> draw_art(const std::vector<ArtText>& pieces, std::size_t width) {
+  std::vector<std::string> drawn;
+  for (const auto& piece : pieces) {
+    if (!piece.boxed) {
+      drawn.push_back(piece.line);
+      continue;
+    }
+    for (auto& line : draw_box(piece.rows)) drawn.push_back(std::move(line));
+  }
+  const bool fits =
+      std::all_of(drawn.begin(), drawn.end(), [&](const std::string& l) { return display_width(l) <= width; });
+  if (fits) return drawn;
   std::vector<std::string> out;
-  for (const auto& piece : parse_art(art)) {
+  for (const auto& piece : pieces) {
     const auto lines = piece.boxed            ? stacked_box(piece.rows, width)
                        : piece.line.empty() ? std::vector<std::string>{""}
                                             : wrap_text(piece.line, width);

@@ -1,7 +1,8 @@
-// A section's drawing (Section::art) as data: plain lines, and boxes drawn as "┌─┐" / "│ row │" /
-// "└─┘" whose rows hold cells two or more spaces apart. The translation reads a box cell by cell
-// and draws it again for the new widths; the text renderer draws one stacked when it is wider
-// than the terminal. Both read and draw boxes here, so they agree on what a box is.
+// A section's drawing (Section::art), its words already in the reader's language, drawn for the
+// terminal: plain lines, and boxes ("┌─┐" / "│ row │" / "└─┘") whose rows hold cells, columns
+// aligned. A drawing wider than the terminal is stacked: plain lines wrap, and each box row puts
+// its first cell on a line and its other cells indented beneath it ("a long word is folded, a
+// table is stacked"). The pieces are data to the end: nothing drawn is read back.
 #pragma once
 
 #include <string>
@@ -9,21 +10,17 @@
 
 namespace cudalab {
 
-struct ArtPiece {
+struct ArtText {
   bool boxed = false;
-  std::string line;                             // a plain line (boxed false)
+  std::string line;                            // a plain line (boxed false)
   std::vector<std::vector<std::string>> rows;  // a box: the cells of each row (boxed true)
 };
-
-// The drawing read into plain lines and boxes; a box without its bottom edge ends with the art.
-std::vector<ArtPiece> parse_art(const std::vector<std::string>& art);
 
 // A box around rows of cells, columns aligned across the rows that have the most cells.
 std::vector<std::string> draw_box(const std::vector<std::vector<std::string>>& rows);
 
-// The drawing as it is when every line fits `width` columns. Otherwise it is stacked: plain
-// lines wrap, and each box row puts its first cell on a line and its other cells indented
-// beneath it, inside a box no wider than `width` ("a long word is folded, a table is stacked").
-std::vector<std::string> fit_art(const std::vector<std::string>& art, std::size_t width);
+// The drawing as lines no wider than `width` where it can be: drawn as it is when every line
+// fits, stacked otherwise.
+std::vector<std::string> draw_art(const std::vector<ArtText>& pieces, std::size_t width);
 
 }  // namespace cudalab

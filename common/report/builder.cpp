@@ -9,7 +9,7 @@
 
 namespace cudalab {
 
-Metric measured(std::string key, std::string label, std::string unit, std::vector<double> samples) {
+Metric measured(std::string key, Message label, std::string unit, std::vector<double> samples) {
   Metric m;
   m.key = std::move(key);
   m.label = std::move(label);
@@ -18,19 +18,21 @@ Metric measured(std::string key, std::string label, std::string unit, std::vecto
   return m;
 }
 
-Metric derived(std::string key, std::string label, std::string unit, double value) {
+Metric derived(std::string key, Message label, std::string unit, double value) {
   return measured(std::move(key), std::move(label), std::move(unit), {value});
 }
 
-Metric set_aside(std::string key, std::string label, std::string unit, std::vector<double> samples,
+Metric set_aside(std::string key, Message label, std::string unit, std::vector<double> samples,
                  int blocks_set_aside) {
+  const char* note = blocks_set_aside == 1
+                         ? "{count} block spread more than {limit}%: a passing slowdown of the machine, not of the lesson"
+                         : "{count} blocks spread more than {limit}%: a passing slowdown of the machine, not of the lesson";
   return measured(std::move(key), std::move(label), std::move(unit), std::move(samples))
-      .with_note(fmt::format("{} block{} spread more than {:.0f}%: a passing slowdown of the machine, not of the lesson",
-                             blocks_set_aside, blocks_set_aside == 1 ? "" : "s", 100.0 * kDefaultSpreadTolerance));
+      .with_note(msg(note, arg("count", blocks_set_aside),
+                     arg("limit", fmt::format("{:.0f}", 100.0 * kDefaultSpreadTolerance))));
 }
 
-SectionBuilder& SectionBuilder::fact(std::string key, std::string label, std::string value, std::string note,
-                                     bool stable) {
+SectionBuilder& SectionBuilder::fact(std::string key, Message label, Message value, Message note, bool stable) {
   get().facts.push_back(Fact{std::move(key), std::move(label), std::move(value), std::move(note), stable});
   return *this;
 }
@@ -40,15 +42,15 @@ SectionBuilder& SectionBuilder::metric(Metric m) {
   return *this;
 }
 
-SectionBuilder& SectionBuilder::table(std::string key, std::vector<std::string> columns,
+SectionBuilder& SectionBuilder::table(std::string key, std::vector<Message> columns,
                                       std::vector<std::vector<Cell>> rows) {
   get().tables.push_back(Table{std::move(key), std::move(columns), std::move(rows)});
   return *this;
 }
 
-SectionBuilder& SectionBuilder::art(std::vector<std::string> lines) {
+SectionBuilder& SectionBuilder::art(std::vector<ArtPiece> pieces) {
   auto& a = get().art;
-  a.insert(a.end(), lines.begin(), lines.end());
+  a.insert(a.end(), pieces.begin(), pieces.end());
   return *this;
 }
 
@@ -65,12 +67,12 @@ ReportBuilder& ReportBuilder::resolve_param(const std::string& name, std::string
   throw std::logic_error("resolve_param: no param named " + name);
 }
 
-SectionBuilder ReportBuilder::section(std::string key, std::string title) {
+SectionBuilder ReportBuilder::section(std::string key, Message title) {
   std::string notes_key = key;
   return section(std::move(key), std::move(title), std::move(notes_key));
 }
 
-SectionBuilder ReportBuilder::section(std::string key, std::string title, std::string notes_key) {
+SectionBuilder ReportBuilder::section(std::string key, Message title, std::string notes_key) {
   Section s;
   s.key = std::move(key);
   s.title = std::move(title);
@@ -79,34 +81,35 @@ SectionBuilder ReportBuilder::section(std::string key, std::string title, std::s
   return SectionBuilder(&report_, report_.sections.size() - 1);
 }
 
-ReportBuilder& ReportBuilder::verify(std::string key, bool passed, std::string summary, std::string detail) {
+ReportBuilder& ReportBuilder::verify(std::string key, bool passed, Message summary, Message detail) {
   report_.checks.push_back(Check{CheckKind::verify, std::move(key), passed, std::move(summary), std::move(detail), {}, {}});
   return *this;
 }
 
-ReportBuilder& ReportBuilder::verify(std::string key, const Tally& tally, const std::string& what,
-                                     std::string detail) {
-  return verify(std::move(key), tally, Counted::elements, what, std::move(detail));
+ReportBuilder& ReportBuilder::verify(std::string key, const Tally& tally, Message what, Message detail) {
+  return verify(std::move(key), tally, Counted::elements, std::move(what), std::move(detail));
 }
 
-ReportBuilder& ReportBuilder::verify(std::string key, const Tally& tally, Counted unit, const std::string& what,
-                                     std::string detail) {
+ReportBuilder& ReportBuilder::verify(std::string key, const Tally& tally, Counted unit, Message what,
+                                     Message detail) {
+  const char* summary = unit == Counted::bytes ? "{what}: {correct} of {checked} bytes match the CPU reference"
+                                               : "{what}: {correct} of {checked} elements match the CPU reference";
   verify(std::move(key), tally.all_correct(),
-         fmt::format("{}: {} of {} {} match the CPU reference", what, format_count(tally.correct),
-                     format_count(tally.checked), unit == Counted::bytes ? "bytes" : "elements"),
+         msg(summary, arg("what", std::move(what)), arg("correct", format_count(tally.correct)),
+             arg("checked", format_count(tally.checked))),
          std::move(detail));
   report_.checks.back().count = tally;
   return *this;
 }
 
-ReportBuilder& ReportBuilder::verify(std::string key, std::size_t correct, std::size_t checked,
-                                     const std::string& what, std::string detail) {
+ReportBuilder& ReportBuilder::verify(std::string key, std::size_t correct, std::size_t checked, Message what,
+                                     Message detail) {
   Tally tally;
   tally.add(correct, checked);
-  return verify(std::move(key), tally, what, std::move(detail));
+  return verify(std::move(key), tally, std::move(what), std::move(detail));
 }
 
-ReportBuilder& ReportBuilder::expect(std::string key, bool passed, std::string summary, std::string detail) {
+ReportBuilder& ReportBuilder::expect(std::string key, bool passed, Message summary, Message detail) {
   report_.checks.push_back(Check{CheckKind::expect, std::move(key), passed, std::move(summary), std::move(detail), {}, {}});
   return *this;
 }
@@ -117,17 +120,17 @@ ReportBuilder& ReportBuilder::depends_on(std::vector<std::string> metric_keys) {
   return *this;
 }
 
-ReportBuilder& ReportBuilder::try_next(std::string command, std::string why) {
+ReportBuilder& ReportBuilder::try_next(std::string command, Message why) {
   report_.try_next.push_back(TryNext{std::move(command), std::move(why)});
   return *this;
 }
 
-ReportBuilder& ReportBuilder::headline(std::string text) {
+ReportBuilder& ReportBuilder::headline(Message text) {
   report_.headline = std::move(text);
   return *this;
 }
 
-ReportBuilder& ReportBuilder::headline(std::string text, std::vector<std::string> metric_keys) {
+ReportBuilder& ReportBuilder::headline(Message text, std::vector<std::string> metric_keys) {
   report_.headline = std::move(text);
   report_.headline_metrics = std::move(metric_keys);
   return *this;

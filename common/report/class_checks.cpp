@@ -11,9 +11,15 @@ namespace cudalab {
 
 namespace {
 
+// "03 stream-overlap": data.
 std::string lesson_text(const Report& r) { return fmt::format("{:02d} {}", r.lesson_number, r.lesson_slug); }
 
 bool counts(const GradeRow& row) { return row.run != nullptr && !row.superseded; }
+
+// What two runs share (copies.hpp, shared_mark): one of its three fixed phrases, words.
+Message mark_words(const std::string& mark) { return Message(mark); }
+
+std::string two_digits(int lesson) { return fmt::format("{:02d}", lesson); }
 
 void mark_superseded(std::vector<GradeRow>& rows) {
   std::map<std::pair<std::string, int>, std::size_t> latest;
@@ -53,10 +59,12 @@ void flag_shared_runs(std::vector<GradeRow>& rows) {
       }
     }
     for (const std::size_t j : others) {
-      const std::string mark = shared_mark(marks[i], marks[j]);
+      const MessageArg mark = arg("mark", mark_words(shared_mark(marks[i], marks[j])));
+      const MessageArg file = arg("file", rows[j].file);
       rows[i].flags.push_back(rows[j].student.empty()
-                                  ? fmt::format("the same run as {} ({})", rows[j].file, mark)
-                                  : fmt::format("the same run as {}, handed in by {} ({})", rows[j].file, rows[j].student, mark));
+                                  ? msg("the same run as {file} ({mark})", file, mark)
+                                  : msg("the same run as {file}, handed in by {student} ({mark})", file,
+                                        arg("student", rows[j].student), mark));
     }
   }
 }
@@ -65,13 +73,15 @@ void flag_shared_runs(std::vector<GradeRow>& rows) {
 void flag_lesson(GradeRow& row, const ClassPolicy& policy) {
   const Report& r = row.run->report;
   if (row.named_lesson && *row.named_lesson != r.lesson_number) {
-    row.flags.push_back(fmt::format("its name says lesson {:02d}, but it holds lesson {}", *row.named_lesson, lesson_text(r)));
+    row.flags.push_back(msg("its name says lesson {named}, but it holds lesson {lesson}",
+                            arg("named", two_digits(*row.named_lesson)), arg("lesson", lesson_text(r))));
   }
   const auto& assigned = policy.lessons;
   if (!assigned.empty() && std::find(assigned.begin(), assigned.end(), r.lesson_number) == assigned.end()) {
-    std::string list;
-    for (const int n : assigned) list += fmt::format("{}{:02d}", list.empty() ? "" : ", ", n);
-    row.flags.push_back(fmt::format("lesson {} is not assigned (the class assigns {})", lesson_text(r), list));
+    std::string list;  // "03, 05": lesson numbers, data
+    for (const int n : assigned) list += (list.empty() ? "" : ", ") + two_digits(n);
+    row.flags.push_back(msg("lesson {lesson} is not assigned (the class assigns {assigned})", arg("lesson", lesson_text(r)),
+                            arg("assigned", list)));
   }
 }
 
@@ -84,10 +94,11 @@ void flag_maker(GradeRow& row) {
   const Provenance& p = *r.provenance;
   // "alice (uid 1001)", or "uid 1001" for a uid the password database does not name.
   const auto who = [](const std::string& name, long long uid) {
-    return name.rfind("uid ", 0) == 0 ? name : fmt::format("{} (uid {})", name, uid);
+    return name.rfind("uid ", 0) == 0 ? verbatim(name) : msg("{user} (uid {uid})", arg("user", name), arg("uid", uid));
   };
   if (row.owner_uid && p.uid != *row.owner_uid) {
-    row.flags.push_back(fmt::format("made by {}, handed in by {}", who(p.user, p.uid), who(row.student, *row.owner_uid)));
+    row.flags.push_back(msg("made by {maker}, handed in by {student}", arg("maker", who(p.user, p.uid)),
+                            arg("student", who(row.student, *row.owner_uid))));
   }
 }
 
@@ -98,7 +109,10 @@ void flag_params(GradeRow& row, const ClassPolicy& policy) {
   for (const auto& want : assigned->second) {
     const auto got = std::find_if(r.params.begin(), r.params.end(), [&](const Param& p) { return p.name == want.name; });
     const std::string value = got == r.params.end() ? "—" : got->value;
-    if (value != want.value) row.flags.push_back(fmt::format("param {}={}, not the assigned {}", want.name, value, want.value));
+    if (value != want.value) {
+      row.flags.push_back(msg("param {name}={value}, not the assigned {assigned}", arg("name", want.name),
+                              arg("value", value), arg("assigned", want.value)));
+    }
   }
 }
 
@@ -106,9 +120,10 @@ void flag_build(GradeRow& row, const ClassPolicy& policy) {
   const std::string& version = row.run->report.tool_version;
   constexpr std::string_view kDirty = "-dirty";
   const bool dirty = version.size() >= kDirty.size() && version.compare(version.size() - kDirty.size(), kDirty.size(), kDirty) == 0;
-  if (dirty) row.flags.push_back(fmt::format("made by a build with uncommitted changes ({})", version));
+  if (dirty) row.flags.push_back(msg("made by a build with uncommitted changes ({version})", arg("version", version)));
   if (!policy.build.empty() && version != policy.build) {
-    row.flags.push_back(fmt::format("made by cudalab {}, not the class's {}", version, policy.build));
+    row.flags.push_back(msg("made by cudalab {version}, not the class's {build}", arg("version", version),
+                            arg("build", policy.build)));
   }
 }
 
@@ -127,10 +142,11 @@ void flag_gpus(GradeRow& row, const ClassPolicy& policy) {
   const std::vector<std::string> uuids = r.provenance ? r.provenance->gpu_uuids : std::vector<std::string>{};
   const bool by_uuid = !uuids.empty() && std::all_of(uuids.begin(), uuids.end(), [&](const std::string& u) { return listed(policy.gpus, u); });
   if (names || by_uuid) return;
-  std::string gpus;
+  std::string gpus;  // device names and UUIDs, data
   for (const auto& d : r.devices) gpus += (gpus.empty() ? "" : " + ") + d.name;
   for (const auto& u : uuids) gpus += (gpus.empty() ? "" : ", ") + u;
-  row.flags.push_back(fmt::format("made on {}, not one of the class's GPUs", gpus.empty() ? "no GPU it names" : gpus));
+  row.flags.push_back(msg("made on {gpus}, not one of the class's GPUs",
+                          arg("gpus", gpus.empty() ? Message("no GPU it names") : verbatim(gpus))));
 }
 
 // Runs record their time as "YYYY-MM-DDTHH:MM:SSZ", which orders as text.
@@ -146,11 +162,12 @@ void flag_dates(GradeRow& row, const ClassPolicy& policy) {
   if (policy.opens.empty() && policy.due.empty()) return;
   const std::string& made = row.run->report.recorded_at;
   if (!utc_time(made)) {
-    row.flags.push_back(fmt::format("its time '{}' is not a UTC time, so it cannot be held to the dates", made));
+    row.flags.push_back(msg("its time '{time}' is not a UTC time, so it cannot be held to the dates", arg("time", made)));
   } else if (!policy.opens.empty() && made < policy.opens) {
-    row.flags.push_back(fmt::format("made {}, before the assignment opened at {}", made, policy.opens));
+    row.flags.push_back(msg("made {time}, before the assignment opened at {opens}", arg("time", made),
+                            arg("opens", policy.opens)));
   } else if (!policy.due.empty() && made > policy.due) {
-    row.flags.push_back(fmt::format("made {}, after it was due at {}", made, policy.due));
+    row.flags.push_back(msg("made {time}, after it was due at {due}", arg("time", made), arg("due", policy.due)));
   }
 }
 
@@ -161,7 +178,8 @@ void check_class_runs(std::vector<GradeRow>& rows, const ClassPolicy& policy) {
   for (auto& row : rows) {
     if (!counts(row)) continue;
     if (const auto copy = copied_reference(row.run->report)) {
-      row.flags.push_back(fmt::format("a copy of the built-in reference run {} ({})", copy->reference, copy->mark));
+      row.flags.push_back(msg("a copy of the built-in reference run {reference} ({mark})", arg("reference", copy->reference),
+                              arg("mark", mark_words(copy->mark))));
     }
   }
   flag_shared_runs(rows);

@@ -51,7 +51,7 @@ std::string render_gradebook(const Gradebook& book, TableFormat format, std::siz
 
 // Gradescope's autograder results.json for one student's submission (every row is theirs): a
 // test per lesson (score 1 of 1 when it passes; the reasons when not), the file that was not a
-// run as a test of no points, and the total score.
-std::string render_gradescope(const std::vector<GradeRow>& rows, const Gradebook& book);
+// run as a test of no points, and the total score. The words of its outputs and names in `lang`.
+std::string render_gradescope(const std::vector<GradeRow>& rows, const Gradebook& book, Lang lang = Lang::en);
 
 }  // namespace cudalab

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
 #include <fmt/format.h>
 
 #include "common/core/errors.hpp"
 #include "common/core/text_format.hpp"
-#include "common/report/translate.hpp"
 
 namespace cudalab {
 
@@ -79,27 +79,46 @@ MetricComparison compare_metric(const Comparison& c, const std::string& key, std
 // "headline metric X is 0.37× A's (tolerance ±30%, the most it may widen to: the runs spread 112%)"
 // Beside a disturbance the tolerance did not widen at all: "(tolerance ±15%, not widened beside a
 // disturbance: the runs spread 112%)".
-std::string out_of_tolerance(const MetricComparison& m, bool disturbed) {
+Message out_of_tolerance(const MetricComparison& m, bool disturbed) {
   const auto ratio = m.ratio();  // none when A's median is 0
-  std::string why = ratio ? fmt::format("headline metric {} is {:.2f}× A's (tolerance ±{}", m.key, *ratio,
-                                        percent_text(m.tolerance))
-                          : fmt::format("headline metric {} is {} where A's is 0 (tolerance ±{}", m.key,
-                                        format_number(*m.b), percent_text(m.tolerance));
-  if (m.capped && disturbed) {
-    why += fmt::format(", not widened beside a disturbance: the runs spread {:.0f}%", 100.0 * m.spread);
-  } else if (m.capped) {
-    why += fmt::format(", the most it may widen to: the runs spread {:.0f}%", 100.0 * m.spread);
+  const MessageArg key = arg("key", m.key);
+  const MessageArg tolerance = arg("tolerance", percent_text(m.tolerance));
+  const MessageArg spread = arg("spread", fmt::format("{:.0f}%", 100.0 * m.spread));
+  if (ratio) {
+    const MessageArg times = arg("ratio", fmt::format("{:.2f}", *ratio));
+    if (m.capped && disturbed) {
+      return msg("headline metric {key} is {ratio}× A's (tolerance ±{tolerance}, not widened beside a disturbance: "
+                 "the runs spread {spread})",
+                 key, times, tolerance, spread);
+    }
+    if (m.capped) {
+      return msg("headline metric {key} is {ratio}× A's (tolerance ±{tolerance}, the most it may widen to: the runs "
+                 "spread {spread})",
+                 key, times, tolerance, spread);
+    }
+    return msg("headline metric {key} is {ratio}× A's (tolerance ±{tolerance})", key, times, tolerance);
   }
-  return why + ")";
+  const MessageArg value = arg("value", format_number(*m.b));
+  if (m.capped && disturbed) {
+    return msg("headline metric {key} is {value} where A's is 0 (tolerance ±{tolerance}, not widened beside a "
+               "disturbance: the runs spread {spread})",
+               key, value, tolerance, spread);
+  }
+  if (m.capped) {
+    return msg("headline metric {key} is {value} where A's is 0 (tolerance ±{tolerance}, the most it may widen to: "
+               "the runs spread {spread})",
+               key, value, tolerance, spread);
+  }
+  return msg("headline metric {key} is {value} where A's is 0 (tolerance ±{tolerance})", key, value, tolerance);
 }
 
-std::string regression(const CheckComparison& x) {
-  return fmt::format("headline expect {} passed in A and fails in B", x.key);
+Message regression(const CheckComparison& x) {
+  return msg("headline expect {key} passed in A and fails in B", arg("key", x.key));
 }
 
 // The headline judgements that did not hold: figures out of tolerance, headline checks that flipped.
-std::vector<std::string> headline_misses(const Comparison& c) {
-  std::vector<std::string> out;
+std::vector<Message> headline_misses(const Comparison& c) {
+  std::vector<Message> out;
   for (const auto& m : c.metrics) {
     if (m.headline && m.a && m.b && !m.within()) out.push_back(out_of_tolerance(m, c.disturbed()));
   }
@@ -132,6 +151,18 @@ TableFormat parse_table_format(const std::string& text) {
   throw UsageError(msg("--format: '{value}' is not one of text, md, csv", arg("value", text)));
 }
 
+Message listed(const std::vector<Message>& items, Lang lang) {
+  return join(items, lang == Lang::zh ? "；" : "; ");
+}
+
+Message source_words(const SavedRun& run) {
+  constexpr std::string_view kBuiltIn = "built-in ";  // graders.cpp, load_run_argument
+  if (run.built_in && run.source.rfind(kBuiltIn, 0) == 0) {
+    return msg("built-in {lesson}", arg("lesson", run.source.substr(kBuiltIn.size())));
+  }
+  return verbatim(run.source);
+}
+
 std::string percent_text(double relative) {
   const double percent = 100.0 * relative;
   return percent >= 100.0 ? fmt::format("{:.0f}%", percent) : fmt::format("{:.3g}%", percent);
@@ -148,19 +179,24 @@ bool MetricComparison::within() const {
   return std::fabs(*b / *a - 1.0) <= tolerance + 1e-12;
 }
 
-std::vector<std::string> Comparison::failures() const {
-  std::vector<std::string> out;
+std::vector<Message> Comparison::failures(Lang lang) const {
+  std::vector<Message> out;
   for (const auto* run : {a, b}) {
-    const char* which = run == a ? "A" : "B";
-    if (run->integrity.state == Integrity::modified) out.push_back(fmt::format("{} {}", which, run->integrity.describe()));
+    const std::string which = run == a ? "A" : "B";  // the run's letter, as the table heads it
+    if (run->integrity.state == Integrity::modified) {
+      out.push_back(msg("{run} {integrity}", arg("run", which), arg("integrity", run->integrity.describe(lang))));
+    }
     for (const auto& check : run->report.checks) {
       if (check.kind == CheckKind::verify && !check.passed) {
-        out.push_back(fmt::format("{}: verify {} failed", which, check.key));
+        out.push_back(msg("{run}: verify {key} failed", arg("run", which), arg("key", check.key)));
       }
     }
   }
   for (const auto& m : metrics) {
-    if (m.headline && (!m.a || !m.b)) out.push_back(fmt::format("headline metric {} is missing from {}", m.key, m.a ? "B" : "A"));
+    if (m.headline && (!m.a || !m.b)) {
+      out.push_back(msg("headline metric {key} is missing from {run}", arg("key", m.key),
+                        arg("run", std::string(m.a ? "B" : "A"))));
+    }
   }
   if (!disturbed()) {
     for (auto& miss : headline_misses(*this)) out.push_back(std::move(miss));
@@ -168,7 +204,7 @@ std::vector<std::string> Comparison::failures() const {
   return out;
 }
 
-std::vector<std::string> Comparison::undecided() const {
+std::vector<Message> Comparison::undecided() const {
   if (!disturbed()) return {};
   return headline_misses(*this);
 }
@@ -183,8 +219,8 @@ CompareVerdict Comparison::verdict() const {
 Comparison compare_runs(const SavedRun& a, const SavedRun& b, std::optional<double> tolerance_override) {
   if (a.report.lesson_number != b.report.lesson_number) {
     throw UsageError(msg("compare: {a} is lesson {lesson_a} and {b} is lesson {lesson_b}; compare runs of one lesson",
-                         arg("a", a.source), arg("lesson_a", fmt::format("{:02d}", a.report.lesson_number)),
-                         arg("b", b.source), arg("lesson_b", fmt::format("{:02d}", b.report.lesson_number))));
+                         arg("a", source_words(a)), arg("lesson_a", fmt::format("{:02d}", a.report.lesson_number)),
+                         arg("b", source_words(b)), arg("lesson_b", fmt::format("{:02d}", b.report.lesson_number))));
   }
   Comparison c;
   c.a = &a;
@@ -220,19 +256,14 @@ Comparison compare_runs(const SavedRun& a, const SavedRun& b, std::optional<doub
   return c;
 }
 
-std::vector<std::string> grade_problems(const GradeRow& row, Lang lang) {
-  if (row.run == nullptr) return {tr(lang, msg("unreadable: {problem}", arg("problem", row.problem)))};
-  std::vector<std::string> out;
-  for (const auto& flag : row.flags) out.push_back(tr(lang, flag));
-  if (row.run->integrity.state == Integrity::modified) out.push_back(tr(lang, row.run->integrity.describe()));
+std::vector<Message> grade_problems(const GradeRow& row, Lang lang) {
+  if (row.run == nullptr) return {msg("unreadable: {problem}", arg("problem", row.problem))};
+  std::vector<Message> out = row.flags;
+  if (row.run->integrity.state == Integrity::modified) out.push_back(row.run->integrity.describe(lang));
   for (const auto& check : row.run->report.checks) {
-    if (check.kind == CheckKind::verify && !check.passed) {
-      out.push_back(tr(lang, fmt::format("verify {} failed", check.key)));
-    }
+    if (check.kind == CheckKind::verify && !check.passed) out.push_back(msg("verify {key} failed", arg("key", check.key)));
   }
-  for (const auto& reason : row.run->report.disturbance()) {
-    out.push_back(tr(lang, msg("disturbed: {reason}", arg("reason", tr(lang, reason)))));
-  }
+  for (const auto& reason : row.run->report.disturbance()) out.push_back(msg("disturbed: {reason}", arg("reason", reason)));
   return out;
 }
 

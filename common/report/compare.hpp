@@ -23,6 +23,12 @@ TableFormat parse_table_format(const std::string& text);  // "text" | "md" | "cs
 // A relative tolerance as the percent `--tolerance` takes: 0.15 -> "15%", 0.001 -> "0.1%".
 std::string percent_text(double relative);
 
+// Phrases as one list, for `lang`: "a; b; c", in Chinese with the full-width semicolon.
+Message listed(const std::vector<Message>& items, Lang lang);
+
+// Where a run came from, for people: its file name (data), or "built-in 03-stream-overlap".
+Message source_words(const SavedRun& run);
+
 struct MetricComparison {
   std::string key;
   std::string unit;
@@ -62,16 +68,16 @@ struct Comparison {
   std::vector<ParamChange> params;       // only the params that differ
   std::vector<MetricComparison> metrics;  // every metric of either run, A's order first
   std::vector<CheckComparison> checks;    // every check of either run
-  std::vector<std::string> disturbance_a, disturbance_b;  // Report::disturbance() of each run
+  std::vector<Message> disturbance_a, disturbance_b;  // Report::disturbance() of each run
 
   // Why B does not hold against A, one short phrase each, whatever the noise: a failed verify
   // check, a run modified after it was made, a missing headline metric; and, when both runs are
   // clean, a headline metric out of tolerance or a headline expect check that passed in A and
-  // fails in B.
-  std::vector<std::string> failures() const;
+  // fails in B. `lang` only picks how a modified run's problems are listed (listed()).
+  std::vector<Message> failures(Lang lang = Lang::en) const;
   // The headline judgements that failed while A or B was disturbed: a figure measured beside
   // another process, or one too noisy to hold, cannot say whether B reproduces A.
-  std::vector<std::string> undecided() const;
+  std::vector<Message> undecided() const;
   bool disturbed() const { return !disturbance_a.empty() || !disturbance_b.empty(); }
   CompareVerdict verdict() const;
   bool passed() const { return verdict() == CompareVerdict::holds; }
@@ -84,7 +90,7 @@ struct Comparison {
 // Throws UsageError when the runs are of different lessons.
 Comparison compare_runs(const SavedRun& a, const SavedRun& b, std::optional<double> tolerance_override);
 
-// Text in `lang` (md and csv stay English: they are for programs and course pages).
+// Text and markdown in `lang`; CSV stays English (its cells are for programs).
 std::string render_comparisons(const std::vector<Comparison>& comparisons, TableFormat format, std::size_t width,
                                Lang lang = Lang::en);
 
@@ -100,7 +106,7 @@ struct GradeRow {
   double submitted_s = 0;               // the file's modification time: the latest submission counts
   std::optional<int> named_lesson;      // the one lesson its file name names, if it names one
   bool superseded = false;              // a later submission of the same student and lesson counts
-  std::vector<std::string> flags;       // why it cannot count as the student's own work, one each
+  std::vector<Message> flags;           // why it cannot count as the student's own work, one each
 };
 
 // Text, markdown or CSV: file, lesson, device, headline metrics, verify and expect verdicts,
@@ -111,8 +117,8 @@ std::string render_grades(const std::vector<GradeRow>& rows, TableFormat format,
                           Lang lang = Lang::en);
 // A superseded row passes whatever it holds: only the latest submission counts.
 bool grade_passes(const GradeRow& row);
-// Why a row does not pass, one phrase each (empty: it passes), in `lang`: a disturbed run's
-// reason is translated before its prefix, so no pattern of the reason can swallow the prefix.
-std::vector<std::string> grade_problems(const GradeRow& row, Lang lang = Lang::en);
+// Why a row does not pass, one phrase each (empty: it passes). `lang` only picks how a modified
+// run's problems are listed (listed()); the caller renders each phrase in it.
+std::vector<Message> grade_problems(const GradeRow& row, Lang lang = Lang::en);
 
 }  // namespace cudalab

@@ -75,7 +75,7 @@ std::optional<ReferenceCopy> copied_reference(const Report& report) {
 
 std::string integrity_line(const SavedRun& run, bool built_in) {
   switch (run.integrity.state) {
-    case Integrity::modified: return "integrity " + run.integrity.describe();
+    case Integrity::modified: return "integrity " + run.integrity.describe().en();
     case Integrity::unsealed: return "integrity unsealed: recorded before runs carried a digest";
     case Integrity::intact: break;
   }

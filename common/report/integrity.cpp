@@ -1,8 +1,5 @@
 #include "common/report/integrity.hpp"
 
-
-#include <fmt/format.h>
-
 #include "common/core/text_format.hpp"
 #include "common/report/report_json.hpp"
 #include "common/report/digest.hpp"
@@ -27,10 +24,12 @@ const char* integrity_name(Integrity integrity) {
   return "?";
 }
 
-std::string IntegrityVerdict::describe() const {
-  std::string text = integrity_name(state);
-  for (std::size_t i = 0; i < problems.size(); ++i) text += (i == 0 ? ": " : "; ") + problems[i];
-  return text;
+Message IntegrityVerdict::describe(Lang lang) const {
+  if (problems.empty()) return integrity_name(state);
+  const Message listed = join(problems, lang == Lang::zh ? "；" : "; ");
+  // Problems make a run modified (assess_integrity); a verdict put together by hand says its own state.
+  if (state == Integrity::modified) return msg("modified: {problems}", arg("problems", listed));
+  return msg("{state}: {problems}", arg("state", integrity_name(state)), arg("problems", listed));
 }
 
 std::string run_digest(const nlohmann::json& run) {
@@ -73,9 +72,9 @@ IntegrityVerdict assess_integrity(const Report& report, const nlohmann::json& ra
   for (const auto& check : report.checks) {
     const auto recomputed = recompute_check(check);
     if (recomputed && *recomputed != check.passed) {
-      verdict.problems.push_back(
-          fmt::format("verify {} says {} but its own count says {}", printable_value(check.key), check.passed ? "pass" : "FAIL",
-                      *recomputed ? "pass" : "FAIL"));
+      verdict.problems.push_back(msg("verify {key} says {claimed} but its own count says {counted}",
+                                     arg("key", printable_value(check.key)), arg("claimed", check.passed ? "pass" : "FAIL"),
+                                     arg("counted", *recomputed ? "pass" : "FAIL")));
     }
   }
   verdict.state = !verdict.problems.empty() ? Integrity::modified

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/core/lang.hpp"
+#include "common/core/message.hpp"
 #include "common/report/report.hpp"
 
 namespace cudalab {
@@ -24,8 +26,10 @@ const char* integrity_name(Integrity integrity);  // "intact", "unsealed", "modi
 
 struct IntegrityVerdict {
   Integrity state = Integrity::unsealed;
-  std::vector<std::string> problems;  // why it is modified, one short phrase each
-  std::string describe() const;       // "modified: digest does not match; ..."
+  std::vector<Message> problems;  // why it is modified, one short phrase each
+  // "modified: its digest was removed; ...": the state's name, and the problems when there are
+  // any, listed for `lang` (a Chinese list takes the full-width semicolon).
+  Message describe(Lang lang = Lang::en) const;
 };
 
 // "sha256:<hex>" over a run's JSON form without its "digest" field. nlohmann::json keeps object

@@ -221,4 +221,54 @@ std::vector<double> JsonField::numbers() const {
   return out;
 }
 
+
+namespace {
+
+// A message: a template without arguments as a string; data as {"text": ...}; a template with
+// arguments as {"template", "args"}, the outermost with its English too ("en"), for programs that
+// read the file and want the words.
+json message_json(const Message& m, bool outermost) {
+  if (m.is_verbatim()) return json{{"text", m.text()}};
+  if (m.args().empty()) return m.text();
+  json args = json::object();
+  for (const auto& a : m.args()) args[a.name] = message_json(a.value, false);
+  json j{{"template", m.text()}, {"args", std::move(args)}};
+  if (outermost) j["en"] = m.en();
+  return j;
+}
+
+// A message nests as deep as its arguments do: a lesson's go three deep; a file's may not go
+// past this, nor hold more arguments than a template has room for.
+constexpr int kMaxStoredMessageDepth = 6;
+constexpr std::size_t kMaxMessageArgs = 16;
+
+Message read_message_at(const JsonField& f, int depth) {
+  if (f.value().is_string()) return Message(f.text());
+  if (!f.value().is_object()) {
+    f.fail(msg("expected words (a string or an object), found {kind}", arg("kind", json_kind(f.value()))));
+  }
+  if (const auto text = f.find("text")) return Message::verbatim(text->text());
+  Message m(f.at("template").text());
+  const JsonField args = f.at("args");
+  if (!args.value().is_object()) {
+    args.fail(msg("expected an object of arguments, found {kind}", arg("kind", json_kind(args.value()))));
+  }
+  if (args.value().size() > kMaxMessageArgs) {
+    args.fail(msg("more than {limit} arguments", arg("limit", kMaxMessageArgs)));
+  }
+  if (depth >= kMaxStoredMessageDepth) args.fail("arguments nested too deep");
+  for (const auto& item : args.value().items()) {
+    if (!is_placeholder_name(item.key())) args.fail("an argument's name is not a placeholder name");
+    m.with(MessageArg{item.key(), read_message_at(args.at(item.key()), depth + 1)});
+  }
+  return m;
+}
+
+
+}  // namespace
+
+void to_json(nlohmann::json& j, const Message& m) { j = message_json(m, true); }
+
+Message read_message(const JsonField& f) { return read_message_at(f, 0); }
+
 }  // namespace cudalab

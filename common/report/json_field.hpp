@@ -74,4 +74,10 @@ class JsonField {
 // "a string", "an object", "null", ...: a JSON value's kind, in words for messages.
 Message json_kind(const nlohmann::json& value);
 
+// A message in a run file: a template without arguments as a string; data as {"text": ...}; a
+// template with arguments as {"template", "args"}, the outermost with its English too ("en"), for
+// programs that read the file and want the words.
+void to_json(nlohmann::json& j, const Message& m);
+Message read_message(const JsonField& f);
+
 }  // namespace cudalab

@@ -144,18 +144,15 @@ Result metric_figure(std::string_view body, const FigureSource& source) {
 
 Result text_figure(std::string_view kind, std::string_view name, const FigureSource& source) {
   if (source.run == nullptr) return failed("no reference run to take " + std::string(name) + " from");
-  const auto in_lang = [&](const std::string& value) {
-    return found(text_value(tr(source.lang, value, source.run->notes_file())));
-  };
-  if (kind == "param") {
+  if (kind == "param") {  // a param is data ("64MiB"), the same in every language
     for (const auto& p : source.run->params) {
-      if (p.name == name) return in_lang(p.value);
+      if (p.name == name) return found(text_value(p.value));
     }
     return failed("the reference run has no param " + std::string(name));
   }
   for (const auto& section : source.run->sections) {
     for (const auto& f : section.facts) {
-      if (f.key == name) return in_lang(f.value);
+      if (f.key == name) return found(text_value(tr(source.lang, f.value, source.run->notes_file())));
     }
   }
   return failed("the reference run has no fact " + std::string(name));

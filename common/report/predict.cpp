@@ -141,7 +141,7 @@ std::vector<Guess> read_answers(const std::string& path_as_typed, const std::vec
     // A FIFO or /dev/zero would block or never end: regular files only, at most 1 MiB.
     text = read_regular_file(path_as_typed, kMaxAnswersFileBytes, "an answers file");
   } catch (const UsageError& e) {
-    throw UsageError(std::string("--answers: ") + e.what());
+    throw UsageError(msg("--answers: {problem}", arg("problem", words_of(e))));
   }
   const std::string path = printable_value(path_as_typed);
   std::istringstream file(text);
@@ -164,20 +164,27 @@ std::vector<Guess> read_answers(const std::string& path_as_typed, const std::vec
       if (index == questions.size()) {
         std::string keys;
         for (const auto& q : questions) keys += (keys.empty() ? "" : ", ") + q.metric;
-        throw UsageError(fmt::format("--answers: {} line {}: this lesson asks nothing about '{}'; it asks about {}", path,
-                                     line_no, printable_value(key), keys));
+        throw UsageError(msg("--answers: {file} line {line}: this lesson asks nothing about '{key}'; it asks about {keys}",
+                             arg("file", path), arg("line", line_no), arg("key", printable_value(key)), arg("keys", keys)));
       }
       value = line.substr(eq + 1);
     }
-    if (index >= questions.size()) throw UsageError(fmt::format("--answers: {} line {}: more answers than questions", path, line_no));
+    if (index >= questions.size()) {
+      throw UsageError(msg("--answers: {file} line {line}: more answers than questions", arg("file", path), arg("line", line_no)));
+    }
     const auto v = answer_of(questions[index], value.erase(0, value.find_first_not_of(" \t")).substr(0, value.find_last_not_of(" \t\r") + 1));
-    if (!v) throw UsageError(fmt::format("--answers: {} line {}: '{}' is not a number", path, line_no, printable_value(value)));
+    if (!v) {
+      throw UsageError(msg("--answers: {file} line {line}: '{value}' is not a number", arg("file", path), arg("line", line_no),
+                           arg("value", printable_value(value))));
+    }
     answers[index] = v;
     next = index + 1;
   }
   std::vector<Guess> guesses;
   for (std::size_t i = 0; i < questions.size(); ++i) {
-    if (!answers[i]) throw UsageError(fmt::format("--answers: {} has no answer for {}", path, questions[i].metric));
+    if (!answers[i]) {
+      throw UsageError(msg("--answers: {file} has no answer for {key}", arg("file", path), arg("key", questions[i].metric)));
+    }
     guesses.push_back({questions[i].metric, questions[i].text, *answers[i]});
   }
   return guesses;
@@ -185,26 +192,23 @@ std::vector<Guess> read_answers(const std::string& path_as_typed, const std::vec
 
 std::string feedback(const Guess& guess, const Report& report, Lang lang) {
   const Metric* m = report.find_metric(guess.metric);
-  const bool zh = lang == Lang::zh;
+  const std::string answer = fmt::format("{:g}", guess.answer);
   if (m == nullptr || m->samples.empty()) {
-    return zh ? fmt::format("你的答案 {:g}；本次运行没有测量这一项", guess.answer)
-              : fmt::format("you said {:g}; this run did not measure it", guess.answer);
+    return tr(lang, msg("you said {answer}; this run did not measure it", arg("answer", answer)));
   }
   const double measured = m->summary().median;
-  std::string text = zh ? fmt::format("你的答案 {:g} {}；实测 {} {}", guess.answer, m->unit,
-                                      format_number(measured), m->unit)
-                        : fmt::format("you said {:g} {}; measured {} {}", guess.answer, m->unit,
-                                      format_number(measured), m->unit);
-  if (m->predicted) {
-    text += zh ? fmt::format("（模型 {} {}）", format_number(*m->predicted), m->unit)
-               : fmt::format(" (model {} {})", format_number(*m->predicted), m->unit);
-  }
-  if (measured == 0) return text;
+  const Message said = msg("you said {answer} {unit}; measured {measured} {unit}", arg("answer", answer),
+                           arg("unit", m->unit), arg("measured", format_number(measured)));
+  const Message with_model =
+      m->predicted ? msg("{said} (model {model} {unit})", arg("said", said), arg("model", format_number(*m->predicted)),
+                         arg("unit", m->unit))
+                   : said;
+  if (measured == 0) return tr(lang, with_model, report.notes_file());
   const double off = (guess.answer - measured) / std::fabs(measured);
-  if (std::fabs(off) <= 0.10) return text + (zh ? "：误差在 10% 以内，很好" : ": within 10%, well done");
-  const int percent = static_cast<int>(std::lround(100 * std::fabs(off)));
-  if (zh) return text + fmt::format("：{}了 {}%", off > 0 ? "高估" : "低估", percent);
-  return text + fmt::format(": {}% too {}", percent, off > 0 ? "high" : "low");
+  if (std::fabs(off) <= 0.10) return tr(lang, msg("{said}: within 10%, well done", arg("said", with_model)));
+  const auto percent = std::lround(100 * std::fabs(off));
+  return tr(lang, msg(off > 0 ? "{said}: {percent}% too high" : "{said}: {percent}% too low", arg("said", with_model),
+                      arg("percent", percent)));
 }
 
 }  // namespace cudalab

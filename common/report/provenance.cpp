@@ -69,14 +69,18 @@ Provenance current_provenance(std::vector<std::string> gpu_uuids) {
   return p;
 }
 
-std::vector<std::string> provenance_pieces(const Provenance& p) {
-  std::vector<std::string> pieces{fmt::format("made by {} on {}", p.user, p.node())};
+std::vector<Message> provenance_pieces(const Provenance& p) {
+  std::vector<Message> pieces{msg("made by {user} on {node}", arg("user", p.user), arg("node", p.node()))};
   const SchedulerContext& s = p.scheduler;
-  if (!s.job_id.empty()) pieces.push_back(fmt::format("Slurm job {}", s.job_id));
+  if (!s.job_id.empty()) pieces.push_back(msg("Slurm job {job}", arg("job", s.job_id)));
   if (!s.array_task_id.empty()) {
-    pieces.push_back(fmt::format("array task {}_{}", s.array_job_id.empty() ? "?" : s.array_job_id, s.array_task_id));
+    pieces.push_back(msg("array task {job}_{task}", arg("job", s.array_job_id.empty() ? std::string("?") : s.array_job_id),
+                         arg("task", s.array_task_id)));
   }
-  if (!s.rank.empty()) pieces.push_back(fmt::format("rank {} of {}", s.rank, s.world_size.empty() ? "?" : s.world_size));
+  if (!s.rank.empty()) {
+    pieces.push_back(msg("rank {rank} of {ranks}", arg("rank", s.rank),
+                         arg("ranks", s.world_size.empty() ? std::string("?") : s.world_size)));
+  }
   return pieces;
 }
 

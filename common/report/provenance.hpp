@@ -26,7 +26,7 @@ Provenance current_provenance(std::vector<std::string> gpu_uuids);
 
 // For people, one piece each (each translated on its own): "made by alice on gpu-node-3",
 // "Slurm job 4242", "array task 4240_2", "rank 1 of 2". Run ids and GPU UUIDs are left to the JSON.
-std::vector<std::string> provenance_pieces(const Provenance& p);
+std::vector<Message> provenance_pieces(const Provenance& p);
 
 // Sets report.provenance to current_provenance(gpu_uuids). Call before seal().
 void stamp_provenance(Report& report, std::vector<std::string> gpu_uuids);

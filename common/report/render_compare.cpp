@@ -19,45 +19,55 @@ namespace {
 
 const char* kind_name(CheckKind kind) { return kind == CheckKind::verify ? "verify" : "expect"; }
 
-std::string verdict_of(const std::optional<bool>& passed) { return !passed ? "—" : *passed ? "pass" : "FAIL"; }
+// "pass" or "FAIL" (words), "—" when the run has no such check.
+Message verdict_of(const std::optional<bool>& passed) {
+  if (!passed) return verbatim("—");
+  return *passed ? "pass" : "FAIL";
+}
 
 std::string value_text(const std::optional<double>& v) { return v ? format_number(*v) : "—"; }
 
-std::string metric_verdict(const MetricComparison& m) {
+// A param's value, or "—" when the run does not set it: data either way.
+std::string value_or_dash(const std::string& value) { return value.empty() ? "—" : value; }
+
+const char* metric_verdict(const MetricComparison& m) {
   if (!m.a || !m.b) return "missing";
   return m.within() ? "ok" : "OUT";
 }
 
-// Items already in `lang`, joined: a Chinese list takes the full-width semicolon, as the
-// sentences around it do.
-std::string joined_spoken(const std::vector<std::string>& items, const char* separator, Lang lang) {
-  const std::string between = lang == Lang::zh && std::string_view(separator) == "; " ? "；" : separator;
+// Data (file names, keys, figures) joined as they are.
+std::string joined_data(const std::vector<std::string>& items, const std::string& separator) {
   std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : between) + item;
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i == 0 ? "" : separator) + items[i];
   return out;
 }
 
-// Each item translated on its own, then joined: the zh catalogue knows each reason as a phrase,
-// and a list of them is no phrase it knows (en leaves every item as it is).
-std::string joined(const std::vector<std::string>& items, const char* separator, Lang lang = Lang::en) {
-  std::vector<std::string> spoken;
-  for (const auto& item : items) spoken.push_back(tr(lang, item));
-  return joined_spoken(spoken, separator, lang);
+// Each message in `lang`.
+std::vector<std::string> spoken(const std::vector<Message>& phrases, Lang lang) {
+  std::vector<std::string> out;
+  for (const auto& phrase : phrases) out.push_back(tr(lang, phrase));
+  return out;
 }
 
-const char* environment_word(const std::vector<std::string>& disturbance) {
+const char* environment_word(const std::vector<Message>& disturbance) {
   return disturbance.empty() ? "clean" : "disturbed";
 }
 
 // "clean", or "disturbed: 3 other processes used the GPU while the lesson measured; ..."
-std::string environment_text(const std::vector<std::string>& disturbance, Lang lang = Lang::en) {
-  return disturbance.empty() ? "clean" : "disturbed: " + joined(disturbance, "; ", lang);
+Message environment_text(const std::vector<Message>& disturbance, Lang lang = Lang::en) {
+  if (disturbance.empty()) return "clean";
+  return msg("disturbed: {reason}", arg("reason", listed(disturbance, lang)));
+}
+
+Message device_of(const Report& r) {
+  if (r.devices.empty()) return "no device";
+  return verbatim(r.devices.front().name);
 }
 
 // Device, date, integrity and environment of a run, for a line joined with " · ".
-std::vector<std::string> run_items(const SavedRun& run, const std::vector<std::string>& disturbance) {
-  const std::string device = run.report.devices.empty() ? "no device" : run.report.devices.front().name;
-  return {device, run.report.recorded_at, integrity_name(run.integrity.state), environment_word(disturbance)};
+std::vector<Message> run_items(const SavedRun& run, const std::vector<Message>& disturbance) {
+  return {device_of(run.report), verbatim(run.report.recorded_at), integrity_name(run.integrity.state),
+          environment_word(disturbance)};
 }
 
 // `text` wrapped to `width`: its first line after `first` spaces, the others after `rest`.
@@ -91,40 +101,62 @@ void put_packed(std::ostringstream& out, const std::vector<std::string>& items, 
 }
 
 // Who was disturbed, and why: "B was disturbed (3 other processes used the GPU ...)".
-std::string disturbed_phrase(const Comparison& c, Lang lang) {
-  std::vector<std::string> parts;
-  if (!c.disturbance_a.empty()) parts.push_back("A was disturbed (" + joined(c.disturbance_a, "; ", lang) + ")");
-  if (!c.disturbance_b.empty()) parts.push_back("B was disturbed (" + joined(c.disturbance_b, "; ", lang) + ")");
-  return joined(parts, " and ");
+Message disturbed_phrase(const Comparison& c, Lang lang) {
+  const bool a = !c.disturbance_a.empty();
+  const bool b = !c.disturbance_b.empty();
+  if (a && b) {
+    return msg("A was disturbed ({a}) and B was disturbed ({b})", arg("a", listed(c.disturbance_a, lang)),
+               arg("b", listed(c.disturbance_b, lang)));
+  }
+  if (a) return msg("A was disturbed ({reasons})", arg("reasons", listed(c.disturbance_a, lang)));
+  if (b) return msg("B was disturbed ({reasons})", arg("reasons", listed(c.disturbance_b, lang)));
+  return {};
 }
 
-// The verdict in one sentence; in zh its lists are translated item by item, and the caller
-// translates the sentence around them.
-std::string verdict_sentence(const Comparison& c, Lang lang = Lang::en) {
+// The verdict in one sentence (`lang` picks how its lists are joined: listed()).
+Message verdict_sentence(const Comparison& c, Lang lang = Lang::en) {
   switch (c.verdict()) {
     case CompareVerdict::holds: {
       std::size_t headlines = 0;
       for (const auto& m : c.metrics) headlines += m.headline ? 1 : 0;
-      return fmt::format("B holds against A: {} headline metric{} within tolerance, every verify check passed",
-                         headlines, headlines == 1 ? "" : "s");
+      if (headlines == 1) {
+        return msg("B holds against A: {count} headline metric within tolerance, every verify check passed",
+                   arg("count", headlines));
+      }
+      return msg("B holds against A: {count} headline metrics within tolerance, every verify check passed",
+                 arg("count", headlines));
     }
     case CompareVerdict::inconclusive: {
       const auto undecided = c.undecided();
       if (undecided.empty()) {
-        return "inconclusive: every headline figure is within tolerance, but " + disturbed_phrase(c, lang) +
-               ", and a figure measured beside another process's work cannot vouch for the lesson";
+        return msg("inconclusive: every headline figure is within tolerance, but {disturbed}, and a figure measured "
+                   "beside another process's work cannot vouch for the lesson",
+                   arg("disturbed", disturbed_phrase(c, lang)));
       }
-      return "inconclusive: too noisy to judge: " + joined(undecided, "; ", lang) + ", and " +
-             disturbed_phrase(c, lang);
+      return msg("inconclusive: too noisy to judge: {undecided}, and {disturbed}",
+                 arg("undecided", listed(undecided, lang)), arg("disturbed", disturbed_phrase(c, lang)));
     }
     case CompareVerdict::fails: break;
   }
-  std::string text = "B does not hold against A: " + joined(c.failures(), "; ", lang);
+  const Message failures = listed(c.failures(lang), lang);
   const auto undecided = c.undecided();
-  if (!undecided.empty()) {
-    text += "; too noisy to judge: " + joined(undecided, "; ", lang) + ", as " + disturbed_phrase(c, lang);
+  if (undecided.empty()) return msg("B does not hold against A: {failures}", arg("failures", failures));
+  return msg("B does not hold against A: {failures}; too noisy to judge: {undecided}, as {disturbed}",
+             arg("failures", failures), arg("undecided", listed(undecided, lang)),
+             arg("disturbed", disturbed_phrase(c, lang)));
+}
+
+// "verify results: A pass, B FAIL", with " (headline check)" for a headline expect check.
+Message check_line(const CheckComparison& x) {
+  const MessageArg key = arg("key", x.key);
+  const MessageArg a = arg("a", verdict_of(x.a));
+  const MessageArg b = arg("b", verdict_of(x.b));
+  if (x.kind == CheckKind::verify) {
+    return x.headline ? msg("verify {key}: A {a}, B {b} (headline check)", key, a, b)
+                      : msg("verify {key}: A {a}, B {b}", key, a, b);
   }
-  return text;
+  return x.headline ? msg("expect {key}: A {a}, B {b} (headline check)", key, a, b)
+                    : msg("expect {key}: A {a}, B {b}", key, a, b);
 }
 
 void metric_rows_text(std::ostringstream& out, const Comparison& c, std::size_t width, Lang lang) {
@@ -158,56 +190,65 @@ void metric_rows_text(std::ostringstream& out, const Comparison& c, std::size_t 
 // Text for a terminal, in the student's language: every fixed phrase goes through the zh
 // catalogue (course-notes/zh/labels/cli.po); keys, units, numbers and file names stay as they are.
 void comparison_text(std::ostringstream& out, const Comparison& c, std::size_t width, Lang lang) {
-  put_wrapped(out, tr(lang, fmt::format("compare · lesson {:02d} {}", c.a->report.lesson_number, c.a->report.lesson_slug)),
+  put_wrapped(out,
+              tr(lang, msg("compare · lesson {number} {slug}", arg("number", fmt::format("{:02d}", c.a->report.lesson_number)),
+                           arg("slug", c.a->report.lesson_slug))),
               width, 0, 2);
   for (const auto* run : {c.a, c.b}) {
     const auto& disturbance = run == c.a ? c.disturbance_a : c.disturbance_b;
-    const auto source = wrap_text(tr(lang, run->source), std::max<std::size_t>(width, 25) - 5);
+    const auto source = wrap_text(tr(lang, source_words(*run)), std::max<std::size_t>(width, 25) - 5);
     for (std::size_t i = 0; i < source.size(); ++i) {
       out << (i == 0 ? (run == c.a ? "  A  " : "  B  ") : "     ") << source[i] << '\n';
     }
-    std::vector<std::string> items = run_items(*run, disturbance);
-    for (auto& item : items) item = tr(lang, item);
-    put_packed(out, items, width, 5, " · ");
+    put_packed(out, spoken(run_items(*run, disturbance), lang), width, 5, " · ");
     if (!disturbance.empty()) put_wrapped(out, tr(lang, environment_text(disturbance, lang)), width, 5, 7);
   }
   for (const auto& p : c.params) {
-    put_wrapped(out, tr(lang, fmt::format("param {}: {} → {}", p.name, p.a.empty() ? "—" : p.a, p.b.empty() ? "—" : p.b)),
-                width, 2, 4);
+    const Message change =
+        msg("param {name}: {a} → {b}", arg("name", p.name), arg("a", value_or_dash(p.a)), arg("b", value_or_dash(p.b)));
+    put_wrapped(out, tr(lang, change), width, 2, 4);
   }
   metric_rows_text(out, c, width, lang);
   for (const auto& x : c.checks) {
-    if (x.a == x.b) continue;
-    put_wrapped(out,
-                tr(lang, fmt::format("{} {}: A {}, B {}{}", kind_name(x.kind), x.key, verdict_of(x.a),
-                                     verdict_of(x.b), x.headline ? " (headline check)" : "")),
-                width, 2, 4);
+    if (x.a != x.b) put_wrapped(out, tr(lang, check_line(x)), width, 2, 4);
   }
   put_wrapped(out, tr(lang, verdict_sentence(c, lang)), width, 2, 4);
 }
 
-// A markdown table's heading row, translated whole (its cells are words the catalogue knows as
-// one line), and the row that aligns its columns.
-void md_heading(std::ostringstream& out, const std::string& heading, const std::string& alignment, Lang lang) {
-  out << tr(lang, heading) << '\n' << alignment << '\n';
+// A markdown table's heading row, each cell's words in `lang` (the letters A and B, and B/A, are
+// data), and the row that aligns its columns.
+void md_heading(std::ostringstream& out, const std::vector<Message>& cells, const std::string& alignment, Lang lang) {
+  std::string line = "|";
+  for (const auto& cell : cells) {
+    const std::string text = md_cell(tr(lang, cell));
+    line += text.empty() ? " |" : " " + text + " |";
+  }
+  out << line << '\n' << alignment << '\n';
 }
 
 // Markdown for a course page, in the student's language as the text form is: headings, verdicts
 // and fixed phrases through the catalogue; keys, units, numbers and file names as they are.
 void comparison_md(std::ostringstream& out, const Comparison& c, Lang lang) {
-  out << "### " << tr(lang, fmt::format("Lesson {:02d} {}: B against A", c.a->report.lesson_number, c.a->report.lesson_slug))
+  out << "### "
+      << tr(lang, msg("Lesson {number} {slug}: B against A", arg("number", fmt::format("{:02d}", c.a->report.lesson_number)),
+                      arg("slug", c.a->report.lesson_slug)))
       << "\n\n";
-  md_heading(out, "| run | file | device · recorded · integrity · environment | why disturbed |", "|---|---|---|---|", lang);
+  md_heading(out, {"run", "file", "device · recorded · integrity · environment", "why disturbed"}, "|---|---|---|---|", lang);
   for (const auto* run : {c.a, c.b}) {
     const auto& disturbance = run == c.a ? c.disturbance_a : c.disturbance_b;
-    out << fmt::format("| {} | {} | {} | {} |\n", run == c.a ? "A" : "B", md_cell(tr(lang, run->source)),
-                       md_cell(joined(run_items(*run, disturbance), " · ", lang)), md_cell(joined(disturbance, "; ", lang)));
+    out << fmt::format("| {} | {} | {} | {} |\n", run == c.a ? "A" : "B", md_cell(tr(lang, source_words(*run))),
+                       md_cell(joined_data(spoken(run_items(*run, disturbance), lang), " · ")),
+                       md_cell(tr(lang, listed(disturbance, lang))));
   }
   for (const auto& p : c.params) {
-    out << '\n' << tr(lang, fmt::format("Param `{}`: {} → {}", p.name, md_cell(p.a), md_cell(p.b))) << '\n';
+    out << '\n'
+        << tr(lang, msg("Param `{name}`: {a} → {b}", arg("name", p.name), arg("a", md_cell(p.a)), arg("b", md_cell(p.b))))
+        << '\n';
   }
   out << '\n';
-  md_heading(out, "| | metric | unit | A | B | B/A | tolerance | verdict |", "|---|---|---|---:|---:|---:|---:|---|", lang);
+  md_heading(out,
+             {Message(), "metric", "unit", verbatim("A"), verbatim("B"), verbatim("B/A"), "tolerance", "verdict"},
+             "|---|---|---|---:|---:|---:|---:|---|", lang);
   for (const auto& m : c.metrics) {
     const auto ratio = m.ratio();
     out << fmt::format("| {} | {} | {} | {} | {} | {} | ±{}{} | {} |\n", m.headline ? tr(lang, "**headline**") : "",
@@ -216,7 +257,7 @@ void comparison_md(std::ostringstream& out, const Comparison& c, Lang lang) {
                        m.capped ? " " + tr(lang, "(capped)") : "", tr(lang, metric_verdict(m)));
   }
   out << '\n';
-  md_heading(out, "| check | kind | headline | A | B |", "|---|---|---|---|---|", lang);
+  md_heading(out, {"check", "kind", "headline", verbatim("A"), verbatim("B")}, "|---|---|---|---|---|", lang);
   for (const auto& x : c.checks) {
     out << fmt::format("| {} | {} | {} | {} | {} |\n", md_cell(x.key), tr(lang, kind_name(x.kind)),
                        x.headline ? tr(lang, "yes") : "", tr(lang, verdict_of(x.a)), tr(lang, verdict_of(x.b)));
@@ -235,15 +276,15 @@ void comparison_csv(std::ostringstream& out, const Comparison& c) {
   }
   for (const auto& x : c.checks) {
     out << fmt::format("{},{},{},,{},{},{},,,{}\n", files, kind_name(x.kind), csv_field(x.key), x.headline ? "yes" : "no",
-                       verdict_of(x.a), verdict_of(x.b), x.a == x.b ? "same" : "differs");
+                       verdict_of(x.a).en(), verdict_of(x.b).en(), x.a == x.b ? "same" : "differs");
   }
   // Each run's environment (the verdict column: clean, or disturbed and why), then the verdict.
-  out << fmt::format("{},environment,A,,,,,,,{}\n", files, csv_field(environment_text(c.disturbance_a)));
-  out << fmt::format("{},environment,B,,,,,,,{}\n", files, csv_field(environment_text(c.disturbance_b)));
+  out << fmt::format("{},environment,A,,,,,,,{}\n", files, csv_field(environment_text(c.disturbance_a).en()));
+  out << fmt::format("{},environment,B,,,,,,,{}\n", files, csv_field(environment_text(c.disturbance_b).en()));
   const char* verdict = c.verdict() == CompareVerdict::holds ? "holds"
                         : c.verdict() == CompareVerdict::inconclusive ? "inconclusive"
                                                                       : "fails";
-  out << fmt::format("{},verdict,{},,,,,,,{}\n", files, verdict, csv_field(verdict_sentence(c)));
+  out << fmt::format("{},verdict,{},,,,,,,{}\n", files, verdict, csv_field(verdict_sentence(c).en()));
 }
 
 // The headline metrics of a run as "key value unit" items.
@@ -274,26 +315,27 @@ std::string tally(const Report& r, CheckKind kind) {
 }
 
 std::string lesson_of(const Report& r) { return fmt::format("{:02d} {}", r.lesson_number, r.lesson_slug); }
-std::string device_of(const Report& r) { return r.devices.empty() ? "no device" : r.devices.front().name; }
 // The node the run was made on (its scheduler's, else its host); "" when the run does not say.
 std::string node_of(const Report& r) { return r.provenance ? r.provenance->node() : std::string(); }
 
 // Who handed the run in and where it ran, for the line under a row: "handed in by alice", "node n3".
-std::vector<std::string> who_and_where(const GradeRow& row, Lang lang) {
-  std::vector<std::string> items;
-  if (!row.student.empty()) items.push_back(tr(lang, msg("handed in by {student}", arg("student", row.student))));
-  if (row.run != nullptr && !node_of(row.run->report).empty()) items.push_back(tr(lang, msg("node {node}", arg("node", node_of(row.run->report)))));
+std::vector<Message> who_and_where(const GradeRow& row) {
+  std::vector<Message> items;
+  if (!row.student.empty()) items.push_back(msg("handed in by {student}", arg("student", row.student)));
+  if (row.run != nullptr && !node_of(row.run->report).empty()) {
+    items.push_back(msg("node {node}", arg("node", node_of(row.run->report))));
+  }
   return items;
 }
 
-// The verdict cells of a grade row, after the file: lesson, verify, expect, integrity, environment
-// (an unreadable file has one: "unreadable").
+// The verdict cells of a grade row, after the file, in `lang`: lesson, verify, expect, integrity,
+// environment (an unreadable file has one: "unreadable").
 std::vector<std::string> grade_cells(const GradeRow& row, Lang lang) {
   if (row.run == nullptr) return {tr(lang, "unreadable")};
   const Report& r = row.run->report;
-  return {lesson_of(r), tr(lang, "verify") + " " + tally(r, CheckKind::verify),
-          tr(lang, "expect") + " " + tally(r, CheckKind::expect), tr(lang, integrity_name(row.run->integrity.state)),
-          tr(lang, r.disturbed() ? "disturbed" : "clean")};
+  return {lesson_of(r), tr(lang, msg("verify {tally}", arg("tally", tally(r, CheckKind::verify)))),
+          tr(lang, msg("expect {tally}", arg("tally", tally(r, CheckKind::expect)))),
+          tr(lang, integrity_name(row.run->integrity.state)), tr(lang, r.disturbed() ? "disturbed" : "clean")};
 }
 
 // Column widths of the text table: the file, then each verdict cell.
@@ -340,21 +382,21 @@ void grade_text_row(std::ostringstream& out, const GradeRow& row, const std::vec
     put_wrapped(out, tr(lang, row.problem), width, 6, 8);
     return;
   }
-  std::vector<std::string> figures = who_and_where(row, lang);
-  figures.push_back(device_of(row.run->report));
+  std::vector<std::string> figures = spoken(who_and_where(row), lang);
+  figures.push_back(tr(lang, device_of(row.run->report)));
   for (auto& item : headline_items(row.run->report)) figures.push_back(std::move(item));
   put_packed(out, figures, width, 6, " · ");
   if (row.superseded) {
     put_wrapped(out, tr(lang, "superseded by a later submission of the same lesson: only the latest counts"), width, 6, 8);
     return;
   }
-  for (const auto& problem : grade_problems(row, lang)) put_wrapped(out, problem, width, 6, 8);
+  for (const auto& why : grade_problems(row, lang)) put_wrapped(out, tr(lang, why), width, 6, 8);
 }
 
 // Why a row does not count, or why it fails: for markdown (in `lang`) and CSV (in English).
-std::string row_problems(const GradeRow& row, Lang lang = Lang::en) {
-  if (row.superseded) return tr(lang, "superseded by a later submission");
-  return joined_spoken(grade_problems(row, lang), "; ", lang);  // grade_problems speaks `lang` already
+Message row_problems(const GradeRow& row, Lang lang = Lang::en) {
+  if (row.superseded) return "superseded by a later submission";
+  return listed(grade_problems(row, lang), lang);
 }
 
 // The markdown cells of a row, its words in `lang`.
@@ -365,12 +407,12 @@ std::vector<std::string> grade_fields(const GradeRow& row, Lang lang) {
           r ? node_of(*r) : "",
           r ? lesson_of(*r) : "",
           r ? tr(lang, device_of(*r)) : "",
-          r ? joined(headline_items(*r), "; ") : "",
+          r ? joined_data(headline_items(*r), "; ") : "",
           r ? tally(*r, CheckKind::verify) : "",
           r ? tally(*r, CheckKind::expect) : "",
-          tr(lang, r ? row.run->integrity.describe() : "unreadable"),
+          tr(lang, r ? row.run->integrity.describe(lang) : Message("unreadable")),
           r ? tr(lang, r->disturbed() ? "disturbed" : "clean") : "",
-          row_problems(row, lang)};
+          tr(lang, row_problems(row, lang))};
 }
 
 constexpr const char* kGradeCsvHeader =
@@ -389,18 +431,18 @@ std::vector<std::string> grade_csv_fields(const GradeRow& row) {
           r ? node_of(*r) : "",
           r ? std::to_string(r->lesson_number) : "",
           r ? r->lesson_slug : "",
-          r ? device_of(*r) : "",
+          r ? device_of(*r).en() : "",
           r ? r->tool_version : "",
           r ? r->recorded_at : "",
-          r ? joined(headline_items(*r), "; ") : "",
+          r ? joined_data(headline_items(*r), "; ") : "",
           number(verify.first),
           number(verify.second),
           number(expect.first),
           number(expect.second),
-          r ? row.run->integrity.describe() : "unreadable",
+          r ? row.run->integrity.describe().en() : "unreadable",
           r ? (r->disturbed() ? "disturbed" : "clean") : "",
           row.superseded ? "1" : "0",
-          row_problems(row),
+          row_problems(row).en(),
           grade_passes(row) ? "1" : "0"};
 }
 
@@ -429,7 +471,9 @@ std::string render_grades(const std::vector<GradeRow>& rows, TableFormat format,
   if (format == TableFormat::csv) {
     out << kGradeCsvHeader;
   } else if (format == TableFormat::md) {
-    md_heading(out, "| file | student | node | lesson | device | headline | verify | expect | integrity | environment | problems |",
+    md_heading(out,
+               {"file", "student", "node", "lesson", "device", "headline", "verify", "expect", "integrity", "environment",
+                "problems"},
                "|---|---|---|---|---|---|---|---|---|---|---|", lang);
   }
   for (const auto& row : rows) {
@@ -438,11 +482,11 @@ std::string render_grades(const std::vector<GradeRow>& rows, TableFormat format,
     } else if (format == TableFormat::csv) {
       std::vector<std::string> fields = grade_csv_fields(row);
       for (auto& field : fields) field = csv_field(field);
-      out << joined(fields, ",") << '\n';
+      out << joined_data(fields, ",") << '\n';
     } else {
       std::vector<std::string> fields = grade_fields(row, lang);
       for (auto& field : fields) field = md_cell(field);
-      out << "| " << joined(fields, " | ") << " |\n";
+      out << "| " << joined_data(fields, " | ") << " |\n";
     }
   }
   if (format != TableFormat::csv) {
@@ -450,16 +494,26 @@ std::string render_grades(const std::vector<GradeRow>& rows, TableFormat format,
     const std::size_t counted = rows.size() - superseded;
     const auto passing = static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), grade_passes)) - superseded;
     out << '\n';
-    put_wrapped(out,
-                tr(lang, fmt::format("{} of {} run{} pass: readable, not modified, the student's own and as assigned, "
-                                     "clean (no other process on the GPU while it measured, no noisy headline metric) "
-                                     "and every verify check passed",
-                                     passing, counted, counted == 1 ? "" : "s")),
-                width, 0, 2);
+    const MessageArg pass = arg("passing", passing);
+    const MessageArg of = arg("counted", counted);
+    const Message summary =
+        counted == 1 ? msg("{passing} of {counted} run pass: readable, not modified, the student's own and as assigned, "
+                           "clean (no other process on the GPU while it measured, no noisy headline metric) and every "
+                           "verify check passed",
+                           pass, of)
+                     : msg("{passing} of {counted} runs pass: readable, not modified, the student's own and as assigned, "
+                           "clean (no other process on the GPU while it measured, no noisy headline metric) and every "
+                           "verify check passed",
+                           pass, of);
+    put_wrapped(out, tr(lang, summary), width, 0, 2);
     if (superseded > 0) {
-      put_wrapped(out, tr(lang, fmt::format("{} earlier submission{} superseded: only a student's latest run of a lesson counts",
-                                            superseded, superseded == 1 ? "" : "s")),
-                  width, 0, 2);
+      const Message earlier =
+          superseded == 1
+              ? msg("{count} earlier submission superseded: only a student's latest run of a lesson counts",
+                    arg("count", superseded))
+              : msg("{count} earlier submissions superseded: only a student's latest run of a lesson counts",
+                    arg("count", superseded));
+      put_wrapped(out, tr(lang, earlier), width, 0, 2);
     }
   }
   return out.str();

@@ -29,10 +29,9 @@ std::string mark(const GradeRow* row, bool csv) {
 }
 
 void gradebook_text(std::ostringstream& out, const Gradebook& book, std::size_t width, Lang lang) {
-  for (const auto& line : wrap_text(tr(lang, fmt::format("gradebook · students: {} · lessons: {} (✓ passed, ✗ did not, "
-                                                         "— no run)",
-                                                         book.students.size(), book.lessons.size())),
-                                    std::max<std::size_t>(width, 30))) {
+  const Message title = msg("gradebook · students: {students} · lessons: {lessons} (✓ passed, ✗ did not, — no run)",
+                            arg("students", book.students.size()), arg("lessons", book.lessons.size()));
+  for (const auto& line : wrap_text(tr(lang, title), std::max<std::size_t>(width, 30))) {
     out << line << '\n';
   }
   // "  NAME  03  05  passed": each lesson 4 columns, the tally at most 10.
@@ -56,10 +55,12 @@ void gradebook_text(std::ostringstream& out, const Gradebook& book, std::size_t 
   }
 }
 
-void gradebook_table(std::ostringstream& out, const Gradebook& book, bool csv) {
-  std::vector<std::string> header{"student"};
+// Markdown (its heading's words in `lang`) or CSV (English: its heading names columns for programs).
+void gradebook_table(std::ostringstream& out, const Gradebook& book, bool csv, Lang lang) {
+  const Lang heading_lang = csv ? Lang::en : lang;
+  std::vector<std::string> header{tr(heading_lang, "student")};
   for (const int lesson : book.lessons) header.push_back(lesson_name(book, lesson));
-  header.insert(header.end(), {"passed", "lessons"});
+  header.insert(header.end(), {tr(heading_lang, "passed"), tr(heading_lang, "lessons")});
   std::vector<std::vector<std::string>> rows{header};
   for (const auto& student : book.students) {
     std::vector<std::string> row{student};
@@ -82,12 +83,12 @@ void gradebook_table(std::ostringstream& out, const Gradebook& book, bool csv) {
   }
 }
 
-// The test output of a lesson: why it does not pass, or what passed.
-std::string test_output(const GradeRow& row) {
-  const auto problems = grade_problems(row);
+// The test output of a lesson, in `lang`: the file, then why it does not pass, or what passed.
+std::string test_output(const GradeRow& row, Lang lang) {
+  const auto problems = grade_problems(row, lang);
   std::string text = row.file + "\n";
-  for (const auto& p : problems) text += "- " + p + "\n";
-  if (problems.empty()) text += "passes: intact, clean, every verify check passed\n";
+  for (const auto& why : problems) text += "- " + tr(lang, why) + "\n";
+  if (problems.empty()) text += tr(lang, "passes: intact, clean, every verify check passed") + "\n";
   return text;
 }
 
@@ -98,12 +99,12 @@ std::string render_gradebook(const Gradebook& book, TableFormat format, std::siz
   if (format == TableFormat::text) {
     gradebook_text(out, book, width, lang);
   } else {
-    gradebook_table(out, book, format == TableFormat::csv);
+    gradebook_table(out, book, format == TableFormat::csv, lang);
   }
   return out.str();
 }
 
-std::string render_gradescope(const std::vector<GradeRow>& rows, const Gradebook& book) {
+std::string render_gradescope(const std::vector<GradeRow>& rows, const Gradebook& book, Lang lang) {
   nlohmann::json tests = nlohmann::json::array();
   double score = 0;
   for (const int lesson : book.lessons) {
@@ -115,23 +116,24 @@ std::string render_gradescope(const std::vector<GradeRow>& rows, const Gradebook
                      {"score", passes ? 1 : 0},
                      {"max_score", 1},
                      {"status", passes ? "passed" : "failed"},
-                     {"output", row != nullptr ? test_output(*row) : "no run of this lesson was handed in\n"},
+                     {"output", row != nullptr ? test_output(*row, lang)
+                                               : tr(lang, "no run of this lesson was handed in") + "\n"},
                      {"visibility", "visible"}});
   }
   for (const auto& row : rows) {
     if (row.run != nullptr) continue;
-    tests.push_back({{"name", "not a run: " + row.file},
+    tests.push_back({{"name", tr(lang, msg("not a run: {file}", arg("file", row.file)))},
                      {"score", 0},
                      {"max_score", 0},
                      {"status", "failed"},
-                     {"output", row.problem.en() + "\n"},
+                     {"output", tr(lang, row.problem) + "\n"},
                      {"visibility", "visible"}});
   }
   const nlohmann::json results{
       {"score", score},
-      {"output", fmt::format("cudalab: {} of {} lessons pass (intact, the submitter's own, as assigned, clean, every "
-                             "verify check passed)",
-                             score, book.lessons.size())},
+      {"output", tr(lang, msg("cudalab: {passing} of {lessons} lessons pass (intact, the submitter's own, as assigned, "
+                              "clean, every verify check passed)",
+                              arg("passing", fmt::format("{}", score)), arg("lessons", book.lessons.size())))},
       {"tests", tests}};
   return results.dump(2) + "\n";
 }

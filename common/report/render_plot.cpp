@@ -120,14 +120,14 @@ std::vector<std::string> legend(const std::vector<ResolvedSeries>& series, const
   std::size_t measured = 0;
   for (std::size_t i = 0; i < series.size(); ++i) {
     const std::string key = series[i].model ? (style.unicode ? "⠉⠉" : "..") : std::string(1, kMarkers[measured++ % std::size(kMarkers)]);
-    const std::string item = key + " " + series[i].name;
+    const std::string item = key + " " + style.said(series[i].name);
     const std::size_t w = display_width(item) + 3;
     if (width + w > style.width && width > indent) {
       lines.push_back(line);
       line = std::string(indent, ' ');
       width = indent;
     }
-    line += colored(key, i, style.color) + " " + series[i].name + "   ";
+    line += colored(key, i, style.color) + " " + style.said(series[i].name) + "   ";
     width += w;
   }
   if (width > indent) lines.push_back(line);
@@ -238,7 +238,7 @@ std::vector<std::string> render_plot(const Plot& plot, const Report& report, con
   const std::string vbar = style.unicode ? "│" : "|", tick = style.unicode ? "┤" : "+";
   std::vector<std::string> lines;
   lines.push_back(fmt::format("{}{}", std::string(left > 1 ? left - 1 : 0, ' '),
-                              plot.y_label + (plot.y_unit.empty() ? "" : " (" + plot.y_unit + ")")));
+                              style.said(plot.y_label) + (plot.y_unit.empty() ? "" : " (" + plot.y_unit + ")")));
   std::vector<std::string> row_labels(kPlotRows);
   for (double t : yt) {
     const auto row = static_cast<std::size_t>(dot_y(t) / 4);
@@ -271,8 +271,9 @@ std::vector<std::string> render_plot(const Plot& plot, const Report& report, con
   }
   lines.push_back(rule);
   lines.push_back(label_line);
-  const std::string x_title = plot.x_label + (plot.x_unit.empty() || plot.x_unit == "B" ? "" : " (" + plot.x_unit + ")") +
-                              (plot.log_x ? (style.unicode ? " · " : " - ") + (style.words ? style.words("log scale") : "log scale") : "");
+  const std::string x_title = style.said(plot.x_label) +
+                              (plot.x_unit.empty() || plot.x_unit == "B" ? "" : " (" + plot.x_unit + ")") +
+                              (plot.log_x ? (style.unicode ? " · " : " - ") + style.said("log scale") : "");
   const std::size_t xw = display_width(x_title);
   lines.push_back(std::string(left + (cols > xw ? (cols - xw) / 2 : 0), ' ') + x_title);
   for (auto& l : legend(series, style, left)) lines.push_back(std::move(l));

@@ -13,7 +13,7 @@ namespace cudalab {
 // The plot's points with y resolved from the report's metrics (a point whose metric is missing
 // is dropped).
 struct ResolvedSeries {
-  std::string name;
+  Message name;
   bool model = false;
   std::vector<std::pair<double, double>> points;
 };
@@ -24,7 +24,8 @@ struct PlotStyle {
   bool unicode = true;     // braille lines and symbol markers; ASCII otherwise
   bool color = false;
   // The chart's own words ("log scale") in the reader's language; empty: as they are.
-  std::function<std::string(const std::string&)> words;
+  std::function<std::string(const Message&)> words;
+  std::string said(const Message& m) const { return words ? words(m) : m.en(); }
 };
 
 // Lines of text, none wider than style.width columns: the axes with ticks and units, each

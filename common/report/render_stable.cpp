@@ -19,7 +19,7 @@ std::string render_stable(const Report& report) {
   }
   for (const auto& section : report.sections) {
     for (const auto& f : section.facts) {
-      if (f.stable) out << fmt::format("fact {}.{}={}\n", section.key, f.key, f.value);
+      if (f.stable) out << fmt::format("fact {}.{}={}\n", section.key, f.key, f.value.en());
     }
   }
   out << "environment " << (report.disturbed() ? "disturbed" : "clean") << '\n';

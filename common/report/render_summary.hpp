@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "common/core/lang.hpp"
 #include "common/report/report.hpp"
 
 namespace cudalab {
@@ -21,6 +22,7 @@ struct TourRow {
 // "lesson NN slug verify=pass expect=pass environment=clean" line each, nothing that varies
 // between runs on a quiet GPU; portable: only verify, as expect and the environment depend on the GPU.
 enum class TourForm { text, stable, portable };
-std::string render_tour_summary(const std::vector<TourRow>& rows, TourForm form, std::size_t width = 80);
+std::string render_tour_summary(const std::vector<TourRow>& rows, TourForm form, std::size_t width = 80,
+                                Lang lang = Lang::en);
 
 }  // namespace cudalab

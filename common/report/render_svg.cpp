@@ -93,7 +93,7 @@ std::string marker(double x, double y, std::size_t k, const char* color) {
 
 namespace {
 
-std::string axis_title(const std::string& label, const std::string& unit, bool show_unit, bool log_scale, Lang lang,
+std::string axis_title(const Message& label, const std::string& unit, bool show_unit, bool log_scale, Lang lang,
                        std::string_view notes_file) {
   return tr(lang, label, notes_file) + (show_unit && !unit.empty() ? " (" + unit + ")" : "") +
          (log_scale ? " · " + tr(lang, "log scale") : "");
@@ -126,7 +126,7 @@ std::string plot_svg(const Plot& plot, const Report& report, Lang lang) {
   const auto series = resolve_plot(plot, report);
   const Range xr = range_of(series, true, plot.log_x), yr = range_of(series, false, plot.log_y);
   const double x0 = kLeft, x1 = kWidth - kRight, y0 = kHeight - kBottom, y1 = kTop;
-  const auto words = [&](const std::string& t) { return tr(lang, t, report.notes_file()); };
+  const auto words = [&](const Message& t) { return tr(lang, t, report.notes_file()); };
   std::string svg = header(words(plot.title));
   plot_axes(plot, xr, yr, lang, report.notes_file(), svg);
   double legend_x = x0;
@@ -213,7 +213,7 @@ void draw_lane_summary(const Timeline& t, const Band& band, std::string& svg) {
 }  // namespace
 
 std::string timeline_svg(const Timeline& t, Lang lang, std::string_view notes_file) {
-  const auto words = [&](const std::string& text) { return tr(lang, text, notes_file); };
+  const auto words = [&](const Message& text) { return tr(lang, text, notes_file); };
   const Band band{150, kWidth - kRight, kTop + 10,
                   std::clamp(360.0 / static_cast<double>(std::max<std::size_t>(1, t.lanes.size())), 14.0, 40.0)};
   // The usual five, and unified memory's kinds only where the picture has them; the legend wraps.

@@ -44,7 +44,7 @@ constexpr std::size_t kMinLabelWidth = 16;
 class TextRenderer {
  public:
   TextRenderer(std::ostream& out, const Report& report, const TextStyle& style)
-      : out_(out), report_(report), style_(style), paint_{style.color} {}
+      : out_(out), report_(report), style_(style), paint_{style.color}, notes_file_(report.notes_file()) {}
 
   void render() {
     header();
@@ -71,11 +71,10 @@ class TextRenderer {
 
  private:
   // The renderer's own words in the report's language (course-notes/zh/labels/cudalab.po).
-  std::string tr(std::string_view text) const { return cudalab::tr(style_.lang, text, report_.notes_file()); }
-  std::string tr(const char* templ) const { return tr(Message(templ)); }
-  std::string tr(const Message& words) const { return cudalab::tr(style_.lang, words, report_.notes_file()); }
+  // Words in the reader's language: the report's and the renderer's own, translated, then formatted.
+  std::string tr(const Message& words) const { return cudalab::tr(style_.lang, words, notes_file_); }
   // A line prefix ("params", "warning") padded to the 10 columns the header lines share.
-  std::string prefix(std::string_view word) const { return pad_right(tr(word), 10); }
+  std::string prefix(const char* word) const { return pad_right(tr(word), 10); }
 
   std::size_t prose_width(std::size_t indent) const {
     return std::max<std::size_t>(30, std::min(style_.width, kMaxProseWidth) - indent);
@@ -94,7 +93,7 @@ class TextRenderer {
 
   void header() {
     header_line(fmt::format("cudalab {:02d} · {} — {}", report_.lesson_number, report_.lesson_slug,
-                            report_.lesson_title),
+                            tr(report_.lesson_title)),
                 [&](const std::string& l) { return paint_.bold(l); });
     if (style_.recorded) {
       header_line(tr(msg("recorded run · {when} · cudalab {version}", arg("when", report_.recorded_at),
@@ -123,14 +122,14 @@ class TextRenderer {
       }
     }
     for (const auto& w : report_.warnings) {
-      const auto lines = wrap_text(w, prose_width(10));
+      const auto lines = wrap_text(tr(w), prose_width(10));
       for (std::size_t i = 0; i < lines.size(); ++i) {
         out_ << (i == 0 ? paint_.yellow(prefix("warning")) : "          ") << lines[i] << '\n';
       }
     }
     bool first = true;
     for (const auto& e : report_.environment) {
-      const auto lines = wrap_text(e.summary, prose_width(12));
+      const auto lines = wrap_text(tr(e.summary), prose_width(12));
       for (std::size_t i = 0; i < lines.size(); ++i) {
         const std::string mark = i > 0 ? " " : e.ok ? paint_.green("✓") : paint_.yellow("!");
         out_ << (first && i == 0 ? prefix("setting") : "          ") << mark << ' ' << lines[i] << '\n';
@@ -176,21 +175,35 @@ class TextRenderer {
   }
 
   void render_timeline_section(const Timeline& t, bool with_notes) {
-    section_title(tr(msg("timeline · {title}", arg("title", tr(t.title)))));
+    section_title(tr(msg("timeline · {title}", arg("title", t.title))));
     if (with_notes && !t.notes_key.empty()) notes_block(t.notes_key, kIndent);
     out_ << '\n';
     TimelineStyle chart{style_.color, style_.width > kIndent ? style_.width - kIndent : style_.width, {}};
-    chart.words = [this](const std::string& text) { return tr(text); };
+    chart.words = [this](const Message& words) { return tr(words); };
     for (const auto& line : render_timeline(t, chart)) out_ << std::string(kIndent, ' ') << line << '\n';
   }
 
+  // The drawing's words in the reader's language; the boxes are drawn for their widths.
+  std::vector<ArtText> art_text(const std::vector<ArtPiece>& art) const {
+    std::vector<ArtText> out;
+    for (const auto& piece : art) {
+      ArtText text{piece.boxed, tr(piece.line), {}};
+      for (const auto& row : piece.rows) {
+        text.rows.emplace_back();
+        for (const auto& cell : row) text.rows.back().push_back(tr(cell));
+      }
+      out.push_back(std::move(text));
+    }
+    return out;
+  }
+
   void render_section(const Section& s) {
-    section_title(s.title);
+    section_title(tr(s.title));
     if (!s.notes_key.empty()) notes_block(s.notes_key, kIndent);
     if (!s.art.empty()) {
       out_ << '\n';
       const std::size_t room = style_.width > kIndent ? style_.width - kIndent : style_.width;
-      for (const auto& line : fit_art(s.art, room)) out_ << std::string(kIndent, ' ') << line << '\n';
+      for (const auto& line : draw_art(art_text(s.art), room)) out_ << std::string(kIndent, ' ') << line << '\n';
     }
     facts(s.facts);
     metrics(style_.tables ? s.metrics : unplotted(s));
@@ -230,18 +243,24 @@ class TextRenderer {
   }
 
   void plot(const Plot& p) {
-    out_ << '\n' << std::string(kIndent, ' ') << paint_.bold(p.title) << '\n';
+    out_ << '\n' << std::string(kIndent, ' ') << paint_.bold(tr(p.title)) << '\n';
     PlotStyle chart{style_.width > kIndent ? style_.width - kIndent : style_.width, style_.unicode, style_.color, {}};
-    chart.words = [this](const std::string& text) { return tr(text); };
+    chart.words = [this](const Message& words) { return tr(words); };
     for (const auto& line : render_plot(p, report_, chart)) out_ << std::string(kIndent, ' ') << line << '\n';
     if (!style_.tables) out_ << std::string(kIndent, ' ') << paint_.dim(tr("(the numbers: --table, or the JSON)")) << '\n';
   }
 
   // label  value  note, in columns while they fit the terminal. A row whose label or value is too
   // wide for its column is stacked: the label, then its value and note indented beneath it.
-  void facts(const std::vector<Fact>& facts) {
-    if (facts.empty()) return;
+  struct FactText {
+    std::string label, value, note;
+  };
+
+  void facts(const std::vector<Fact>& report_facts) {
+    if (report_facts.empty()) return;
     out_ << '\n';
+    std::vector<FactText> facts;
+    for (const auto& f : report_facts) facts.push_back({tr(f.label), tr(f.value), tr(f.note)});
     std::size_t label_w = 0, value_w = 0;
     for (const auto& f : facts) {
       label_w = std::max(label_w, display_width(f.label));
@@ -284,8 +303,8 @@ class TextRenderer {
     if (metrics.empty()) return;
     std::size_t label_w = 0, unit_w = 0;
     for (const auto& m : metrics) {
-      label_w = std::max(label_w, display_width(m.label));
-      unit_w = std::max(unit_w, display_width(m.unit));
+      label_w = std::max(label_w, display_width(tr(m.label)));
+      unit_w = std::max(unit_w, display_width(unit_of(m)));
     }
     const bool any_range = std::any_of(metrics.begin(), metrics.end(),
                                        [](const Metric& m) { return m.samples.size() > 1; });
@@ -301,9 +320,16 @@ class TextRenderer {
     }
     out_ << '\n' << heading << '\n';
     for (const auto& m : metrics) {
-      if (stacked) folded(m.label, kIndent, "");
-      metric_row(m, stacked ? std::string() : m.label, label_w, unit_w, any_range);
+      if (stacked) folded(tr(m.label), kIndent, "");
+      metric_row(m, stacked ? std::string() : tr(m.label), label_w, unit_w, any_range);
     }
+  }
+
+  // A metric's unit: a unit of measure as it is, a counted word ("copies") translated.
+  std::string unit_of(const Metric& m) const {
+    if (style_.lang == Lang::en || m.unit.empty()) return m.unit;
+    const std::string* zh = zh_catalogue(notes_file_).find(m.unit);
+    return zh != nullptr ? *zh : m.unit;
   }
 
   void metric_row(const Metric& m, const std::string& label, std::size_t label_w, std::size_t unit_w, bool any_range) {
@@ -314,14 +340,16 @@ class TextRenderer {
       row += pad_left("—", 9);
     } else {
       const Summary s = m.summary();
-      row += paint_.bold(pad_left(format_number(s.median), 9)) + ' ' + pad_right(m.unit, unit_w);
+      row += paint_.bold(pad_left(format_number(s.median), 9)) + ' ' + pad_right(unit_of(m), unit_w);
       if (any_range && m.samples.size() > 1) {
         row += pad_left(format_number(s.min), 9) + pad_left(format_number(s.max), 9) +
                pad_left(fmt::format("±{:.1f}%", 50.0 * s.inlier_spread), 8);
       }
       std::string extra;
-      if (m.predicted) extra = tr(msg("predicted {value} {unit}", arg("value", format_number(*m.predicted)), arg("unit", m.unit)));
-      if (!m.note.empty()) extra += (extra.empty() ? "" : " · ") + m.note;
+      if (m.predicted) {
+        extra = tr(msg("predicted {value} {unit}", arg("value", format_number(*m.predicted)), arg("unit", unit_of(m))));
+      }
+      if (!m.note.empty()) extra += (extra.empty() ? "" : " · ") + tr(m.note);
       const std::string noise = tr(noise_text(m, s));
       if (!noise.empty()) notes.push_back({noise, style_.color ? "33" : ""});
       if (!extra.empty()) notes.push_back({(noise.empty() ? "" : " · ") + extra, style_.color ? "2" : ""});
@@ -349,26 +377,26 @@ class TextRenderer {
   // The spread column is ± half the (max - min) of the samples that are not outliers, relative
   // to the median. "noisy" when that is wider than the metric's tolerance; then how many samples
   // lie beyond kOutlierMads MADs (their indices are in the JSON).
-  static std::string noise_text(const Metric& m, const Summary& s) {
-    std::string text;
+  static Message noise_text(const Metric& m, const Summary& s) {
+    std::vector<Message> parts;
     // A computed figure (one value) is noisy through what it was computed from: say so.
-    if (m.noisy()) text = m.noisy_samples() ? "noisy" : "noisy input";
+    if (m.noisy()) parts.emplace_back(m.noisy_samples() ? "noisy" : "noisy input");
     // Outliers matter to a reader only when they make min and max look wider than the figure is.
     if (!s.outliers.empty() && s.spread > m.tolerance()) {
-      text += fmt::format("{}{} outlier{}", text.empty() ? "" : ", ", s.outliers.size(), s.outliers.size() == 1 ? "" : "s");
+      parts.push_back(msg(s.outliers.size() == 1 ? "{count} outlier" : "{count} outliers", arg("count", s.outliers.size())));
     }
-    return text;
+    return parts.empty() ? Message() : join(parts, ", ");
   }
 
   // A metric's median with its unit, as its own row prints it: a table may put figures of
   // different units in one column (a lecture's claims beside this run), so each carries its own.
   std::string cell_text(const Cell& c) const {
-    if (c.metric.empty()) return c.text;
+    if (c.metric.empty()) return tr(c.text);
     const Metric* m = report_.find_metric(c.metric);
     if (m == nullptr || m->samples.empty()) return "—";
     const std::string number = format_number(m->summary().median);
     if (m->unit.empty()) return number;
-    return number + (m->unit == "x" || m->unit == "%" ? "" : " ") + m->unit;
+    return number + (m->unit == "x" || m->unit == "%" ? "" : " ") + unit_of(*m);
   }
 
   // Columns as wide as their widest cell; when the table is wider than the terminal the widest
@@ -377,7 +405,9 @@ class TextRenderer {
     const std::size_t n = t.columns.size();
     std::vector<std::size_t> widths(n, 0);
     std::vector<std::vector<std::string>> cells;
-    for (std::size_t c = 0; c < n; ++c) widths[c] = display_width(t.columns[c]);
+    std::vector<std::string> columns;
+    for (const auto& column : t.columns) columns.push_back(tr(column));
+    for (std::size_t c = 0; c < n; ++c) widths[c] = display_width(columns[c]);
     for (const auto& row : t.rows) {
       std::vector<std::string> texts;
       for (std::size_t c = 0; c < row.size() && c < n; ++c) {
@@ -396,10 +426,10 @@ class TextRenderer {
       --total;
     }
     if (!fits_without_cutting_words(cells, widths)) {
-      stacked_table(t.columns, cells);
+      stacked_table(columns, cells);
       return;
     }
-    table_row(t.columns, widths, true);
+    table_row(columns, widths, true);
     for (const auto& row : cells) table_row(row, widths, false);
   }
 
@@ -459,11 +489,11 @@ class TextRenderer {
     for (const auto& c : report_.checks) {
       const std::string mark = c.passed ? paint_.green("✓") : paint_.red("✗");
       const std::string kind = tr(c.kind == CheckKind::verify ? "verify" : "expect");
-      const auto summary = wrap_text(c.summary, prose_width(10));
+      const auto summary = wrap_text(tr(c.summary), prose_width(10));
       out_ << mark << ' ' << pad_right(kind, 8) << summary[0] << '\n';
       for (std::size_t i = 1; i < summary.size(); ++i) out_ << std::string(10, ' ') << summary[i] << '\n';
       if (!c.passed && !c.detail.empty()) {
-        for (const auto& line : wrap_text(c.detail, prose_width(10))) {
+        for (const auto& line : wrap_text(tr(c.detail), prose_width(10))) {
           out_ << std::string(10, ' ') << paint_.dim(line) << '\n';
         }
       }
@@ -482,13 +512,13 @@ class TextRenderer {
   std::string why_noisy(const Metric& m) const {
     const Metric* found = report_.noise_source(m);
     const Metric* source = found != nullptr ? found : &m;
-    const std::string cause = tr(fmt::format(
-        "{} is noisy ({}): this verdict may not hold on a rerun; another process on the GPU or low clocks are the "
-        "usual cause",
-        source->label, source->noise_reason()));
-    if (source == &m) return cause;
-    return tr(msg("{metric} is computed from {source}", arg("metric", tr(m.label)), arg("source", tr(source->label)))) +
-           "; " + cause;
+    const Message cause = msg(
+        "{metric} is noisy ({why}): this verdict may not hold on a rerun; another process on the GPU or low clocks are "
+        "the usual cause",
+        arg("metric", source->label), arg("why", source->noise_reason()));
+    if (source == &m) return tr(cause);
+    return tr(msg("{metric} is computed from {source}; {cause}", arg("metric", m.label), arg("source", source->label),
+                  arg("cause", cause)));
   }
 
   // Live: what to run next. Recorded (cudalab show): the same commands, as things to try on a GPU.
@@ -499,12 +529,13 @@ class TextRenderer {
     std::size_t cmd_w = 0;
     for (const auto& t : report_.try_next) cmd_w = std::max(cmd_w, display_width(t.command));
     for (const auto& t : report_.try_next) {
-      if (2 + cmd_w + 4 + display_width(t.why) <= style_.width) {
-        out_ << "  " << paint_.cyan(pad_right(t.command, cmd_w)) << "  " << paint_.dim("# " + t.why) << '\n';
+      const std::string why = tr(t.why);
+      if (2 + cmd_w + 4 + display_width(why) <= style_.width) {
+        out_ << "  " << paint_.cyan(pad_right(t.command, cmd_w)) << "  " << paint_.dim("# " + why) << '\n';
         continue;
       }
       command_lines(t.command);
-      for (const auto& line : wrap_text(t.why, prose_width(6))) out_ << "      " << paint_.dim(line) << '\n';
+      for (const auto& line : wrap_text(why, prose_width(6))) out_ << "      " << paint_.dim(line) << '\n';
     }
   }
 
@@ -538,17 +569,13 @@ class TextRenderer {
   const Report& report_;
   const TextStyle& style_;
   Paint paint_;
+  std::string notes_file_;  // the lesson's catalogue
 };
 
 }  // namespace
 
 void render_text(std::ostream& out, const Report& report, const TextStyle& style) {
-  if (style.lang == Lang::en) {  // English is what the report holds: no copy of its samples
-    TextRenderer(out, report, style).render();
-    return;
-  }
-  const Report shown = translate_report(report, style.lang);  // a copy only to translate it
-  TextRenderer(out, shown, style).render();
+  TextRenderer(out, report, style).render();
 }
 
 std::string render_text(const Report& report, const TextStyle& style) {

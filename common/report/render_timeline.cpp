@@ -101,11 +101,11 @@ LaneSummary summarize_lanes(const Timeline& timeline, std::size_t columns, doubl
 }
 
 // One row per lane: its name, then runs of one kind (colour codes wrap runs rather than cells).
-void lane_rows(const Timeline& timeline, const LaneSummary& summary, std::size_t label_width, bool color,
-               std::vector<std::string>& lines) {
+void lane_rows(const Timeline& timeline, const std::vector<std::string>& names, const LaneSummary& summary,
+               std::size_t label_width, bool color, std::vector<std::string>& lines) {
   for (std::size_t l = 0; l < timeline.lanes.size(); ++l) {
     const auto& cells = summary.cells[l];
-    std::string row = pad_right(truncate_to_width(timeline.lanes[l].name, label_width), label_width) + " │";
+    std::string row = pad_right(truncate_to_width(names[l], label_width), label_width) + " │";
     for (std::size_t c = 0; c < cells.size();) {
       std::size_t end = c;
       while (end < cells.size() && cells[end] == cells[c]) ++end;
@@ -151,7 +151,7 @@ void time_axis(std::int64_t span, std::size_t columns, double ns_per_cell, std::
 
 // The legend: only the kinds this picture shows, wrapped to the width.
 void legend(const LaneSummary& summary, const TimelineStyle& style,
-            const std::function<std::string(const std::string&)>& words, std::vector<std::string>& lines) {
+            const std::function<std::string(const Message&)>& words, std::vector<std::string>& lines) {
   std::string legend = words("legend");
   std::size_t legend_width = display_width(legend);
   for (ActivityKind kind : kLegendOrder) {
@@ -175,8 +175,8 @@ void legend(const LaneSummary& summary, const TimelineStyle& style,
 }  // namespace
 
 std::vector<std::string> render_timeline(const Timeline& timeline, const TimelineStyle& style) {
-  const std::function<std::string(const std::string&)> words = [&style](const std::string& text) {
-    return style.words ? style.words(text) : text;
+  const std::function<std::string(const Message&)> words = [&style](const Message& text) {
+    return style.words ? style.words(text) : text.en();
   };
   std::vector<std::string> lines;
   if (timeline.ops.empty()) {
@@ -184,7 +184,9 @@ std::vector<std::string> render_timeline(const Timeline& timeline, const Timelin
     return lines;
   }
   std::size_t label_width = 2;
-  for (const auto& lane : timeline.lanes) label_width = std::max(label_width, display_width(lane.name));
+  std::vector<std::string> names;  // the lanes' names in the reader's language
+  for (const auto& lane : timeline.lanes) names.push_back(words(lane.name));
+  for (const auto& name : names) label_width = std::max(label_width, display_width(name));
   label_width = std::min({label_width, kMaxLabelWidth, std::max<std::size_t>(4, style.width / 4)});
   const std::size_t frame = label_width + 3;  // label, " │" before the chart, "│" after it
   const std::size_t columns = style.width > frame + kMinChartColumns ? style.width - frame : kMinChartColumns;
@@ -192,12 +194,14 @@ std::vector<std::string> render_timeline(const Timeline& timeline, const Timelin
   const double ns_per_cell = static_cast<double>(span) / static_cast<double>(columns);
 
   const LaneSummary summary = summarize_lanes(timeline, columns, ns_per_cell);
-  lane_rows(timeline, summary, label_width, style.color, lines);
+  lane_rows(timeline, names, summary, label_width, style.color, lines);
   time_axis(span, columns, ns_per_cell, label_width, lines);
   legend(summary, style, words, lines);
   if (timeline.dropped_records > 0) {
-    const std::string warning = words(fmt::format("! CUPTI dropped {} record{}: some operations are missing from this picture",
-                                                  timeline.dropped_records, timeline.dropped_records == 1 ? "" : "s"));
+    const std::string warning =
+        words(msg(timeline.dropped_records == 1 ? "! CUPTI dropped {count} record: some operations are missing from this picture"
+                                                : "! CUPTI dropped {count} records: some operations are missing from this picture",
+                  arg("count", timeline.dropped_records)));
     for (auto& line : wrap_text(warning, style.width)) lines.push_back(std::move(line));
   }
   return lines;

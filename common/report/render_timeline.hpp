@@ -14,7 +14,7 @@ struct TimelineStyle {
   bool color = false;
   std::size_t width = 80;  // total columns, labels included
   // The chart's own words ("legend", "kernel", ...) in the reader's language; empty: as they are.
-  std::function<std::string(const std::string&)> words;
+  std::function<std::string(const Message&)> words;
 };
 
 // The Gantt chart, one string per line (no trailing newlines): a lane per stream, a time axis

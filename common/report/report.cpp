@@ -54,17 +54,18 @@ Summary Metric::summary() const {
   return summary_cache_->summary;
 }
 
-std::string Metric::noise_reason() const {
+Message Metric::noise_reason() const {
   if (steady(samples, tolerance())) return {};
   const Summary s = summary();
   if (s.inlier_spread > tolerance()) {
-    return fmt::format("its samples spread {:.0f}%, more than the {:.0f}% it may", 100.0 * s.inlier_spread,
-                       100.0 * tolerance());
+    return msg("its samples spread {spread}%, more than the {limit}% it may",
+               arg("spread", fmt::format("{:.0f}", 100.0 * s.inlier_spread)),
+               arg("limit", fmt::format("{:.0f}", 100.0 * tolerance())));
   }
   const std::size_t wide = wide_outliers(samples, s, tolerance());
   if (too_many_outliers(wide, samples.size())) {
-    return fmt::format("{} of its {} samples are outliers far from the rest, more than one in {}", wide, samples.size(),
-                       kOutlierShareLimit);
+    return msg("{outliers} of its {samples} samples are outliers far from the rest, more than one in {share}",
+               arg("outliers", wide), arg("samples", samples.size()), arg("share", kOutlierShareLimit));
   }
   return {};
 }
@@ -82,25 +83,26 @@ const Metric* Report::noise_source(const Metric& metric) const {
   return nullptr;
 }
 
-// The preflight's summary up to its advice: "3 other processes used the GPU while the lesson
-// measured".
-std::vector<std::string> Report::disturbance() const {
-  std::vector<std::string> reasons;
+// The preflight's finding without its advice: "3 other processes used the GPU while the lesson
+// measured" (its summary's "found" argument; the whole summary in a run of schema 1).
+std::vector<Message> Report::disturbance() const {
+  std::vector<Message> reasons;
   for (const auto& item : environment) {
     if (item.key != "other_processes" || item.ok) continue;
-    reasons.push_back(item.summary.substr(0, item.summary.find(": ")));
+    const Message* found = item.summary.find_arg("found");
+    reasons.push_back(found != nullptr ? *found : item.summary);
   }
   for (const auto& key : headline_metric_keys()) {
     const Metric* m = find_metric(key);
     if (m == nullptr || !m->noisy()) continue;
     const Metric* source = noise_source(*m);
     if (source == m) {
-      reasons.push_back(fmt::format("headline {} is noisy: {}", key, m->noise_reason()));
+      reasons.push_back(msg("headline {key} is noisy: {why}", arg("key", key), arg("why", m->noise_reason())));
     } else if (source != nullptr) {
-      reasons.push_back(fmt::format("headline {} is computed from {}, which is noisy: {}", key, source->key,
-                                    source->noise_reason()));
+      reasons.push_back(msg("headline {key} is computed from {source}, which is noisy: {why}", arg("key", key),
+                            arg("source", source->key), arg("why", source->noise_reason())));
     } else {
-      reasons.push_back(fmt::format("headline {} is noisy", key));
+      reasons.push_back(msg("headline {key} is noisy", arg("key", key)));
     }
   }
   return reasons;

@@ -1,6 +1,10 @@
 // The report model: everything a lesson run found, as data only. A lesson fills a Report; the
 // renderers (render.hpp) turn it into text, JSON or the stable grader form. A Report read back
 // from its JSON renders exactly like the live one, so a run can be shown without a GPU.
+//
+// Every word a person reads is a Message (core/message.hpp): a template with named arguments,
+// kept as such in the JSON and translated before it is formatted. Keys, units of measure, params
+// and numbers are data.
 #pragma once
 
 #include <optional>
@@ -9,6 +13,7 @@
 #include <vector>
 
 #include "common/core/device_facts.hpp"
+#include "common/core/message.hpp"
 #include "common/core/phases.hpp"
 #include "common/core/stats.hpp"
 #include "common/core/tally.hpp"
@@ -17,7 +22,10 @@
 namespace cudalab {
 
 // Bump when a field changes meaning or disappears; adding a field keeps the version.
-inline constexpr const char* kReportSchema = "cudalab-run/1";
+// Schema 2: every word a template with its arguments. A run of schema 1 is still read; its words
+// are the finished English it was recorded in, printed as they are in every language.
+inline constexpr const char* kReportSchema = "cudalab-run/2";
+inline constexpr const char* kLegacyReportSchema = "cudalab-run/1";
 
 // How far one run's figure may stray from another's (|b/a - 1|) before `cudalab compare` calls
 // it out of tolerance, when neither the metric nor its lesson says otherwise. Figures on the
@@ -33,11 +41,11 @@ struct Param {
 // A measured quantity: every sample, in one unit. The text shows median / min / max.
 struct Metric {
   std::string key;    // unique within the report, stable across runs: "overlap.4streams"
-  std::string label;  // for people: "overlapped (4 streams)"
-  std::string unit;   // "ms", "us", "GB/s", "x", "%"
+  Message label;      // for people: "overlapped (4 streams)"
+  std::string unit;   // "ms", "us", "GB/s", "x", "%"; a counted word ("copies") is translated as a word
   std::vector<double> samples;
   std::optional<double> predicted;  // what the model says, same unit
-  std::string note;                 // short annotation printed to the right
+  Message note;                     // short annotation printed to the right
   // How much run-to-run spread (of the non-outlier samples, relative to the median) this figure
   // may have before it is printed as noisy; kDefaultSpreadTolerance when unset.
   std::optional<double> spread_tolerance;
@@ -62,7 +70,7 @@ struct Metric {
   // Why its own samples are noisy, for people: "its samples spread 47%, more than the 10% it
   // may" or "6 of its 15 samples are outliers far from the rest, more than one in five"; empty
   // when they are not.
-  std::string noise_reason() const;
+  Message noise_reason() const;
   // Its own samples are noisy, or a figure it is computed from is.
   bool noisy() const { return noisy_samples() || !noisy_inputs.empty(); }
 
@@ -71,7 +79,7 @@ struct Metric {
     predicted = value;
     return std::move(*this);
   }
-  Metric with_note(std::string text) && {
+  Metric with_note(Message text) && {
     note = std::move(text);
     return std::move(*this);
   }
@@ -103,22 +111,22 @@ struct Metric {
 // One value that is not a timing: a device property, a count, a derived structural fact.
 struct Fact {
   std::string key;
-  std::string label;
-  std::string value;
-  std::string note;    // what it means / which lesson it matters for
+  Message label;
+  Message value;       // data (verbatim) or words
+  Message note;        // what it means / which lesson it matters for
   bool stable = true;  // printed in --stable output when it cannot change between runs
 };
 
 // A table cell is either literal text or the median of a metric (looked up by key), so the
 // numbers live once, with all their samples, in Section::metrics.
 struct Cell {
-  std::string text;
+  Message text;
   std::string metric;
 };
 
 struct Table {
   std::string key;
-  std::vector<std::string> columns;
+  std::vector<Message> columns;
   std::vector<std::vector<Cell>> rows;
 };
 
@@ -131,26 +139,36 @@ struct PlotPoint {
 };
 
 struct PlotSeries {
-  std::string name;
+  Message name;
   std::vector<PlotPoint> points;
   bool model = false;  // a line through the points (a fitted or predicted curve), else markers
 };
 
 struct Plot {
   std::string key;
-  std::string title;
-  std::string x_label, x_unit;  // x_unit "B" prints ticks as sizes (4KiB, 1MiB, ...)
-  std::string y_label, y_unit;
+  Message title;
+  Message x_label;
+  std::string x_unit;  // "B" prints ticks as sizes (4KiB, 1MiB, ...)
+  Message y_label;
+  std::string y_unit;
   bool log_x = false;
   bool log_y = false;
   std::vector<PlotSeries> series;
 };
 
+// One piece of a section's drawing: a plain line, or a box whose rows hold cells. The renderer
+// draws the box for the widths of the words in the reader's language.
+struct ArtPiece {
+  bool boxed = false;
+  Message line;                            // a plain line (boxed false)
+  std::vector<std::vector<Message>> rows;  // a box: the cells of each row (boxed true)
+};
+
 struct Section {
   std::string key;
-  std::string title;
-  std::string notes_key;          // course-notes section printed under the title ("" = none)
-  std::vector<std::string> art;   // preformatted lines, e.g. a diagram of the engines
+  Message title;
+  std::string notes_key;        // course-notes section printed under the title ("" = none)
+  std::vector<ArtPiece> art;    // a drawing, e.g. of the engines
   std::vector<Fact> facts;
   std::vector<Metric> metrics;
   std::vector<Table> tables;
@@ -166,8 +184,8 @@ struct Check {
   CheckKind kind = CheckKind::verify;
   std::string key;
   bool passed = false;
-  std::string summary;  // "results match the CPU reference (16,777,216 of 16,777,216)"
-  std::string detail;   // why it failed, or why it can fail on other hardware
+  Message summary;  // "results match the CPU reference (16,777,216 of 16,777,216)"
+  Message detail;   // why it failed, or why it can fail on other hardware
   std::vector<std::string> depends_on;  // metric keys the verdict is computed from
   // A verify check over elements (or bytes): how many matched the CPU reference of how many were
   // checked. Its verdict is recomputed from these alone (report/integrity.hpp); empty for a check
@@ -229,7 +247,7 @@ struct Provenance {
 
 struct TryNext {
   std::string command;  // "cudalab NN --flag value"
-  std::string why;      // "where did the overlap go?"
+  Message why;          // "where did the overlap go?"
 };
 
 struct Report {
@@ -238,18 +256,18 @@ struct Report {
   std::string recorded_at;  // ISO-8601 UTC of the run
   int lesson_number = 0;
   std::string lesson_slug;
-  std::string lesson_title;
+  Message lesson_title;
 
   std::vector<Param> params;
   std::vector<DeviceSummary> devices;  // the device(s) the run used
-  std::vector<std::string> warnings;   // environment problems that distort the lesson
+  std::vector<Message> warnings;       // environment problems that distort the lesson
   std::vector<EnvironmentItem> environment;  // the classroom preflight, one line per item
   std::optional<TurnSummary> turn;           // the GPU turn it measured in; none in older runs
   std::vector<Section> sections;
   std::vector<Check> checks;
   std::vector<TryNext> try_next;
   std::vector<Guess> guesses;  // --predict: the student's answers, asked before the run
-  std::string headline;  // one short figure for the `cudalab all` summary table
+  Message headline;  // one short figure for the `cudalab all` summary table
   // What the GPU did in the traced run(s), when the lesson was asked to trace (--timeline,
   // --trace). Drawn by the text form with --timeline and by `cudalab show`; never in --stable.
   std::vector<Timeline> timelines;
@@ -284,7 +302,7 @@ struct Report {
   // A run is disturbed when another process used the GPU while it measured (the classroom
   // preflight's "other_processes" item), or when a headline metric is noisy. Derived from the
   // run itself every time it is asked, so a file cannot claim to be clean.
-  std::vector<std::string> disturbance() const;
+  std::vector<Message> disturbance() const;
   bool disturbed() const { return !disturbance().empty(); }
   // Fills every metric's noisy_inputs from its inputs' noise, in reading order (a derived input
   // passes on its own inputs' noise). An input that names no metric counts as steady.
@@ -293,5 +311,42 @@ struct Report {
 
 // "2026-11-21T19:04:00Z"
 std::string utc_timestamp_now();
+
+// Calls f(Message&) on every word of the report, in reading order: translating a run, reading a
+// run of schema 1 as the English it holds, making a file's words printable.
+template <class F>
+void for_each_message(Report& r, F&& f) {
+  f(r.lesson_title);
+  f(r.headline);
+  for (auto& w : r.warnings) f(w);
+  for (auto& e : r.environment) f(e.summary);
+  for (auto& s : r.sections) {
+    f(s.title);
+    for (auto& piece : s.art) {
+      f(piece.line);
+      for (auto& row : piece.rows) {
+        for (auto& cell : row) f(cell);
+      }
+    }
+    for (auto& fact : s.facts) f(fact.label), f(fact.value), f(fact.note);
+    for (auto& m : s.metrics) f(m.label), f(m.note);
+    for (auto& table : s.tables) {
+      for (auto& column : table.columns) f(column);
+      for (auto& row : table.rows) {
+        for (auto& cell : row) f(cell.text);
+      }
+    }
+    for (auto& plot : s.plots) {
+      f(plot.title), f(plot.x_label), f(plot.y_label);
+      for (auto& series : plot.series) f(series.name);
+    }
+  }
+  for (auto& c : r.checks) f(c.summary), f(c.detail);
+  for (auto& t : r.try_next) f(t.why);
+  for (auto& t : r.timelines) {
+    f(t.title);
+    for (auto& lane : t.lanes) f(lane.name);
+  }
+}
 
 }  // namespace cudalab

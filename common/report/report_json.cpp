@@ -22,6 +22,14 @@ using nlohmann::json;
 
 // ---- to JSON -------------------------------------------------------------------------------
 
+void to_json(json& j, const ArtPiece& a) {
+  if (a.boxed) {
+    j = json{{"box", a.rows}};
+  } else {
+    j = json{{"line", a.line}};
+  }
+}
+
 void to_json(json& j, const Param& p) {
   j = json{{"name", p.name}, {"value", p.value}, {"stable", p.stable}};
 }
@@ -142,7 +150,7 @@ json report_to_json(const Report& r) {
     }
   }
   // Derived from the run itself for whoever reads the file; never read back (Report::disturbance).
-  const std::vector<std::string> disturbance = r.disturbance();
+  const std::vector<Message> disturbance = r.disturbance();
   j["environment_verdict"] = disturbance.empty() ? "clean" : "disturbed";
   j["disturbance"] = disturbance;
   if (r.provenance) j["provenance"] = *r.provenance;
@@ -155,6 +163,11 @@ json report_to_json(const Report& r) {
 // "sections[3].metrics[2].samples[7]: expected a number, found a string".
 
 namespace {
+
+Message optional_message(const JsonField& f, std::string_view key) {
+  const auto member = f.find(key);
+  return member ? read_message(*member) : Message();
+}
 
 std::string optional_text(const JsonField& f, std::string_view key) {
   const auto member = f.find(key);
@@ -178,6 +191,8 @@ std::vector<T> read_optional(const JsonField& f, std::string_view key, Read read
   const auto member = f.find(key);
   return member ? read_all<T>(*member, read) : std::vector<T>{};
 }
+
+std::vector<Message> read_messages(const JsonField& f) { return read_all<Message>(f, read_message); }
 
 int small_integer(const JsonField& f) { return static_cast<int>(f.integer(-1000000, 1000000)); }
 
@@ -204,35 +219,35 @@ std::optional<double> optional_number(const JsonField& f, std::string_view key) 
 Metric read_metric(const JsonField& f) {
   Metric m;
   m.key = f.at("key").text();
-  m.label = f.at("label").text();
+  m.label = read_message(f.at("label"));
   m.unit = f.at("unit").text();
   m.samples = f.at("samples").numbers();
   m.predicted = optional_number(f, "predicted");
   m.spread_tolerance = optional_number(f, "spread_tolerance");
   m.compare_tolerance = optional_number(f, "compare_tolerance");
-  m.note = optional_text(f, "note");
+  m.note = optional_message(f, "note");
   if (const auto inputs = f.find("inputs")) m.inputs = inputs->texts();  // noisy_inputs: derived
   return m;
 }
 
 Fact read_fact(const JsonField& f) {
-  return Fact{f.at("key").text(), f.at("label").text(), f.at("value").text(), optional_text(f, "note"),
-              optional_flag(f, "stable", true)};
+  return Fact{f.at("key").text(), read_message(f.at("label")), read_message(f.at("value")),
+              optional_message(f, "note"), optional_flag(f, "stable", true)};
 }
 
 Table read_table(const JsonField& f) {
   Table t;
   t.key = f.at("key").text();
-  t.columns = f.at("columns").texts();
+  t.columns = read_messages(f.at("columns"));
   t.rows = read_all<std::vector<Cell>>(f.at("rows"), [](const JsonField& row) {
-    return read_all<Cell>(row, [](const JsonField& c) { return Cell{optional_text(c, "text"), optional_text(c, "metric")}; });
+    return read_all<Cell>(row, [](const JsonField& c) { return Cell{optional_message(c, "text"), optional_text(c, "metric")}; });
   });
   return t;
 }
 
 PlotSeries read_series(const JsonField& f) {
   PlotSeries s;
-  s.name = f.at("name").text();
+  s.name = read_message(f.at("name"));
   s.model = optional_flag(f, "model", false);
   s.points = read_all<PlotPoint>(f.at("points"), [](const JsonField& p) {
     return PlotPoint{p.at("x").number(), optional_text(p, "metric"), optional_number(p, "y").value_or(0.0)};
@@ -243,10 +258,10 @@ PlotSeries read_series(const JsonField& f) {
 Plot read_plot(const JsonField& f) {
   Plot p;
   p.key = f.at("key").text();
-  p.title = f.at("title").text();
-  p.x_label = optional_text(f, "x_label");
+  p.title = read_message(f.at("title"));
+  p.x_label = optional_message(f, "x_label");
   p.x_unit = optional_text(f, "x_unit");
-  p.y_label = optional_text(f, "y_label");
+  p.y_label = optional_message(f, "y_label");
   p.y_unit = optional_text(f, "y_unit");
   p.log_x = optional_flag(f, "log_x", false);
   p.log_y = optional_flag(f, "log_y", false);
@@ -254,12 +269,27 @@ Plot read_plot(const JsonField& f) {
   return p;
 }
 
+// A piece of a drawing: {"line": words} or {"box": [[cell, ...], ...]}; in a run of schema 1, a
+// drawn line (boxes included, as finished text).
+ArtPiece read_art(const JsonField& f) {
+  ArtPiece piece;
+  if (f.value().is_string()) {
+    piece.line = Message::verbatim(f.text());
+  } else if (const auto box = f.find("box")) {
+    piece.boxed = true;
+    piece.rows = read_all<std::vector<Message>>(*box, read_messages);
+  } else {
+    piece.line = read_message(f.at("line"));
+  }
+  return piece;
+}
+
 Section read_section(const JsonField& f) {
   Section s;
   s.key = f.at("key").text();
-  s.title = f.at("title").text();
+  s.title = read_message(f.at("title"));
   s.notes_key = optional_text(f, "notes_key");
-  s.art = f.at("art").texts();
+  s.art = read_all<ArtPiece>(f.at("art"), read_art);
   s.facts = read_all<Fact>(f.at("facts"), read_fact);
   s.metrics = read_all<Metric>(f.at("metrics"), read_metric);
   s.tables = read_all<Table>(f.at("tables"), read_table);
@@ -277,8 +307,8 @@ Check read_check(const JsonField& f) {
   c.kind = kind == "verify" ? CheckKind::verify : CheckKind::expect;
   c.key = f.at("key").text();
   c.passed = f.at("passed").flag();
-  c.summary = f.at("summary").text();
-  c.detail = optional_text(f, "detail");
+  c.summary = read_message(f.at("summary"));
+  c.detail = optional_message(f, "detail");
   if (const auto depends = f.find("depends_on")) c.depends_on = depends->texts();
   // Added with structured checks; a run recorded before has neither.
   const auto correct = f.find("correct"), checked = f.find("checked");
@@ -292,7 +322,7 @@ Check read_check(const JsonField& f) {
 }
 
 EnvironmentItem read_environment(const JsonField& f) {
-  return EnvironmentItem{f.at("key").text(), f.at("ok").flag(), f.at("summary").text()};
+  return EnvironmentItem{f.at("key").text(), f.at("ok").flag(), read_message(f.at("summary"))};
 }
 
 SchedulerContext read_scheduler(const JsonField& f) {
@@ -315,7 +345,7 @@ Provenance read_provenance(const JsonField& f) {
 void read_lesson(const JsonField& lesson, Report& r) {
   r.lesson_number = small_integer(lesson.at("number"));
   r.lesson_slug = lesson.at("slug").text();
-  r.lesson_title = lesson.at("title").text();
+  r.lesson_title = read_message(lesson.at("title"));
 }
 
 // The fields added after the first runs were recorded: older runs have none.
@@ -341,22 +371,24 @@ void read_later_fields(const JsonField& f, Report& r) {
   r.digest = optional_text(f, "digest");
 }
 
-Report read_report(const JsonField& f) {
+Report read_report(const JsonField& f, const std::string& schema) {
   Report r;
-  r.schema = kReportSchema;
+  r.schema = schema;
   r.tool_version = f.at("tool_version").text();
   r.recorded_at = f.at("recorded_at").text();
   read_lesson(f.at("lesson"), r);
   r.params = read_all<Param>(f.at("params"), read_param);
   r.devices = read_all<DeviceSummary>(f.at("devices"), read_device);
-  r.warnings = f.at("warnings").texts();
+  r.warnings = read_messages(f.at("warnings"));
   r.sections = read_all<Section>(f.at("sections"), read_section);
   r.checks = read_all<Check>(f.at("checks"), read_check);
   r.try_next = read_all<TryNext>(f.at("try_next"), [](const JsonField& t) {
-    return TryNext{t.at("command").text(), t.at("why").text()};
+    return TryNext{t.at("command").text(), read_message(t.at("why"))};
   });
-  r.headline = f.at("headline").text();
+  r.headline = read_message(f.at("headline"));
   read_later_fields(f, r);
+  // Every word of a run of schema 1 is the finished English it was recorded in: data.
+  if (schema == kLegacyReportSchema) for_each_message(r, [](Message& m) { m = Message::verbatim(m.en()); });
   r.resolve_noisy_inputs();  // from the samples, as the live run did
   return r;
 }
@@ -366,11 +398,11 @@ Report report_from_field(const JsonField& f) {
   if (!j.is_object()) throw UsageError(msg("not a cudalab run (JSON {kind})", arg("kind", json_kind(j))));
   const auto found = j.find("schema");
   const std::string schema = found != j.end() && found->is_string() ? found->get<std::string>() : "";
-  if (schema != kReportSchema) {
+  if (schema != kReportSchema && schema != kLegacyReportSchema) {
     throw UsageError(msg("not a cudalab run (schema '{schema}', expected '{expected}')",
                          arg("schema", printable_value(schema)), arg("expected", std::string(kReportSchema))));
   }
-  return read_report(f);
+  return read_report(f, schema);
 }
 
 }  // namespace
@@ -390,27 +422,32 @@ void make_printable(Report& r) {
     if (control) text = printable(text);
   };
   auto fix_all = [&](std::vector<std::string>& texts) { std::for_each(texts.begin(), texts.end(), fix); };
-  for (std::string* text : {&r.tool_version, &r.recorded_at, &r.lesson_slug, &r.lesson_title, &r.headline}) fix(*text);
+  for (std::string* text : {&r.tool_version, &r.recorded_at, &r.lesson_slug}) fix(*text);
+  // Words: their templates and every argument, at every depth.
+  for_each_message(r, [&](Message& m) {
+    m = m.mapped([&](std::string text) {
+      fix(text);
+      return text;
+    });
+  });
   for (auto& p : r.params) fix(p.name), fix(p.value);
   for (auto& d : r.devices) fix(d.name);
-  fix_all(r.warnings);
-  for (auto& e : r.environment) fix(e.key), fix(e.summary);
+  for (auto& e : r.environment) fix(e.key);
   for (auto& s : r.sections) {
-    fix(s.key), fix(s.title), fix(s.notes_key), fix_all(s.art);
-    for (auto& f : s.facts) fix(f.key), fix(f.label), fix(f.value), fix(f.note);
-    for (auto& m : s.metrics) fix(m.key), fix(m.label), fix(m.unit), fix(m.note), fix_all(m.inputs);
+    fix(s.key), fix(s.notes_key);
+    for (auto& f : s.facts) fix(f.key);
+    for (auto& m : s.metrics) fix(m.key), fix(m.unit), fix_all(m.inputs);
     for (auto& t : s.tables) {
-      fix(t.key), fix_all(t.columns);
+      fix(t.key);
       for (auto& row : t.rows) {
-        for (auto& cell : row) fix(cell.text), fix(cell.metric);
+        for (auto& cell : row) fix(cell.metric);
       }
     }
   }
-  for (auto& c : r.checks) fix(c.key), fix(c.summary), fix(c.detail), fix_all(c.depends_on);
-  for (auto& t : r.try_next) fix(t.command), fix(t.why);
+  for (auto& c : r.checks) fix(c.key), fix_all(c.depends_on);
+  for (auto& t : r.try_next) fix(t.command);
   for (auto& t : r.timelines) {
-    fix(t.key), fix(t.title), fix(t.notes_key);
-    for (auto& lane : t.lanes) fix(lane.name);
+    fix(t.key), fix(t.notes_key);
     for (auto& op : t.ops) fix(op.name), fix(op.src_memory), fix(op.dst_memory);
   }
   fix_all(r.headline_metrics);

@@ -45,12 +45,12 @@ json chrome_trace_json(const std::vector<Timeline>& timelines) {
     const Timeline& t = timelines[i];
     const int pid = t.device + 100 * static_cast<int>(i);
     events.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", pid},
-                      {"args", {{"name", fmt::format("GPU {} · {}", t.device, t.title)}}}});
+                      {"args", {{"name", fmt::format("GPU {} · {}", t.device, t.title.en())}}}});
     events.push_back({{"ph", "M"}, {"name", "process_sort_index"}, {"pid", pid}, {"args", {{"sort_index", i}}}});
     for (std::size_t l = 0; l < t.lanes.size(); ++l) {
       const TimelineLane& lane = t.lanes[l];
       events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", pid}, {"tid", lane.stream_id},
-                        {"args", {{"name", lane.name}}}});
+                        {"args", {{"name", lane.name.en()}}}});
       events.push_back({{"ph", "M"}, {"name", "thread_sort_index"}, {"pid", pid}, {"tid", lane.stream_id},
                         {"args", {{"sort_index", l}}}});
     }
@@ -134,13 +134,13 @@ TimelineOp read_op(const JsonField& f, std::size_t lanes) {
 Timeline read_timeline(const JsonField& f) {
   Timeline t;
   t.key = f.at("key").text();
-  t.title = f.at("title").text();
+  t.title = read_message(f.at("title"));
   if (const auto notes = f.find("notes_key")) t.notes_key = notes->text();
   t.device = static_cast<int>(f.at("device").integer(0, 1 << 16));
   if (const auto dropped = f.find("dropped_records")) t.dropped_records = dropped->count();
   f.at("lanes").each([&](const JsonField& lane) {
     t.lanes.push_back(TimelineLane{static_cast<std::uint32_t>(lane.at("stream_id").integer(0, UINT32_MAX)),
-                                   lane.at("name").text()});
+                                   read_message(lane.at("name"))});
   });
   const JsonField ops = f.at("ops");
   t.ops.reserve(ops.value().is_array() ? ops.value().size() : 0);

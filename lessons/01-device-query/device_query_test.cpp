@@ -42,14 +42,20 @@ Measurements made_up(int devices, bool smoke_ok) {
 TEST(DeviceQueryModel, FactoryShowsTheCopyEngineCountAndTheSMs) {
   const auto art = factory_art(h100_like(0));
   std::string all;
-  for (const auto& line : art) all += line + "\n";
+  for (const auto& piece : art) {
+    all += piece.line.en() + "\n";
+    for (const auto& row : piece.rows) {
+      for (const auto& cell : row) all += cell.en() + "  ";
+      all += "\n";
+    }
+  }
   EXPECT_NE(all.find("copy engines x3"), std::string::npos);
   EXPECT_NE(all.find("132 SMs"), std::string::npos);
   EXPECT_EQ(all.find("device-to-device"), std::string::npos);
   EXPECT_EQ(all.find("its own queue"), std::string::npos);
   DeviceInfo one = h100_like(0);
   one.async_engine_count = 1;
-  EXPECT_NE(factory_art(one).back().find("take turns"), std::string::npos);
+  EXPECT_NE(factory_art(one).back().line.en().find("take turns"), std::string::npos);
 }
 
 TEST(DeviceQueryReport, ListsEveryDeviceShownAndVerifiesEachSmokeKernel) {
@@ -59,7 +65,7 @@ TEST(DeviceQueryReport, ListsEveryDeviceShownAndVerifiesEachSmokeKernel) {
   ASSERT_EQ(r.devices.size(), 2u);
   EXPECT_EQ(r.params.front().value, "all");
   EXPECT_TRUE(r.verify_passed());
-  EXPECT_EQ(r.headline, "NVIDIA H100 80GB HBM3 · 3 copy engines · priorities 0…-5 · Gen5 x16");
+  EXPECT_EQ(r.headline.en(), "NVIDIA H100 80GB HBM3 · 3 copy engines · priorities 0…-5 · Gen5 x16");
   bool peer_table = false;
   for (const auto& s : r.sections) peer_table = peer_table || !s.tables.empty();
   EXPECT_TRUE(peer_table);
@@ -77,8 +83,8 @@ TEST(DeviceQueryReport, ThePageableAccessNoteFollowsItsValue) {
       for (const auto& f : s.facts) fact = f.key == "pageable_access" ? &f : fact;
     }
     ASSERT_NE(fact, nullptr);
-    EXPECT_EQ(fact->value, access ? "yes" : "no");
-    EXPECT_EQ(fact->note.find("cannot") == std::string::npos, access) << fact->note;
+    EXPECT_EQ(fact->value.en(), access ? "yes" : "no");
+    EXPECT_EQ(fact->note.en().find("cannot") == std::string::npos, access) << fact->note;
   }
 }
 

@@ -159,10 +159,17 @@ void measure_bidirectional(Measurements& m, const RunContext& ctx, const HostMem
   m.bidirectional_bytes.add(count_pattern_matches(down.data(), n, kDownSeed), n);
   if (ctx.tracing()) {  // after the check: the traced run rewrites the buffers
     traced_run(m.timelines,
-               fmt::format("both directions at once: {} up and {} down, pinned", format_bytes(n), format_bytes(n)),
+               msg("both directions at once: {up} up and {down} down, pinned", arg("up", format_bytes(n)),
+                   arg("down", format_bytes(n))),
                {{lanes.worker(0), "upload (H2D)"}, {lanes.worker(1), "download (D2H)"}},
                [&](TraceSession&) { enqueue_both(stream); });
   }
+}
+
+// The lane of a kind of host memory.
+const char* lane_name_of(MemoryKind k) {
+  if (k == MemoryKind::pageable) return "pageable memory";
+  return k == MemoryKind::pinned ? "pinned memory" : "registered memory";
 }
 
 // The picture: one copy per memory kind, each kind on its own lane, one after another.
@@ -172,12 +179,13 @@ void trace_kinds(Measurements& m, DeviceBuffer<unsigned char>& device) {
   std::vector<NamedLane> lanes;
   for (std::size_t k = 0; k < m.kinds.size(); ++k) {
     hosts.push_back(std::make_unique<HostMemory>(m.kinds[k], m.probe));
-    lanes.push_back({streams[k].get(), fmt::format("{} memory", name_of(m.kinds[k]))});
+    lanes.push_back({streams[k].get(), lane_name_of(m.kinds[k])});
   }
-  std::string what;
+  std::string what;  // "H2D + D2H": data
   for (Direction d : m.directions) what += what.empty() ? label_of(d) : std::string(" + ") + label_of(d);
   traced_run(m.timelines,
-             fmt::format("{} of {} from each kind of host memory, one after another", what, format_bytes(m.probe)),
+             msg("{directions} of {size} from each kind of host memory, one after another", arg("directions", what),
+                 arg("size", format_bytes(m.probe))),
              lanes, [&](TraceSession&) {
                for (std::size_t k = 0; k < m.kinds.size(); ++k) {
                  for (Direction d : m.directions) copy_async(d, hosts[k]->data(), device.data(), m.probe, streams[k]);

@@ -108,13 +108,13 @@ TEST(PinnedVsPageableModel, BreakEvenIsNeverNegative) {
   const Metric* be = r.find_metric("alloc.break_even");
   ASSERT_NE(be, nullptr);
   EXPECT_GE(be->samples.at(0), 0);
-  EXPECT_EQ(be->note.find("-"), std::string::npos) << be->note;
-  EXPECT_NE(be->note.find("pays from the first copy"), std::string::npos) << be->note;
+  EXPECT_EQ(be->note.en().find("-"), std::string::npos) << be->note;
+  EXPECT_NE(be->note.en().find("pays from the first copy"), std::string::npos) << be->note;
 
   Measurements dear = healthy();
   dear.allocation->pinned_ms = same(60);
   const Report r2 = report_of(dear);
-  EXPECT_NE(r2.find_metric("alloc.break_even")->note.find("more than malloc"), std::string::npos);
+  EXPECT_NE(r2.find_metric("alloc.break_even")->note.en().find("more than malloc"), std::string::npos);
   EXPECT_DOUBLE_EQ(r2.find_metric("alloc.break_even")->samples.at(0), std::ceil((60 - 35.7) / saving));
 }
 
@@ -176,7 +176,7 @@ TEST(PinnedVsPageableReport, OneKindHasNoComparisonChecks) {
   const Report r = report_of(m);
   for (const auto& c : r.checks) EXPECT_EQ(c.kind, CheckKind::verify) << c.key;
   EXPECT_EQ(r.find_metric("alloc.break_even"), nullptr);
-  EXPECT_NE(r.headline.find("pinned H2D 64MiB"), std::string::npos) << r.headline;
+  EXPECT_NE(r.headline.en().find("pinned H2D 64MiB"), std::string::npos) << r.headline;
 }
 
 TEST(TransferFit, RecoversLatencyAndBandwidthFromExactData) {

@@ -12,19 +12,24 @@ namespace cudalab::stream_overlap {
 
 namespace {
 
-std::string share_note(const char* what, double factor, double total) {
-  return fmt::format("{}: {:.0f}% of the speed-up", what, 100.0 * share_of(factor, total));
+// `what` is words ("cold -> warm"), translated on its own.
+Message share_note(const char* what, double factor, double total) {
+  return msg("{what}: {percent}% of the speed-up", arg("what", what),
+             arg("percent", fmt::format("{:.0f}", 100.0 * share_of(factor, total))));
 }
 
 void add_facts(SectionBuilder& s, const LectureReplica& r) {
   s.fact("lecture_speedup", "lecture 002 (NVIDIA L20)", "19.62 ms -> 7.78 ms: 2.52×",
          "its baseline copies from malloc'd memory, its overlapped run from pinned")
-      .fact("program", "its program", "cuda_basics/05_stream_overlap.cu",
+      .fact("program", "its program", verbatim("cuda_basics/05_stream_overlap.cu"),
             "shizhengLi/cuda-triton-learning: 4M floats in 4 segments, 1000 × sinf + cosf per element")
       .fact("kernel_fills", "one segment's kernel",
-            fmt::format("{} blocks of {}", format_count(static_cast<std::size_t>(r.kernel_blocks)), lecture::kThreads),
-            fmt::format("the GPU holds {} × {} = {} at once: one kernel fills it, so streams can overlap only copies",
-                        r.sm_count, r.blocks_per_sm, format_count(static_cast<std::size_t>(r.resident_blocks()))),
+            msg("{blocks} blocks of {threads}", arg("blocks", format_count(static_cast<std::size_t>(r.kernel_blocks))),
+                arg("threads", lecture::kThreads)),
+            msg("the GPU holds {sms} × {per_sm} = {resident} at once: one kernel fills it, so streams can overlap "
+                "only copies",
+                arg("sms", r.sm_count), arg("per_sm", r.blocks_per_sm),
+                arg("resident", format_count(static_cast<std::size_t>(r.resident_blocks())))),
             false);
   if (!r.first_in_process) {
     s.fact("not_cold", "cold run", "not cold", "this process had run the program before: its kernel was loaded", false);
@@ -70,27 +75,30 @@ void add_checks(ReportBuilder& b, const LectureReplica& r, const LecturePredicti
                                                        {"touched", &r.touched}, {"warm", &r.warm},
                                                        {"pinned", &r.pinned},   {"streams", &r.streams}};
   for (const auto& [key, tally] : runs) {
-    b.verify(fmt::format("lecture.{}", key), *tally, Counted::elements, fmt::format("lecture program, {} run", key),
+    b.verify(fmt::format("lecture.{}", key), *tally, Counted::elements,
+             msg("lecture program, {run} run", arg("run", key)),
              "a wrong element means a segment was skipped, or copied back before its kernel ended");
   }
   const int resident = r.resident_blocks();
   b.expect("lecture_kernel_fills_gpu", r.kernel_blocks >= resident,
-           fmt::format("each of its kernels has {} blocks, at least the {} the GPU runs at once",
-                       format_count(static_cast<std::size_t>(r.kernel_blocks)),
-                       format_count(static_cast<std::size_t>(resident))),
+           msg("each of its kernels has {blocks} blocks, at least the {resident} the GPU runs at once",
+               arg("blocks", format_count(static_cast<std::size_t>(r.kernel_blocks))),
+               arg("resident", format_count(static_cast<std::size_t>(resident)))),
            "a GPU with more SMs than the program's segment has waves would leave room for a second kernel");
   const double streams = median_of(r.streams_ms);
   const double ratio = predicted.streams_ms > 0 ? streams / predicted.streams_ms : 0;
   b.expect("lecture_model_predicts_overlap", std::fabs(ratio - 1.0) <= kLectureModelTolerance,
-           fmt::format("its 4-stream run within {:.0f}% of the engine model, one kernel at a time (measured = {:.0f}% of "
-                       "model)",
-                       100 * kLectureModelTolerance, 100 * ratio),
+           msg("its 4-stream run within {tolerance}% of the engine model, one kernel at a time (measured = "
+               "{percent}% of model)",
+               arg("tolerance", fmt::format("{:.0f}", 100 * kLectureModelTolerance)),
+               arg("percent", fmt::format("{:.0f}", 100 * ratio))),
            "the model lets a kernel start only when the one before it has ended; a kernel's last wave leaves SMs "
            "idle that the next kernel can already use, which shortens the run a little")
       .depends_on({"lecture.streams"});
   b.expect("lecture_demo_caught", !r.demo.all_correct(),
-           fmt::format("its transfer + compute demo, verified: {} of {} elements are wrong",
-                       format_count(r.demo.checked - r.demo.correct), format_count(r.demo.checked)),
+           msg("its transfer + compute demo, verified: {wrong} of {checked} elements are wrong",
+               arg("wrong", format_count(r.demo.checked - r.demo.correct)),
+               arg("checked", format_count(r.demo.checked))),
            "without a wait, a kernel reads its batch before the upload lands and a download leaves before its kernel "
            "ends; on a GPU where the copies ran far slower than the kernels this could come out right by chance");
 }

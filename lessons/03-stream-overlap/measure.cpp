@@ -244,17 +244,20 @@ int calibrate_iters(Rig& r, Measurements& m, const RunContext& ctx, const Stream
 // Each variant once more, untimed, for its picture; and the lanes' busy time for the check
 // that the trace agrees with the timed runs.
 void trace_variants(Rig& r, const Params& p, Measurements& m, const Stream& origin) {
-  auto trace = [&](Variant v, const std::string& title, const std::vector<NamedLane>& lanes) {
+  auto trace = [&](Variant v, const Message& title, const std::vector<NamedLane>& lanes) {
     return traced_run(m.timelines, title, lanes, [&](TraceSession&) { enqueue(r, v, origin); });
   };
   std::vector<NamedLane> worker_lanes;
-  for (int w = 0; w < r.workers.count(); ++w) worker_lanes.push_back({r.workers.worker(w), fmt::format("stream {}", w)});
+  for (int w = 0; w < r.workers.count(); ++w) {
+    worker_lanes.push_back({r.workers.worker(w), msg("stream {id}", arg("id", w))});
+  }
   const auto sequential = trace(Variant::sequential, "sequential: one stream, the whole buffer", {{origin, "one stream"}});
   std::optional<Timeline> depth;
   if (p.memory != "pageable") {
     depth = trace(Variant::depth_first,
-                  fmt::format("depth-first, pinned: {} chunks over {} streams (chunk c on stream c mod {})",
-                              m.chunk_count, p.streams, p.streams),
+                  msg("depth-first, pinned: {chunks} chunks over {streams} streams (chunk c on stream c mod "
+                      "{streams})",
+                      arg("chunks", m.chunk_count), arg("streams", p.streams)),
                   worker_lanes);
   }
   if (p.memory != "pinned") {

@@ -23,25 +23,34 @@ double median_ms(const Measurements& m, Variant v) { return median_of(m.runs.at(
 
 void add_setup(ReportBuilder& b, const Params& p, const Measurements& m) {
   const bool uneven = m.smallest_chunk != m.largest_chunk;
-  std::string iters_reason = "given with --kernel-iters";
+  Message iters_reason = "given with --kernel-iters";
   if (m.calibration) {
     const Calibration& c = *m.calibration;
-    iters_reason = fmt::format(
-        "calibrated on this GPU: the kernel took {} ms at {} and {} ms at {} iterations on one chunk; the line "
-        "through both reaches one chunk's copy time ({} ms) at {}",
-        format_number(c.low_ms), c.low_iters, format_number(c.high_ms), c.high_iters, format_number(c.copy_ms),
-        m.iters);
+    iters_reason = msg(
+        "calibrated on this GPU: the kernel took {low_ms} ms at {low_iters} and {high_ms} ms at {high_iters} "
+        "iterations on one chunk; the line through both reaches one chunk's copy time ({copy_ms} ms) at {iters}",
+        arg("low_ms", format_number(c.low_ms)), arg("low_iters", c.low_iters), arg("high_ms", format_number(c.high_ms)),
+        arg("high_iters", c.high_iters), arg("copy_ms", format_number(c.copy_ms)), arg("iters", m.iters));
   }
+  // Even or not, one stream or more: four whole templates.
+  Message chunking;
+  if (uneven) {
+    chunking = p.streams == 1 ? Message("{chunks} chunks of {size} or {smaller} over {streams} stream")
+                              : Message("{chunks} chunks of {size} or {smaller} over {streams} streams");
+    chunking.with(arg("smaller", format_bytes(m.smallest_chunk)));
+  } else {
+    chunking = p.streams == 1 ? Message("{chunks} chunks of {size} over {streams} stream")
+                              : Message("{chunks} chunks of {size} over {streams} streams");
+  }
+  chunking.with(arg("chunks", m.chunk_count)).with(arg("size", format_bytes(m.largest_chunk)));
+  chunking.with(arg("streams", p.streams));
   auto s = b.section("setup", "per-chunk stages, measured alone", "stages");
-  s.fact("chunking", "chunks",
-         fmt::format("{} chunks of {}{} over {} stream{}", m.chunk_count, format_bytes(m.largest_chunk),
-                     uneven ? fmt::format(" or {}", format_bytes(m.smallest_chunk)) : std::string(), p.streams,
-                     p.streams == 1 ? "" : "s"),
+  s.fact("chunking", "chunks", chunking,
          uneven ? "uneven sizes: the first chunks carry one extra byte, nothing is dropped" : "");
-  s.fact("copy_engines", "copy engines", std::to_string(m.copy_engines),
+  s.fact("copy_engines", "copy engines", verbatim(std::to_string(m.copy_engines)),
          m.copy_engines >= 2 ? "H2D and D2H each have an engine: the model uses both"
                              : "one engine for both directions: the model shares it");
-  s.fact("kernel_iters", "kernel iterations", std::to_string(m.iters), iters_reason, p.kernel_iters != 0);
+  s.fact("kernel_iters", "kernel iterations", verbatim(std::to_string(m.iters)), iters_reason, p.kernel_iters != 0);
   s.metric(measured("stage.h2d_pinned", "H2D one chunk (pinned)", "ms", m.h2d_pinned))
       .metric(measured("stage.kernel", "kernel one chunk", "ms", m.kernel))
       .metric(measured("stage.d2h_pinned", "D2H one chunk (pinned)", "ms", m.d2h_pinned))
@@ -50,22 +59,23 @@ void add_setup(ReportBuilder& b, const Params& p, const Measurements& m) {
 }
 
 // Measured ÷ model, spelled so it cannot be read the other way round.
-std::string measured_vs_model(double measured_ms, double model_ms) {
-  return fmt::format("measured = {:.0f}% of model", 100.0 * measured_ms / model_ms);
+Message measured_vs_model(double measured_ms, double model_ms) {
+  return msg("measured = {percent}% of model", arg("percent", fmt::format("{:.0f}", 100.0 * measured_ms / model_ms)));
 }
 
 void add_variants(ReportBuilder& b, const Params& p, const Measurements& m, const Prediction& predicted) {
   auto s = b.section("variants", "variants: measured vs the engine model");
-  s.fact("hardware_queues", "hardware queues", std::to_string(m.hardware_queues),
+  s.fact("hardware_queues", "hardware queues", verbatim(std::to_string(m.hardware_queues)),
          m.queues_from_env ? "from CUDA_DEVICE_MAX_CONNECTIONS: stream s feeds queue s mod this"
                            : "CUDA's default (CUDA_DEVICE_MAX_CONNECTIONS unset): stream s feeds queue s mod 8",
          false);
   s.fact("one_queue", "model with 1 queue",
-         fmt::format("breadth-first {} ms, depth-first {} ms", format_number(predicted.breadth_one_queue_ms),
-                     format_number(predicted.depth_one_queue_ms)),
-         fmt::format("against {} and {} ms with {}: try CUDA_DEVICE_MAX_CONNECTIONS=1",
-                     format_number(predicted.ms.at(Variant::breadth_first)),
-                     format_number(predicted.ms.at(Variant::depth_first)), m.hardware_queues),
+         msg("breadth-first {breadth} ms, depth-first {depth} ms",
+             arg("breadth", format_number(predicted.breadth_one_queue_ms)),
+             arg("depth", format_number(predicted.depth_one_queue_ms))),
+         msg("against {breadth} and {depth} ms with {queues}: try CUDA_DEVICE_MAX_CONNECTIONS=1",
+             arg("breadth", format_number(predicted.ms.at(Variant::breadth_first))),
+             arg("depth", format_number(predicted.ms.at(Variant::depth_first))), arg("queues", m.hardware_queues)),
          false);
   for (Variant v : kModelled) {
     const double model = predicted.ms.at(v);
@@ -73,7 +83,7 @@ void add_variants(ReportBuilder& b, const Params& p, const Measurements& m, cons
                  .with_prediction(model)
                  .with_note(measured_vs_model(median_ms(m, v), model)));
   }
-  const std::string speedup_label = fmt::format("speed-up, {} streams vs sequential", p.streams);
+  const Message speedup_label = msg("speed-up, {streams} streams vs sequential", arg("streams", p.streams));
   const double model_speedup = predicted.ms.at(Variant::sequential) / predicted.ms.at(Variant::depth_first);
   if (!m.depth_first_speedups.empty()) {
     // Timed in turns: each sample is one pair's ratio, which a drift of the machine cannot move.
@@ -103,13 +113,13 @@ void add_missing_wait(ReportBuilder& b, const Measurements& m) {
   const Tally& right = m.runs.at(Variant::transfer_compute).bytes;
   const Tally& wrong = m.runs.at(Variant::missing_wait).bytes;
   b.section("missing_wait", "the lecture's compute/transfer demo: a wait on no event")
-      .fact("bug", "lecture 002's program calls", "cudaStreamWaitEvent(computeStream, 0, 0)",
+      .fact("bug", "lecture 002's program calls", verbatim("cudaStreamWaitEvent(computeStream, 0, 0)"),
             "event 0 is no event: nothing makes a kernel wait for its upload")
       .table("missing_wait.bytes", {"variant", "bytes matching the CPU", "of"},
-             {{text_cell(info_of(Variant::transfer_compute).label), text_cell(format_count(right.correct)),
-               text_cell(format_count(right.checked))},
-              {text_cell(info_of(Variant::missing_wait).label), text_cell(format_count(wrong.correct)),
-               text_cell(format_count(wrong.checked))}});
+             {{text_cell(info_of(Variant::transfer_compute).label), data_cell(format_count(right.correct)),
+               data_cell(format_count(right.checked))},
+              {text_cell(info_of(Variant::missing_wait).label), data_cell(format_count(wrong.correct)),
+               data_cell(format_count(wrong.checked))}});
 }
 
 void add_verifies(ReportBuilder& b, const Measurements& m) {
@@ -127,8 +137,10 @@ void add_model_expects(ReportBuilder& b, const Measurements& m, const Prediction
     const bool depth = v == Variant::depth_first;
     b.expect(depth ? "model_predicts_overlap" : "model_predicts_breadth_first",
              std::fabs(ratio - 1.0) <= kModelTolerance,
-             fmt::format("{} run within {:.0f}% of the engine model ({})", depth ? "depth-first" : "breadth-first",
-                         100 * kModelTolerance, measured_vs_model(median_ms(m, v), predicted.ms.at(v))),
+             msg("{variant} run within {tolerance}% of the engine model ({comparison})",
+                 arg("variant", depth ? "depth-first" : "breadth-first"),
+                 arg("tolerance", fmt::format("{:.0f}", 100 * kModelTolerance)),
+                 arg("comparison", measured_vs_model(median_ms(m, v), predicted.ms.at(v)))),
              depth ? "the model ignores launch overhead and assumes each kernel fills the GPU; tiny chunks or a busy "
                      "GPU break that"
                    : "the model assumes a hardware queue keeps an engine while its next op is ready; how a GPU's "
@@ -141,7 +153,7 @@ void add_trace_expect(ReportBuilder& b, const Params& p, const Measurements& m) 
   if (!m.traced_sequential_busy_ms) return;
   const PipelineStages stages = pinned_stages(m);
   double worst = std::fabs(*m.traced_sequential_busy_ms / median_ms(m, Variant::sequential) - 1.0);
-  std::string worst_lane = "one stream (sequential)";
+  Message worst_lane = "one stream (sequential)";
   const double per_chunk_ms = stages.h2d + stages.kernel + stages.d2h;
   for (int w = 0; w < static_cast<int>(m.traced_depth_lane_busy_ms.size()); ++w) {
     const int chunks_on_lane = m.chunk_count / p.streams + (w < m.chunk_count % p.streams ? 1 : 0);
@@ -149,12 +161,14 @@ void add_trace_expect(ReportBuilder& b, const Params& p, const Measurements& m) 
         std::fabs(m.traced_depth_lane_busy_ms[static_cast<std::size_t>(w)] / (chunks_on_lane * per_chunk_ms) - 1.0);
     if (deviation > worst) {
       worst = deviation;
-      worst_lane = fmt::format("stream {} (depth-first)", w);
+      worst_lane = msg("stream {stream} (depth-first)", arg("stream", w));
     }
   }
   b.expect("trace_matches_timed_runs", worst <= kTraceTolerance,
-           fmt::format("each lane's traced copy and kernel time is within {:.0f}% of the timed runs (worst: {}, {:.1f}%)",
-                       100 * kTraceTolerance, worst_lane, 100 * worst),
+           msg("each lane's traced copy and kernel time is within {tolerance}% of the timed runs (worst: {lane}, "
+               "{deviation}%)",
+               arg("tolerance", fmt::format("{:.0f}", 100 * kTraceTolerance)), arg("lane", worst_lane),
+               arg("deviation", fmt::format("{:.1f}", 100 * worst))),
            "the traced run is a separate run: CUPTI adds a little time per operation, and in the overlapped run copies "
            "in both directions and kernels share PCIe and the SMs, so an operation can take longer than it did alone; "
            "with tiny chunks these fixed costs are a large share");
@@ -166,15 +180,17 @@ void add_expects(ReportBuilder& b, const Params& p, const Measurements& m, const
   const double depth = median_ms(m, Variant::depth_first);
   if (p.streams >= 2) {
     b.expect("overlap_beats_sequential", sequential / depth > kMinOverlapSpeedup,
-             fmt::format("{} streams are {:.2f}× faster than one (model {:.2f}×)", p.streams, sequential / depth,
-                         predicted.ms.at(Variant::sequential) / predicted.ms.at(Variant::depth_first)),
+             msg("{streams} streams are {speedup}× faster than one (model {model}×)", arg("streams", p.streams),
+                 arg("speedup", fmt::format("{:.2f}", sequential / depth)),
+                 arg("model", fmt::format("{:.2f}", predicted.ms.at(Variant::sequential) /
+                                                        predicted.ms.at(Variant::depth_first)))),
              "needs at least one copy engine beside the compute engine, pinned memory and no CUDA_LAUNCH_BLOCKING; "
              "an MPS or MIG slice, or another process on the GPU, can take the overlap away")
         .headline_check("overlap_beats_sequential");
   } else {
     b.expect("one_stream_cannot_overlap", depth > kOneStreamMinShare * sequential,
-             fmt::format("with one stream the chunked run takes {:.2f}× the sequential time: nothing overlaps",
-                         depth / sequential),
+             msg("with one stream the chunked run takes {ratio}× the sequential time: nothing overlaps",
+                 arg("ratio", fmt::format("{:.2f}", depth / sequential))),
              "stream order forces every copy and kernel of one stream to run one after another")
         .headline_check("one_stream_cannot_overlap");
   }
@@ -188,14 +204,16 @@ void add_expects(ReportBuilder& b, const Params& p, const Measurements& m, const
   // little staging overlap in the driver does not flip the verdict between runs.
   b.expect("pageable_loses_overlap",
            pageable_gain < std::max(kPageableMaxGain, 1.0 + kPageableGainShare * (pinned_gain - 1.0)),
-           fmt::format("pageable memory: {:.2f}× of its serial stage sum, against {:.2f}× for pinned", pageable_gain,
-                       pinned_gain),
+           msg("pageable memory: {pageable}× of its serial stage sum, against {pinned}× for pinned",
+               arg("pageable", fmt::format("{:.2f}", pageable_gain)),
+               arg("pinned", fmt::format("{:.2f}", pinned_gain))),
            "a copy from pageable memory makes the host wait for it, so the next chunk is issued only after it ends; a "
            "driver that stages asynchronously could hide part of that");
   const Tally& missing = m.runs.at(Variant::missing_wait).bytes;
   b.expect("missing_wait_caught", !missing.all_correct(),
-           fmt::format("without the waits, verification catches it: {} of {} bytes are wrong",
-                       format_count(missing.checked - missing.correct), format_count(missing.checked)),
+           msg("without the waits, verification catches it: {wrong} of {checked} bytes are wrong",
+               arg("wrong", format_count(missing.checked - missing.correct)),
+               arg("checked", format_count(missing.checked))),
            "the lab runs the kernels before the copies, an order CUDA may choose when nothing forbids it; only a "
            "kernel that leaves most bytes unchanged could hide the bug");
 }
@@ -213,8 +231,10 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
   add_verifies(b, m);
   add_expects(b, p, m, predicted);
   const double speedup = median_ms(m, Variant::sequential) / median_ms(m, Variant::depth_first);
-  b.headline(fmt::format("{} streams {:.2f}× vs sequential (model {:.2f}×)", p.streams, speedup,
-                         predicted.ms.at(Variant::sequential) / predicted.ms.at(Variant::depth_first)),
+  b.headline(msg("{streams} streams {speedup}× vs sequential (model {model}×)", arg("streams", p.streams),
+                 arg("speedup", fmt::format("{:.2f}", speedup)),
+                 arg("model", fmt::format("{:.2f}", predicted.ms.at(Variant::sequential) /
+                                                        predicted.ms.at(Variant::depth_first)))),
              {"speedup.depth_first"});
   b.try_next("cudalab stream-overlap --streams 8", "more streams: how close to the 3N/(N+2) ceiling?")
       .try_next("cudalab stream-overlap --streams 1", "one stream: the staircase collapses")

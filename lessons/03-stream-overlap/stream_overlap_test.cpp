@@ -204,15 +204,15 @@ TEST(StreamOverlapReport, AHealthyRunPassesEveryCheck) {
   EXPECT_EQ(check_of(r, "missing_wait_caught").kind, CheckKind::expect);
   const Metric* depth = r.find_metric("variant.depth_first");
   ASSERT_NE(depth, nullptr);
-  EXPECT_EQ(depth->note, "measured = 100% of model");
-  EXPECT_EQ(r.find_metric("variant.breadth_first")->note, "measured = 100% of model");
+  EXPECT_EQ(depth->note.en(), "measured = 100% of model");
+  EXPECT_EQ(r.find_metric("variant.breadth_first")->note.en(), "measured = 100% of model");
 }
 
 TEST(StreamOverlapReport, PercentOfModelIsMeasuredOverModel) {
   Measurements m = healthy();
   m.runs[Variant::breadth_first] = run(1.92 * 1.46);
   const Report r = report_of(m);
-  EXPECT_EQ(r.find_metric("variant.breadth_first")->note, "measured = 146% of model");
+  EXPECT_EQ(r.find_metric("variant.breadth_first")->note.en(), "measured = 146% of model");
   EXPECT_FALSE(check_of(r, "model_predicts_breadth_first").passed);
   EXPECT_TRUE(check_of(r, "model_predicts_overlap").passed);
 }
@@ -220,13 +220,13 @@ TEST(StreamOverlapReport, PercentOfModelIsMeasuredOverModel) {
 TEST(StreamOverlapReport, UnevenFactOnlyWhenChunksDiffer) {
   Measurements m = healthy();
   const Report even = report_of(m);
-  EXPECT_EQ(find_fact(even, "chunking")->note, "");
-  EXPECT_EQ(find_fact(even, "chunking")->value, "8 chunks of 8MiB over 4 streams");
+  EXPECT_EQ(find_fact(even, "chunking")->note.en(), "");
+  EXPECT_EQ(find_fact(even, "chunking")->value.en(), "8 chunks of 8MiB over 4 streams");
   m.smallest_chunk = m.largest_chunk - 1;
   const Report r = report_of(m);
   const Fact* uneven = find_fact(r, "chunking");
-  EXPECT_NE(uneven->note.find("uneven sizes"), std::string::npos);
-  EXPECT_NE(uneven->value.find(" or "), std::string::npos);
+  EXPECT_NE(uneven->note.en().find("uneven sizes"), std::string::npos);
+  EXPECT_NE(uneven->value.en().find(" or "), std::string::npos);
 }
 
 TEST(StreamOverlapReport, EachVerifyFailsOnItsOwnVariant) {
@@ -290,7 +290,8 @@ TEST(StreamOverlapReport, MissingWaitIsCaughtWithoutFailingTheRun) {
   Measurements m = healthy();
   const Report caught = report_of(m);
   EXPECT_TRUE(check_of(caught, "missing_wait_caught").passed);
-  EXPECT_NE(check_of(caught, "missing_wait_caught").summary.find("997 of 1,000 bytes are wrong"), std::string::npos);
+  EXPECT_NE(check_of(caught, "missing_wait_caught").summary.en().find("997 of 1,000 bytes are wrong"),
+            std::string::npos);
   m.runs[Variant::missing_wait] = run(0, 1000, 1000);
   EXPECT_FALSE(check_of(report_of(m), "missing_wait_caught").passed);
   for (const auto& c : caught.checks) {
@@ -319,7 +320,7 @@ TEST(StreamOverlapReport, LectureSpeedupSplitsIntoColdStartPinningAndOverlap) {
   EXPECT_NEAR(r.find_metric("lecture.cold_start")->samples.at(0), 19.8 / 10.1, 1e-9);
   EXPECT_NEAR(r.find_metric("lecture.pinning")->samples.at(0), 10.1 / 7.67, 1e-9);
   EXPECT_NEAR(r.find_metric("lecture.overlap")->samples.at(0), 7.67 / 6.87, 1e-9);
-  EXPECT_EQ(r.find_metric("lecture.cold_start")->note, "cold -> warm: 64% of the speed-up");
+  EXPECT_EQ(r.find_metric("lecture.cold_start")->note.en(), "cold -> warm: 64% of the speed-up");
 }
 
 TEST(StreamOverlapModel, TheLecturesKernelsRunOneAtATime) {
@@ -387,16 +388,16 @@ TEST(StreamOverlapReport, TraceCheckComparesEachLaneWithTheTimedRuns) {
   m.traced_depth_lane_busy_ms[2] = 2 * 0.48 * 1.11;
   const Report off = report_of(m);
   EXPECT_FALSE(check_of(off, "trace_matches_timed_runs").passed);
-  EXPECT_NE(check_of(off, "trace_matches_timed_runs").summary.find("stream 2"), std::string::npos);
+  EXPECT_NE(check_of(off, "trace_matches_timed_runs").summary.en().find("stream 2"), std::string::npos);
 }
 
 TEST(StreamOverlapReport, QueueFactsSayWhereTheCountCameFrom) {
   Measurements m = healthy();
   const Report unset = report_of(m);
-  EXPECT_NE(find_fact(unset, "hardware_queues")->note.find("unset"), std::string::npos);
+  EXPECT_NE(find_fact(unset, "hardware_queues")->note.en().find("unset"), std::string::npos);
   m.hardware_queues = 1;
   m.queues_from_env = true;
   const Report one = report_of(m);
-  EXPECT_NE(find_fact(one, "hardware_queues")->note.find("from CUDA_DEVICE_MAX_CONNECTIONS"), std::string::npos);
-  EXPECT_EQ(find_fact(one, "hardware_queues")->value, "1");
+  EXPECT_NE(find_fact(one, "hardware_queues")->note.en().find("from CUDA_DEVICE_MAX_CONNECTIONS"), std::string::npos);
+  EXPECT_EQ(find_fact(one, "hardware_queues")->value.en(), "1");
 }

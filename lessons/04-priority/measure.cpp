@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <vector>
 
-#include <fmt/format.h>
 
 #include "common/core/errors.hpp"
 #include "common/gpu/phase.hpp"
@@ -214,13 +213,14 @@ Measurements measure(const Params& p, const RunContext& ctx) {
   if (ctx.tracing()) {
     const Phase phase("trace");
     // One more run of each case, untimed, for the picture; the timed runs checked the results.
-    auto trace_case = [&](const Stream& urgent, const std::string& title) {
+    auto trace_case = [&](const Stream& urgent, const Message& title) {
       traced_run(m.timelines, title, {{background_stream, "background"}, {urgent, "urgent"}}, [&](TraceSession&) {
         (void)run_behind(background_stream, urgent, b, p, m.background_blocks, nullptr, nullptr);
       });
     };
     trace_case(same_stream, "urgent kernel at the background's priority: it waits for the last wave");
-    trace_case(urgent_stream, fmt::format("urgent kernel at priority {}: it runs as soon as SMs free up", m.granted));
+    trace_case(urgent_stream,
+               msg("urgent kernel at priority {priority}: it runs as soon as SMs free up", arg("priority", m.granted)));
   }
   return m;
 }

@@ -133,7 +133,7 @@ TEST(PriorityReport, HighPriorityCheckPassesAtHalfAndFailsAbove) {
   const auto r = build_report(p, good, predict(p, good));
   EXPECT_TRUE(check_of(r, "high_priority_at_most_half").passed);
   EXPECT_TRUE(r.verify_passed());
-  EXPECT_EQ(r.headline, "urgent latency 1990 us -> 90 us at priority -5");
+  EXPECT_EQ(r.headline.en(), "urgent latency 1990 us -> 90 us at priority -5");
   EXPECT_DOUBLE_EQ(*r.find_metric("urgent.same_priority")->predicted, 1990);
   EXPECT_DOUBLE_EQ(*r.find_metric("urgent.high_priority")->predicted, 90);
 
@@ -234,7 +234,7 @@ TEST(PriorityReport, TheLectureSectionCarriesTheMeasuredSide) {
   for (const auto& s : r.sections) {
     if (s.key != "lecture") continue;
     ASSERT_EQ(s.tables.size(), 1u);
-    EXPECT_EQ(s.tables[0].rows[0][2].text, "0 to -5");
+    EXPECT_EQ(s.tables[0].rows[0][2].text.en(), "0 to -5");
     EXPECT_EQ(s.tables[0].rows[1][2].metric, "lecture.given.short");
     return;
   }

@@ -11,6 +11,11 @@ namespace cudalab::priority {
 
 namespace {
 
+// A priority range, least to greatest: "0 to -5".
+Message range_text(int least, int greatest) {
+  return msg("{least} to {greatest}", arg("least", least), arg("greatest", greatest));
+}
+
 // The lecture's demo, as it ran it and with the priorities swapped, each claim beside this run.
 void lecture_section(ReportBuilder& b, const Measurements& m, const Prediction& predicted) {
   const double work_ratio = median_of(m.lecture_long_alone_ms) / median_of(m.lecture_short_alone_ms);
@@ -23,28 +28,40 @@ void lecture_section(ReportBuilder& b, const Measurements& m, const Prediction& 
       .metric(measured("lecture.long_alone", "2000 iterations, alone", "ms", m.lecture_long_alone_ms))
       .metric(derived("lecture.work_ratio", "alone: 2000 / 1000 iterations", "x", work_ratio)
                   .with_note("the work differs 2x, priority or not"))
-      .metric(measured("lecture.given.short", fmt::format("as lectured: 1000 its, priority {}", m.greatest), "ms",
+      .metric(measured("lecture.given.short",
+                       msg("as lectured: {iterations} its, priority {priority}", arg("iterations", 1000),
+                           arg("priority", m.greatest)),
+                       "ms",
                        column(m.lecture_as_given, &LectureSample::short_ms))
                   .with_prediction(predicted.lecture_as_given.short_ms))
-      .metric(measured("lecture.given.long", fmt::format("as lectured: 2000 its, priority {}", m.least), "ms",
+      .metric(measured("lecture.given.long",
+                       msg("as lectured: {iterations} its, priority {priority}", arg("iterations", 2000),
+                           arg("priority", m.least)),
+                       "ms",
                        column(m.lecture_as_given, &LectureSample::long_ms))
                   .with_prediction(predicted.lecture_as_given.long_ms))
       .metric(derived("lecture.given.ratio", "as lectured: low / high priority stream", "x", given_long / given_short))
-      .metric(measured("lecture.swapped.short", fmt::format("swapped: 1000 its, priority {}", m.least), "ms",
+      .metric(measured("lecture.swapped.short",
+                       msg("swapped: {iterations} its, priority {priority}", arg("iterations", 1000),
+                           arg("priority", m.least)),
+                       "ms",
                        column(m.lecture_swapped, &LectureSample::short_ms))
                   .with_prediction(predicted.lecture_swapped.short_ms))
-      .metric(measured("lecture.swapped.long", fmt::format("swapped: 2000 its, priority {}", m.greatest), "ms",
+      .metric(measured("lecture.swapped.long",
+                       msg("swapped: {iterations} its, priority {priority}", arg("iterations", 2000),
+                           arg("priority", m.greatest)),
+                       "ms",
                        column(m.lecture_swapped, &LectureSample::long_ms))
                   .with_prediction(predicted.lecture_swapped.long_ms))
       .metric(derived("lecture.swapped.ratio", "swapped: low / high priority stream", "x", swapped_short / swapped_long))
       .table("claims", {"the lecture says (lectures 002, 003)", "lecture (NVIDIA L20)", "this run"},
-             {{text_cell("priority range, least to greatest"), text_cell("0 to -5"),
-               text_cell(fmt::format("{} to {}", m.least, m.greatest))},
-              {text_cell("high-priority stream (1000 its)"), text_cell("2.40 ms"), metric_cell("lecture.given.short")},
-              {text_cell("low-priority stream (2000 its)"), text_cell("5.62 ms"), metric_cell("lecture.given.long")},
-              {text_cell("low / high"), text_cell("2.34x"), metric_cell("lecture.given.ratio")},
-              {text_cell("(not run) the two kernels alone"), text_cell("-"), metric_cell("lecture.work_ratio")},
-              {text_cell("(not run) priorities swapped: low / high"), text_cell("-"),
+             {{text_cell("priority range, least to greatest"), text_cell(range_text(0, -5)),
+               text_cell(range_text(m.least, m.greatest))},
+              {text_cell("high-priority stream (1000 its)"), data_cell("2.40 ms"), metric_cell("lecture.given.short")},
+              {text_cell("low-priority stream (2000 its)"), data_cell("5.62 ms"), metric_cell("lecture.given.long")},
+              {text_cell("low / high"), data_cell("2.34x"), metric_cell("lecture.given.ratio")},
+              {text_cell("(not run) the two kernels alone"), data_cell("-"), metric_cell("lecture.work_ratio")},
+              {text_cell("(not run) priorities swapped: low / high"), data_cell("-"),
                metric_cell("lecture.swapped.ratio")},
               {text_cell("high priority pre-empts (lecture 003)"), text_cell("no figure"),
                metric_cell("urgent.high_priority")}});
@@ -57,11 +74,12 @@ void lecture_checks(ReportBuilder& b, const Measurements& m) {
   b.verify("lecture_results", m.lecture_results, "the lecture's kernels against the CPU",
            "a NaN or a value off by more than 1e-5 means an element was not computed or computed wrongly");
   b.expect("lecture_work_ratio_is_two", work_ratio >= kWorkRatioMin && work_ratio <= kWorkRatioMax,
-           fmt::format("alone, the lecture's kernels take {:.2f}x as long for 2x the iterations", work_ratio),
+           msg("alone, the lecture's kernels take {ratio}x as long for 2x the iterations",
+               arg("ratio", fmt::format("{:.2f}", work_ratio))),
            "the iteration count sets each kernel's time; a GPU busy with other work can skew one of them");
   b.expect("priority_moves_the_short_kernel", given_short <= kPriorityShortMaxShare * swapped_short,
-           fmt::format("the 1000-iteration kernel: {:.2f} ms on the urgent stream, {:.2f} ms on the other",
-                       given_short, swapped_short),
+           msg("the 1000-iteration kernel: {urgent} ms on the urgent stream, {other} ms on the other",
+               arg("urgent", fmt::format("{:.2f}", given_short)), arg("other", fmt::format("{:.2f}", swapped_short))),
            "needs a device with more than one priority level and kernels that queue more blocks than fit at once");
 }
 
@@ -73,22 +91,25 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
   b.resolve_param("priority", std::to_string(m.requested), p.priority.has_value());
 
   b.section("range", "stream priorities on this device")
-      .fact("least", "least urgent (default)", std::to_string(m.least), "every stream gets this unless asked otherwise",
-            false)
-      .fact("greatest", "most urgent", std::to_string(m.greatest), "lower number = higher priority", false)
-      .fact("requested", "requested for the urgent stream", std::to_string(m.requested),
+      .fact("least", "least urgent (default)", verbatim(std::to_string(m.least)),
+            "every stream gets this unless asked otherwise", false)
+      .fact("greatest", "most urgent", verbatim(std::to_string(m.greatest)), "lower number = higher priority", false)
+      .fact("requested", "requested for the urgent stream", verbatim(std::to_string(m.requested)),
             p.priority ? "from --priority" : "the device's most urgent", p.priority.has_value())
-      .fact("granted", "granted (cudaStreamGetPriority)", std::to_string(m.granted),
+      .fact("granted", "granted (cudaStreamGetPriority)", verbatim(std::to_string(m.granted)),
             m.granted == m.requested ? "as requested" : "clamped into the device's range: not an error", false);
 
   b.section("background", "the background load", "setup")
-      .fact("blocks_per_sm", "background blocks per SM", std::to_string(m.blocks_per_sm),
-            fmt::format("{} threads each: together they fill an SM", kBackgroundThreads), false)
-      .fact("blocks", "background blocks", format_count(static_cast<std::size_t>(m.background_blocks)),
-            fmt::format("{} SMs x {} per SM x {} waves", m.sm_count, m.blocks_per_sm, p.waves), false)
+      .fact("blocks_per_sm", "background blocks per SM", verbatim(std::to_string(m.blocks_per_sm)),
+            msg("{threads} threads each: together they fill an SM", arg("threads", kBackgroundThreads)), false)
+      .fact("blocks", "background blocks", verbatim(format_count(static_cast<std::size_t>(m.background_blocks))),
+            msg("{sms} SMs x {per_sm} per SM x {waves} waves", arg("sms", m.sm_count),
+                arg("per_sm", m.blocks_per_sm), arg("waves", p.waves)),
+            false)
       .metric(measured("background.total", "background kernel, start to end", "us",
                        column(m.same, &BehindSample::background_us))
-                  .with_note(fmt::format("{} waves of {} us blocks", p.waves, p.block_us)))
+                  .with_note(msg("{waves} waves of {block_us} us blocks", arg("waves", p.waves),
+                                 arg("block_us", p.block_us))))
       .metric(measured("urgent.enqueue_offset", "urgent enqueued after background start", "us",
                        column(m.same, &BehindSample::enqueue_offset_us))
                   .with_note("the host waits until the first wave runs"));
@@ -97,20 +118,22 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
   const double high_predicted = median_of(predicted.high_us);
   b.section("latency", "urgent kernel: enqueue to completion")
       .metric(measured("urgent.alone", "alone (idle GPU)", "us", m.alone_us).with_note("its own run time"))
-      .metric(measured("urgent.same_priority", fmt::format("behind background, priority {}", m.least), "us",
+      .metric(measured("urgent.same_priority",
+                       msg("behind background, priority {priority}", arg("priority", m.least)), "us",
                        column(m.same, &BehindSample::latency_us))
                   .with_prediction(same_predicted)
                   .with_note("waits for every queued block"))
-      .metric(measured("urgent.high_priority", fmt::format("behind background, priority {}", m.granted), "us",
+      .metric(measured("urgent.high_priority",
+                       msg("behind background, priority {priority}", arg("priority", m.granted)), "us",
                        column(m.high, &BehindSample::latency_us))
                   .with_prediction(high_predicted)
                   .with_note("waits for one resident block"))
       .table("cases", {"case", "measured (median)", "predicted"},
-             {{text_cell("alone"), metric_cell("urgent.alone"), text_cell("-")},
+             {{text_cell("alone"), metric_cell("urgent.alone"), data_cell("-")},
               {text_cell("same priority"), metric_cell("urgent.same_priority"),
-               text_cell(fmt::format("{:.1f} us", same_predicted))},
+               data_cell(fmt::format("{:.1f} us", same_predicted))},
               {text_cell("high priority"), metric_cell("urgent.high_priority"),
-               text_cell(fmt::format("{:.1f} us", high_predicted))}});
+               data_cell(fmt::format("{:.1f} us", high_predicted))}});
 
   b.section("limits", "what priority does not do");
   lecture_section(b, m, predicted);
@@ -122,13 +145,15 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
   const double high_median = median_of(column(m.high, &BehindSample::latency_us));
   b.expect("high_priority_at_most_half", high_median <= kHighPriorityMaxShare * same_median,
            "the high-priority stream cuts the urgent latency to at most half",
-           fmt::format("needs a granted priority more urgent than {} and a background of several waves; with "
-                       "MPS, MIG or another process on the GPU the scheduler sees other work too",
-                       m.least))
+           msg("needs a granted priority more urgent than {least} and a background of several waves; with "
+               "MPS, MIG or another process on the GPU the scheduler sees other work too",
+               arg("least", m.least)))
       .headline_check("high_priority_at_most_half");
   lecture_checks(b, m);
 
-  b.headline(fmt::format("urgent latency {:.0f} us -> {:.0f} us at priority {}", same_median, high_median, m.granted),
+  b.headline(msg("urgent latency {same} us -> {high} us at priority {priority}",
+                 arg("same", fmt::format("{:.0f}", same_median)), arg("high", fmt::format("{:.0f}", high_median)),
+                 arg("priority", m.granted)),
              {"urgent.same_priority", "urgent.high_priority"});
   b.try_next("cudalab priority --priority 0", "the urgent stream at the default priority: no head start")
       .try_next("cudalab priority --priority -100", "out of range: see what CUDA grants")

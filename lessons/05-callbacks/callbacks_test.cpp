@@ -138,7 +138,7 @@ TEST(CallbacksReport, AGoodRunPassesEveryCheck) {
   EXPECT_DOUBLE_EQ(*r.find_metric("cross.kernel")->predicted, 6.0);
   EXPECT_NEAR(*r.find_metric("blocking.gap")->predicted, 20.017, 1e-9);
   EXPECT_DOUBLE_EQ(*r.find_metric("pipeline.speedup")->predicted, 2.0);
-  EXPECT_EQ(r.headline, "callback latency 17.0 us median, p99 19.0 us; pipeline 1.82x");
+  EXPECT_EQ(r.headline.en(), "callback latency 17.0 us median, p99 19.0 us; pipeline 1.82x");
 }
 
 TEST(CallbacksReport, VerifyFailsOnAnyWrongElement) {

@@ -429,7 +429,7 @@ Measurements measure(const Params& p, const RunContext& ctx) {
   if (ctx.tracing()) {
     const Phase phase("trace");
     traced_run(m.timelines,
-               fmt::format("kernel, a callback sleeping {} ms, kernel; another stream runs on", p.callback_ms),
+               msg("kernel, a callback sleeping {ms} ms, kernel; another stream runs on", arg("ms", p.callback_ms)),
                {{stream, "callback stream"}, {other, "other stream"}, {nullptr, "stamps read back"}},
                [&](TraceSession& trace) { (void)measure_blocking(stream, other, p.callback_ms, &trace); });
   }

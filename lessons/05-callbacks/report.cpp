@@ -21,9 +21,10 @@ void latency_section(ReportBuilder& b, const Measurements& m) {
   const Summary s = summarize(latency);
   b.section("latency", "callback latency: GPU work done -> host function running")
       .metric(measured("callback.latency", "cudaLaunchHostFunc", "us", latency)
-                  .with_note(fmt::format("p99 {:.1f} us", s.p99)))
+                  .with_note(msg("p99 {p99} us", arg("p99", fmt::format("{:.1f}", s.p99)))))
       .metric(derived("callback.latency_p99", "cudaLaunchHostFunc, p99", "us", s.p99)
-                  .with_note(fmt::format("{} of {} samples are outliers", s.outliers.size(), latency.size()))
+                  .with_note(msg("{outliers} of {samples} samples are outliers", arg("outliers", s.outliers.size()),
+                                  arg("samples", latency.size())))
                   .from({"callback.latency"}))
       .metric(derived("callback.legacy_latency", "cudaStreamAddCallback (legacy, once)", "us", m.legacy.latency_us)
                   .with_note("gets a status; runs even after an error"))
@@ -33,7 +34,7 @@ void latency_section(ReportBuilder& b, const Measurements& m) {
 }
 
 void blocking_section(ReportBuilder& b, const Params& p, const Measurements& m, const Prediction& predicted) {
-  b.section("blocking", fmt::format("a callback that sleeps {} ms", p.callback_ms))
+  b.section("blocking", msg("a callback that sleeps {ms} ms", arg("ms", p.callback_ms)))
       .metric(measured("blocking.gap", "same stream: gap before the next kernel", "ms",
                        column(m.blocking, &BlockingSample::gap_ms))
                   .with_prediction(predicted.blocked_gap_ms)
@@ -44,8 +45,8 @@ void blocking_section(ReportBuilder& b, const Params& p, const Measurements& m, 
 }
 
 void cross_stream_section(ReportBuilder& b, const Params& p, const Measurements& m, const Prediction& predicted) {
-  b.section("cross_stream", fmt::format("while a host function sleeps {} ms on stream A, idle stream B gets work",
-                                        p.callback_ms))
+  b.section("cross_stream", msg("while a host function sleeps {ms} ms on stream A, idle stream B gets work",
+                                arg("ms", p.callback_ms)))
       .metric(measured("cross.sleep_left", "A's host function: still asleep at B's enqueue", "ms",
                        column(m.cross, &CrossStreamSample::sleep_left_ms)))
       .metric(measured("cross.host_fn_wait", "B's host function: enqueue -> start", "ms",
@@ -83,11 +84,13 @@ void pipeline_section(ReportBuilder& b, const Params& p, const Measurements& m, 
   const std::vector<double> worker_ms = column(m.pipeline, &PipelineSample::worker_ms);
   std::vector<double> speedups;
   for (std::size_t i = 0; i < sync_ms.size(); ++i) speedups.push_back(sync_ms[i] / worker_ms[i]);
-  b.section("pipeline", fmt::format("{} batches: synchronize loop vs callback + worker thread", p.batches), "worker")
+  const double host_ms = median_of(column(m.pipeline, &PipelineSample::host_ms_per_batch));
+  const double gpu_ms = median_of(column(m.pipeline, &PipelineSample::gpu_ms_per_batch));
+  b.section("pipeline",
+            msg("{batches} batches: synchronize loop vs callback + worker thread", arg("batches", p.batches)), "worker")
       .metric(measured("pipeline.sync_loop", "cudaStreamSynchronize loop", "ms", sync_ms)
-                  .with_note(fmt::format("host {:.3f} + GPU {:.3f} ms per batch",
-                                         median_of(column(m.pipeline, &PipelineSample::host_ms_per_batch)),
-                                         median_of(column(m.pipeline, &PipelineSample::gpu_ms_per_batch)))))
+                  .with_note(msg("host {host} + GPU {gpu} ms per batch", arg("host", fmt::format("{:.3f}", host_ms)),
+                                 arg("gpu", fmt::format("{:.3f}", gpu_ms)))))
       .metric(measured("pipeline.worker", "callback signals a worker thread", "ms", worker_ms)
                   .with_note("two batches in flight"))
       .metric(measured("pipeline.speedup", "speed-up of the worker pipeline", "x", speedups)
@@ -129,7 +132,7 @@ void checks(ReportBuilder& b, const Params& p, const Measurements& m) {
            "callback latency is a fraction of a millisecond (median under 200 us)",
            "a busy or power-saving host CPU, or many threads competing for it, delays the callback thread");
   b.expect("callback_blocks_its_stream", summarize(column(m.blocking, &BlockingSample::gap_ms)).min >= p.callback_ms,
-           fmt::format("the next kernel in the stream waited for the {} ms callback", p.callback_ms),
+           msg("the next kernel in the stream waited for the {ms} ms callback", arg("ms", p.callback_ms)),
            "this cannot fail unless stream order is broken");
   b.expect("other_stream_runs_on",
            p.callback_ms == 0 ||
@@ -145,12 +148,13 @@ void cross_stream_checks(ReportBuilder& b, const Params& p, const Measurements& 
   const double wait = median_of(column(m.cross, &CrossStreamSample::host_fn_wait_ms));
   const double gpu_us = median_of(column(m.cross, &CrossStreamSample::kernel_copy_us));
   b.expect("host_functions_share_a_thread", wait >= kSharedThreadMinShare * sleep_left,
-           fmt::format("a host function on an idle stream waited for the sleeping one ({:.2f} of {:.2f} ms)", wait,
-                       sleep_left),
+           msg("a host function on an idle stream waited for the sleeping one ({wait} of {sleep_left} ms)",
+               arg("wait", fmt::format("{:.2f}", wait)), arg("sleep_left", fmt::format("{:.2f}", sleep_left))),
            "the driver runs host functions on one thread; a driver that ran them concurrently would pass "
            "this one's start in microseconds");
   b.expect("gpu_work_of_other_streams_runs_on", gpu_us <= kGpuWorkMaxShareOfSleep * sleep_left * 1000.0,
-           fmt::format("a kernel and a copy on that stream finished meanwhile ({:.0f} us)", gpu_us),
+           msg("a kernel and a copy on that stream finished meanwhile ({gpu_us} us)",
+               arg("gpu_us", fmt::format("{:.0f}", gpu_us))),
            "would fail if a host function held back GPU work of other streams; a heavily loaded host can also "
            "delay the launches themselves");
 }
@@ -175,8 +179,9 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
            "when host work or GPU work per batch is tiny there is little to overlap");
 
   const Summary latency = summarize(column(m.latency, &LatencySample::latency_us));
-  b.headline(fmt::format("callback latency {:.1f} us median, p99 {:.1f} us; pipeline {:.2f}x", latency.median,
-                         latency.p99, median_of(sync_ms) / median_of(worker_ms)),
+  b.headline(msg("callback latency {median} us median, p99 {p99} us; pipeline {speedup}x",
+                 arg("median", fmt::format("{:.1f}", latency.median)), arg("p99", fmt::format("{:.1f}", latency.p99)),
+                 arg("speedup", fmt::format("{:.2f}", median_of(sync_ms) / median_of(worker_ms)))),
              // not the latency itself: tens of microseconds that move with the host's load
              {"blocking.gap", "pipeline.efficiency"});
   b.try_next("cudalab callbacks --callback-ms 50",

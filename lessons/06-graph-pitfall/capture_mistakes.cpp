@@ -30,18 +30,19 @@ void abandon_capture(cudaStream_t stream) {
 
 CaptureMistake legacy_default_stream() {
   CaptureMistake m{"legacy_stream", "cudaStreamBeginCapture on the legacy default stream (stream 0)",
-                   "cudaStreamBeginCapture(cudaStreamLegacy, ...)", "", "cudaErrorStreamCaptureUnsupported",
+                   "cudaStreamBeginCapture(cudaStreamLegacy, ...)", {}, {"cudaErrorStreamCaptureUnsupported"},
                    "the legacy default stream synchronizes with every other blocking stream, so its work can never "
                    "be a self-contained graph: capture it on a stream you created"};
   const cudaError_t err = cudaStreamBeginCapture(cudaStreamLegacy, cudaStreamCaptureModeGlobal);
-  m.error_name = name_of(err);
+  m.errors = {name_of(err)};
   abandon_capture(cudaStreamLegacy);
   return m;
 }
 
 CaptureMistake synchronize_during_capture() {
   CaptureMistake m{"sync_in_capture", "cudaStreamSynchronize on a stream that is being captured",
-                   "cudaStreamSynchronize, then cudaStreamEndCapture", "", "cudaErrorStreamCaptureUnsupported",
+                   "cudaStreamSynchronize, then cudaStreamEndCapture", {},
+                   {"cudaErrorStreamCaptureUnsupported", "cudaErrorStreamCaptureInvalidated"},
                    "nothing has run yet during capture, so there is nothing to wait for; the illegal call also "
                    "invalidates the capture, and cudaStreamEndCapture then returns cudaErrorStreamCaptureInvalidated "
                    "and no graph"};
@@ -52,15 +53,14 @@ CaptureMistake synchronize_during_capture() {
   cudaGraph_t graph = nullptr;
   const cudaError_t end_err = cudaStreamEndCapture(stream, &graph);
   if (graph != nullptr) CUDALAB_CUDA_CHECK(cudaGraphDestroy(graph));
-  m.error_name = name_of(sync_err) + " then " + name_of(end_err);
-  m.expected = "cudaErrorStreamCaptureUnsupported then cudaErrorStreamCaptureInvalidated";
+  m.errors = {name_of(sync_err), name_of(end_err)};
   abandon_capture(stream);
   return m;
 }
 
 CaptureMistake fork_without_join() {
   CaptureMistake m{"unjoined_fork", "fork into a second stream and end the capture without joining it back",
-                   "cudaStreamEndCapture(origin)", "", "cudaErrorStreamCaptureUnjoined",
+                   "cudaStreamEndCapture(origin)", {}, {"cudaErrorStreamCaptureUnjoined"},
                    "work on the forked stream would have no path back to the origin; record an event on the forked "
                    "stream and make the origin wait on it before ending the capture"};
   Stream origin;
@@ -73,7 +73,7 @@ CaptureMistake fork_without_join() {
   cudaGraph_t graph = nullptr;
   const cudaError_t err = cudaStreamEndCapture(origin, &graph);
   if (graph != nullptr) CUDALAB_CUDA_CHECK(cudaGraphDestroy(graph));
-  m.error_name = name_of(err);
+  m.errors = {name_of(err)};
   abandon_capture(forked);
   abandon_capture(origin);
   return m;
@@ -82,13 +82,13 @@ CaptureMistake fork_without_join() {
 CaptureMistake launch_without_instantiate() {
   CaptureMistake m{"never_instantiated",
                    "cudaGraphLaunch with an exec handle that cudaGraphInstantiate never filled in",
-                   "cudaGraphLaunch(cudaGraphExec_t{nullptr}, stream)", "", "cudaErrorInvalidValue",
+                   "cudaGraphLaunch(cudaGraphExec_t{nullptr}, stream)", {}, {"cudaErrorInvalidValue"},
                    "cudaGraphLaunch takes a cudaGraphExec_t, the instantiated graph, not the cudaGraph_t that capture "
                    "returns; without cudaGraphInstantiate there is nothing to launch"};
   Stream stream;
   cudaGraphExec_t never_instantiated = nullptr;
   const cudaError_t err = cudaGraphLaunch(never_instantiated, stream);
-  m.error_name = name_of(err);
+  m.errors = {name_of(err)};
   (void)cudaGetLastError();
   return m;
 }
@@ -101,9 +101,9 @@ CaptureMistake malloc_during_capture(cudaStreamCaptureMode mode, bool other_thre
                                                                      : "relaxed";
   const bool forbidden = mode == cudaStreamCaptureModeGlobal || (mode == cudaStreamCaptureModeThreadLocal && !other_thread);
   CaptureMistake m{fmt::format("malloc.{}.{}", mode_name, other_thread ? "other_thread" : "same_thread"),
-                   fmt::format("cudaMalloc from {} during a {} capture", other_thread ? "another thread" : "the capturing thread",
-                               mode_name),
-                   "cudaMalloc", "", forbidden ? "cudaErrorStreamCaptureUnsupported" : "cudaSuccess",
+                   msg("cudaMalloc from {thread} during a {mode} capture",
+                       arg("thread", other_thread ? "another thread" : "the capturing thread"), arg("mode", mode_name)),
+                   "cudaMalloc", {}, {forbidden ? "cudaErrorStreamCaptureUnsupported" : "cudaSuccess"},
                    forbidden ? "this mode forbids calls that could synchronize behind the capture's back"
                              : "this mode lets it through: the allocation is not part of the graph"};
   Stream stream;
@@ -123,7 +123,7 @@ CaptureMistake malloc_during_capture(cudaStreamCaptureMode mode, bool other_thre
   } else {
     allocate();
   }
-  m.error_name = name_of(err);
+  m.errors = {name_of(err)};
   abandon_capture(stream);
   return m;
 }
@@ -133,12 +133,12 @@ void CUDART_CB host_node(void*) {}
 
 // The legacy callback cannot become a graph node; cudaLaunchHostFunc can.
 CaptureMistake legacy_callback_in_capture() {
-  CaptureMistake m{"add_callback", "cudaStreamAddCallback during a capture", "cudaStreamAddCallback", "",
-                   "cudaErrorStreamCaptureUnsupported",
+  CaptureMistake m{"add_callback", "cudaStreamAddCallback during a capture", "cudaStreamAddCallback", {},
+                   {"cudaErrorStreamCaptureUnsupported"},
                    "the legacy callback has no graph node; capture cudaLaunchHostFunc instead (a host node)"};
   Stream stream;
   CUDALAB_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  m.error_name = name_of(cudaStreamAddCallback(stream, do_nothing, nullptr, 0));
+  m.errors = {name_of(cudaStreamAddCallback(stream, do_nothing, nullptr, 0))};
   abandon_capture(stream);
   return m;
 }
@@ -147,8 +147,7 @@ CaptureMistake legacy_callback_in_capture() {
 // and an event record / wait across two streams. All return cudaSuccess; the graph shows them.
 CaptureMistake everything_capturable() {
   CaptureMistake m{"capturable", "kernel, cudaMemcpyAsync, cudaMemsetAsync, cudaLaunchHostFunc, event record/wait",
-                   "each call during capture", "", "cudaSuccess",
-                   "these become kernel, memcpy, memset and host nodes; the event pair becomes an edge"};
+                   "each call during capture", {}, {"cudaSuccess"}, {}};
   Stream origin, side;
   Event fork(cudaEventDisableTiming), back(cudaEventDisableTiming);
   DeviceBuffer<int> a(256), b(256);
@@ -170,8 +169,10 @@ CaptureMistake everything_capturable() {
     CUDALAB_CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &nodes));
     CUDALAB_CUDA_CHECK(cudaGraphDestroy(graph));
   }
-  m.error_name = name_of(worst);
-  m.meaning += fmt::format(" ({} nodes captured)", nodes);
+  m.errors = {name_of(worst)};
+  m.meaning = msg("these become kernel, memcpy, memset and host nodes; the event pair becomes an edge ({nodes} nodes "
+                  "captured)",
+                  arg("nodes", nodes));
   abandon_capture(side);
   abandon_capture(origin);
   return m;

@@ -6,15 +6,17 @@
 #include <string>
 #include <vector>
 
+#include "common/core/message.hpp"
+
 namespace cudalab::graphs {
 
 struct CaptureMistake {
-  std::string key;         // "legacy_stream"
-  std::string mistake;     // what the student wrote
-  std::string call;        // the call that reported it
-  std::string error_name;  // cudaGetErrorName of what it returned
-  std::string expected;    // the error CUDA documents for it
-  std::string meaning;     // one line: why
+  std::string key;                  // "legacy_stream"
+  Message mistake;                  // what the student wrote
+  Message call;                     // the call(s) that reported it
+  std::vector<std::string> errors;  // cudaGetErrorName of what each of those calls returned
+  std::vector<std::string> expected;  // the errors CUDA documents for them
+  Message meaning;                  // one line: why
 };
 
 std::vector<CaptureMistake> make_capture_mistakes();

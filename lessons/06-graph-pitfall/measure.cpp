@@ -2,8 +2,6 @@
 
 #include "lessons/shared/training-step/step_measure.hpp"
 
-#include <fmt/format.h>
-
 #include "common/gpu/phase.hpp"
 #include "common/gpu/cuda_check.hpp"
 #include "common/gpu/smoke_kernel.hpp"
@@ -17,9 +15,10 @@ using namespace graphs;
 
 void trace(Measurements& m, const Params& p, const TrainingStep& step, const StepStreams& streams) {
   trace_method(m.timelines, StepMethod::multi_stream, step, streams,
-               fmt::format("multi-stream: {} batches over {} streams, side by side", p.batches, p.streams));
+               msg("multi-stream: {batches} batches over {streams} streams, side by side", arg("batches", p.batches),
+                   arg("streams", p.streams)));
   trace_method(m.timelines, StepMethod::graph_serial, step, streams,
-               fmt::format("graph-serial: {} one-batch graphs, one after another", p.batches));
+               msg("graph-serial: {batches} one-batch graphs, one after another", arg("batches", p.batches)));
 }
 
 }  // namespace

@@ -22,13 +22,15 @@ double median_step(const StepCase& c, StepMethod method) { return median_of(c.ru
 void graph_section(ReportBuilder& b, const Params& p, const Measurements& m) {
   auto s = b.section("graph", "the captured graph of one batch", "pitfall");
   graphs::add_shape_facts(s, "serial", "one-batch graph", m.one_batch);
-  s.fact("launches_per_step", "graph launches per step", std::to_string(p.batches),
+  s.fact("launches_per_step", "graph launches per step", verbatim(std::to_string(p.batches)),
          "all on one stream: each waits for the previous one");
 }
 
 // A graph-forkjoin / multi-stream metric of a case that ran both, keyed "case.<name>.forkjoin_over_multi".
-Metric forkjoin_over_multi(const std::string& name, const StepCase& c, const CasePrediction& pred) {
-  return derived("case." + name + ".forkjoin_over_multi", name + ": graph-forkjoin / multi-stream", "x",
+// The case's name is words too ("launch_bound" reads 受启动限制 in Chinese).
+Metric forkjoin_over_multi(const char* name, const StepCase& c, const CasePrediction& pred) {
+  return derived(std::string("case.") + name + ".forkjoin_over_multi",
+                 msg("{case}: graph-forkjoin / multi-stream", arg("case", name)), "x",
                  graphs::measured_ratio(c.runs, StepMethod::graph_fork_join, StepMethod::multi_stream))
       .with_prediction(graphs::model_ratio(pred.step_us, StepMethod::graph_fork_join, StepMethod::multi_stream));
 }
@@ -45,15 +47,16 @@ void bound_section(ReportBuilder& b, const Measurements& m, const Prediction& pr
     const std::string key = std::string("case.") + name;
     const double multi = median_step(*c, StepMethod::multi_stream);
     const double serial = median_step(*c, StepMethod::graph_serial);
-    s.metric(derived(key + ".launch_share", fmt::format("{}: host launching / multi-stream step", name), "%",
+    s.metric(derived(key + ".launch_share", msg("{case}: host launching / multi-stream step", arg("case", name)), "%",
                      100.0 * pred->launch_us_per_step / multi)
-                 .with_note(fmt::format("{} launches x {} us", pred->launches_per_step,
-                                        format_number(c->inputs.primitives.stream_launch_us))))
-        .metric(derived(key + ".serial_over_multi", fmt::format("{}: graph-serial / multi-stream", name), "x",
+                 .with_note(msg("{launches} launches x {launch_us} us", arg("launches", pred->launches_per_step),
+                                arg("launch_us", format_number(c->inputs.primitives.stream_launch_us)))))
+        .metric(derived(key + ".serial_over_multi", msg("{case}: graph-serial / multi-stream", arg("case", name)), "x",
                         serial / multi)
                     .with_prediction(pred->serial_over_multi));
-    rows.push_back({text_cell(fmt::format("{} ({} layers x {} features)", name, c->params.layers, c->params.features)),
-                    text_cell(fmt::format("{} us", format_number(multi))), text_cell(fmt::format("{} us", format_number(serial))),
+    rows.push_back({text_cell(msg("{case} ({layers} layers x {features} features)", arg("case", name),
+                                  arg("layers", c->params.layers), arg("features", c->params.features))),
+                    data_cell(format_number(multi) + " us"), data_cell(format_number(serial) + " us"),
                     metric_cell(key + ".serial_over_multi"), metric_cell(key + ".launch_share")});
   }
   s.metric(forkjoin_over_multi("launch_bound", m.launch_bound, predicted.launch_bound));
@@ -82,14 +85,25 @@ void verdict_checks(ReportBuilder& b, const Params& p, const Measurements& m, co
   const double lb_multi = median_step(lb, StepMethod::multi_stream);
   const double best_graph = std::min(median_step(lb, StepMethod::graph_serial), median_step(lb, StepMethod::graph_fork_join));
   b.expect("launch_bound_graph_wins", best_graph < lb_multi,
-           fmt::format("with one small layer per batch the host's launches set the pace, and a graph wins ({} vs {} us)",
-                       format_number(best_graph), format_number(lb_multi)),
+           msg("with one small layer per batch the host's launches set the pace, and a graph wins ({graph_us} vs "
+               "{multi_us} us)",
+               arg("graph_us", format_number(best_graph)), arg("multi_us", format_number(lb_multi))),
            "needs a launch cost per op above the op's own GPU time; a very fast host CPU narrows the gap");
   b.expect("default_is_gpu_bound", predicted.main.launch_us_per_step < kLaunchBoundShare * median_step(m.main, StepMethod::multi_stream),
-           fmt::format("at the default shape launching takes {} us of a {} us step: the step is GPU-bound",
-                       format_number(predicted.main.launch_us_per_step),
-                       format_number(median_step(m.main, StepMethod::multi_stream))),
+           msg("at the default shape launching takes {launch_us} us of a {step_us} us step: the step is GPU-bound",
+               arg("launch_us", format_number(predicted.main.launch_us_per_step)),
+               arg("step_us", format_number(median_step(m.main, StepMethod::multi_stream)))),
            "a slow host or small kernels make the default step launch-bound too");
+}
+
+// The errors some calls returned, for people: "cudaErrorInvalidValue", or two calls' errors
+// "cudaErrorStreamCaptureUnsupported then cudaErrorStreamCaptureInvalidated". The names are data.
+Message errors_text(const std::vector<std::string>& errors) {
+  if (errors.size() == 1) return verbatim(errors[0]);
+  if (errors.size() == 2) return msg("{first} then {second}", arg("first", errors[0]), arg("second", errors[1]));
+  std::vector<Message> names;
+  for (const auto& e : errors) names.push_back(verbatim(e));
+  return join(names, ", ");
 }
 
 void mistakes_section(ReportBuilder& b, const Measurements& m) {
@@ -97,10 +111,13 @@ void mistakes_section(ReportBuilder& b, const Measurements& m) {
   auto s = b.section("mistakes", "capture mistakes and capture modes, made on purpose");
   std::vector<std::vector<Cell>> rows;
   for (const auto& x : m.mistakes) {
-    rows.push_back({text_cell(x.mistake), text_cell(x.call), text_cell(x.error_name)});
-    s.fact(x.key, x.mistake, x.error_name, x.meaning);
-    b.expect("mistake." + x.key, x.error_name == x.expected, fmt::format("{}: {}", x.call, x.error_name),
-             fmt::format("CUDA documents {} for this; another driver may report it differently", x.expected));
+    const Message returned = errors_text(x.errors);
+    rows.push_back({text_cell(x.mistake), text_cell(x.call), text_cell(returned)});
+    s.fact(x.key, x.mistake, returned, x.meaning);
+    b.expect("mistake." + x.key, x.errors == x.expected,
+             msg("{call}: {returned}", arg("call", x.call), arg("returned", returned)),
+             msg("CUDA documents {expected} for this; another driver may report it differently",
+                 arg("expected", errors_text(x.expected))));
   }
   s.table("mistakes", {"mistake", "reported by", "returned"}, rows);
   const std::size_t correct = m.healthy_after_mistakes.value_or(0);
@@ -131,13 +148,14 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
   verdict_checks(b, p, m, predicted);
   bound_section(b, m, predicted);
   graphs::method_verify_checks(b, m.launch_bound.runs, m.launch_bound.elements, "launch_bound.results.",
-                               "launch-bound case, ");
+                               "launch-bound case");
   if (m.fill && predicted.fill) graphs::fill_section(b, {m.main, predicted.main.step_us}, {*m.fill, predicted.fill->step_us});
   mistakes_section(b, m);
   lecture_section(b, m);
   const double ratio = median_step(m.main, StepMethod::graph_serial) / median_step(m.main, StepMethod::multi_stream);
-  b.headline(fmt::format("graph-serial {:.2f}x the multi-stream time (model {:.2f}x)", ratio,
-                         predicted.main.serial_over_multi),
+  b.headline(msg("graph-serial {ratio}x the multi-stream time (model {model}x)",
+                 arg("ratio", fmt::format("{:.2f}", ratio)),
+                 arg("model", fmt::format("{:.2f}", predicted.main.serial_over_multi))),
              {"serial_over_multi"});
   b.try_next("cudalab graph-pitfall --show-errors", "the capture mistakes and the errors they return")
       .try_next("cudalab graph-pitfall --streams 1", "with one stream there is no parallelism to lose")

@@ -60,7 +60,7 @@ TEST(GraphForkJoinReport, EveryCheckOnTheDefaults) {
   const Report r = build_report(p, m, predict(p, m));
   EXPECT_TRUE(r.verify_passed());
   EXPECT_TRUE(r.expect_passed());
-  EXPECT_EQ(r.headline, "forkjoin 0.97x, serial 3.70x the multi-stream time");
+  EXPECT_EQ(r.headline.en(), "forkjoin 0.97x, serial 3.70x the multi-stream time");
   EXPECT_DOUBLE_EQ(r.find_metric("lecture.launch_ratio")->summary().median, 4.0);
   ASSERT_EQ(r.sections.size(), 8u);
 }

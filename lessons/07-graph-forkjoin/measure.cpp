@@ -4,8 +4,6 @@
 
 #include <chrono>
 
-#include <fmt/format.h>
-
 #include "common/gpu/phase.hpp"
 #include "common/gpu/cuda_check.hpp"
 
@@ -105,7 +103,7 @@ Measurements measure(const Params& p, const RunContext& ctx) {
   if (ctx.tracing()) {
     const Phase phase("trace");
     trace_method(m.timelines, StepMethod::graph_fork_join, step, streams,
-                 fmt::format("fork/join graph: one launch, {} batches side by side", p.batches));
+                 msg("fork/join graph: one launch, {batches} batches side by side", arg("batches", p.batches)));
   }
   in_phase("dag", [&] { measure_dag(m, p, step, streams); });
   in_phase("launch sweep", [&] {

@@ -26,9 +26,10 @@ void dag_section(ReportBuilder& b, const Params& p, const Measurements& m, const
   graphs::add_shape_facts(s, "explicit", "explicit API", m.built);
   const DagShape& e = predicted.expected;
   s.fact("expected", "expected",
-         fmt::format("{} nodes, {} edges, width {}, critical path {}", e.nodes, e.edges, e.width, e.critical_path),
+         msg("{nodes} nodes, {edges} edges, width {width}, critical path {critical_path}", arg("nodes", e.nodes),
+             arg("edges", e.edges), arg("width", e.width), arg("critical_path", e.critical_path)),
          "min(B,S) chains of ceil(B/S) batches x (L+2) nodes");
-  if (!p.dot.empty()) s.fact("dot", "Graphviz file", p.dot, "cudaGraphDebugDotPrint of the fork/join capture");
+  if (!p.dot.empty()) s.fact("dot", "Graphviz file", verbatim(p.dot), "cudaGraphDebugDotPrint of the fork/join capture");
   b.verify("dag.same_shape", same_shape(m.captured, m.built),
            "the explicitly built graph has the same shape as the fork/join capture",
            "the explicit builder must add the same nodes and dependencies the capture records");
@@ -54,13 +55,17 @@ void verdict_section(ReportBuilder& b, const Measurements& m, const Prediction& 
            "when each kernel is long, launch cost hides behind the work and both tie; noise may then tip it either way")
       .depends_on({graphs::method_key(StepMethod::graph_fork_join), graphs::method_key(StepMethod::multi_stream)})
       .headline_check("forkjoin_not_slower");
-  b.headline(fmt::format("forkjoin {:.2f}x, serial {:.2f}x the multi-stream time", forkjoin / multi, serial / multi),
+  b.headline(msg("forkjoin {forkjoin}x, serial {serial}x the multi-stream time",
+                 arg("forkjoin", fmt::format("{:.2f}", forkjoin / multi)),
+                 arg("serial", fmt::format("{:.2f}", serial / multi))),
              {"forkjoin_over_multi", "serial_over_multi"});
 }
 
 // A ratio of two methods' step times in the fill case, computed from its fill.step.* metrics.
 Metric fill_ratio(const std::string& key, StepMethod over, const graphs::StepCase& fill, const Prediction& predicted) {
-  return derived(key, fmt::format("fill: {} / {}", graphs::method_name(over), graphs::method_name(StepMethod::multi_stream)),
+  return derived(key,
+                 msg("fill: {method} / {baseline}", arg("method", graphs::method_name(over)),
+                     arg("baseline", graphs::method_name(StepMethod::multi_stream))),
                  "x", graphs::measured_ratio(fill.runs, over, StepMethod::multi_stream))
       .with_prediction(graphs::model_ratio(predicted.fill_step_us, over, StepMethod::multi_stream))
       .from({graphs::fill_key(over), graphs::fill_key(StepMethod::multi_stream)});
@@ -80,7 +85,7 @@ void fill_comparison(ReportBuilder& b, const Params& p, const Measurements& m, c
   for (const auto& [c, prefix] : {std::pair{&main, ""}, std::pair{&fill, "fill."}}) {
     std::vector<Cell> row{text_cell(c->params.layer_kernel() == graphs::LayerKernel::fill ? "filling" : "small")};
     for (const StepMethod method : graphs::kFillMethods) {
-      row.push_back(text_cell(fmt::format("{} us", format_number(median_of(c->runs.at(method).per_step_us)))));
+      row.push_back(data_cell(format_number(median_of(c->runs.at(method).per_step_us)) + " us"));
     }
     row.push_back(metric_cell(std::string(prefix) + "serial_over_multi"));
     row.push_back(metric_cell(std::string(prefix) + "forkjoin_over_multi"));
@@ -91,8 +96,8 @@ void fill_comparison(ReportBuilder& b, const Params& p, const Measurements& m, c
 }
 
 void sweep_section(ReportBuilder& b, const Measurements& m) {
-  auto s = b.section("launch", fmt::format("launch cost: K empty kernels, stream vs graph ({} replays per sample)",
-                                           kSweepReplays));
+  auto s = b.section("launch", msg("launch cost: K empty kernels, stream vs graph ({replays} replays per sample)",
+                                   arg("replays", kSweepReplays)));
   std::vector<std::vector<Cell>> rows;
   Plot plot{"launch_sweep", "launch cost per kernel: from a stream vs inside a graph", "kernels per chain (K)", "",
             "cost per kernel", "us", true, false, {{"stream", {}, false}, {"graph", {}, false}}};
@@ -101,14 +106,15 @@ void sweep_section(ReportBuilder& b, const Measurements& m) {
     const std::string prefix = fmt::format("k{}", point.kernels);
     const double stream = median_of(c.stream_per_kernel_us), graph = median_of(c.graph_per_kernel_us);
     const auto payback = payback_replays(stream, graph, point.kernels, median_of(c.capture_instantiate_us));
-    s.metric(measured(prefix + ".stream", fmt::format("K={} stream, per kernel", point.kernels), "us", c.stream_per_kernel_us))
-        .metric(measured(prefix + ".graph", fmt::format("K={} graph, per kernel", point.kernels), "us", c.graph_per_kernel_us))
-        .metric(measured(prefix + ".build", fmt::format("K={} capture+instantiate", point.kernels), "us",
-                         c.capture_instantiate_us))
-        .metric(derived(prefix + ".ratio", fmt::format("K={} stream / graph", point.kernels), "x", stream / graph));
-    rows.push_back({text_cell(std::to_string(point.kernels)), metric_cell(prefix + ".stream"), metric_cell(prefix + ".graph"),
+    const MessageArg k = arg("kernels", point.kernels);
+    s.metric(measured(prefix + ".stream", msg("K={kernels} stream, per kernel", k), "us", c.stream_per_kernel_us))
+        .metric(measured(prefix + ".graph", msg("K={kernels} graph, per kernel", k), "us", c.graph_per_kernel_us))
+        .metric(measured(prefix + ".build", msg("K={kernels} capture+instantiate", k), "us", c.capture_instantiate_us))
+        .metric(derived(prefix + ".ratio", msg("K={kernels} stream / graph", k), "x", stream / graph));
+    rows.push_back({data_cell(std::to_string(point.kernels)), metric_cell(prefix + ".stream"), metric_cell(prefix + ".graph"),
                     metric_cell(prefix + ".ratio"), metric_cell(prefix + ".build"),
-                    text_cell(payback ? fmt::format("{:.0f} replays", *payback) : "never")});
+                    text_cell(payback ? msg("{replays} replays", arg("replays", fmt::format("{:.0f}", *payback)))
+                                      : Message("never"))});
     plot.series[0].points.push_back({static_cast<double>(point.kernels), prefix + ".stream", 0});
     plot.series[1].points.push_back({static_cast<double>(point.kernels), prefix + ".graph", 0});
     if (point.kernels == graphs::kChainKernels) {
@@ -132,11 +138,11 @@ void update_section(ReportBuilder& b, const Measurements& m) {
                   .with_note("no capture"))
       .metric(measured("exec_update", "capture again + cudaGraphExecUpdate", "us", u.exec_update_us))
       .metric(measured("reinstantiate", "capture again + cudaGraphInstantiate", "us", u.reinstantiate_us));
-  for (const auto& [key, how, correct] : {std::tuple{"set_params", "SetParams", u.set_params_correct},
-                                          std::tuple{"exec_update", "cudaGraphExecUpdate", u.exec_update_correct},
-                                          std::tuple{"reinstantiate", "re-instantiation", u.reinstantiate_correct}}) {
-    b.verify(fmt::format("results.update.{}", key), correct, m.elements,
-             fmt::format("after {}, the new buffers' results", how),
+  for (const auto& [key, what, correct] :
+       {std::tuple{"set_params", "after SetParams, the new buffers' results", u.set_params_correct},
+        std::tuple{"exec_update", "after cudaGraphExecUpdate, the new buffers' results", u.exec_update_correct},
+        std::tuple{"reinstantiate", "after re-instantiation, the new buffers' results", u.reinstantiate_correct}}) {
+    b.verify(fmt::format("results.update.{}", key), correct, m.elements, what,
              "the updated graph still pointed at the old buffers");
   }
   b.expect("update.cheaper_than_reinstantiate",
@@ -158,11 +164,11 @@ void lecture_section(ReportBuilder& b, const Measurements& m) {
       .metric(measured("lecture.memcpy_async_call", "lecture 000: ~5 us per cudaMemcpyAsync; here, host time", "us",
                        m.memcpy_async_call_us))
       .fact("lecture.launch_graph", "lecture 004: cudaGraphLaunch(graph, stream)",
-            "cudaGraphInstantiate(&exec, graph, 0); cudaGraphLaunch(exec, stream)",
+            verbatim("cudaGraphInstantiate(&exec, graph, 0); cudaGraphLaunch(exec, stream)"),
             "cudaGraphLaunch takes only an instantiated cudaGraphExec_t: a cudaGraph_t is another type and "
             "never compiled there")
       .fact("lecture.kernel_params", "lecture 004: kernelParams = (void**)&d_data",
-            "void* args[] = {&d_data}; kernelParams = args",
+            verbatim("void* args[] = {&d_data}; kernelParams = args"),
             "kernelParams is an array with one pointer per kernel argument, each pointing at that argument");
 }
 

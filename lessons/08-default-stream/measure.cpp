@@ -139,7 +139,8 @@ double run_threads(Rig& r, cudaStream_t lane, int device, TraceSession* trace, T
       CUDALAB_CUDA_CHECK(cudaStreamSynchronize(lane));  // makes this thread's per-thread stream now
       if (trace != nullptr) {
         const std::lock_guard<std::mutex> lock(trace_mutex);
-        trace->name_stream(lane, lane == cudaStreamPerThread ? "thread " + std::to_string(t) : "stream 0");
+        trace->name_stream(lane,
+                           lane == cudaStreamPerThread ? msg("thread {index}", arg("index", t)) : Message("stream 0"));
       }
     } catch (...) {
       errors[t] = std::current_exception();

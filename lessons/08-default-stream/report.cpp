@@ -14,20 +14,23 @@ namespace {
 
 double median_us(const Case& c) { return median_of(c.total_us); }
 
+// "0.93 of the way from overlapped to lost"
+Message way_note(double share) {
+  return msg("{share} of the way from overlapped to lost", arg("share", fmt::format("{:.2f}", share)));
+}
+
 // One case's two ways, side by side: the broken one, then the fix.
-SectionBuilder case_section(ReportBuilder& b, const std::string& key, const std::string& title, const Bounds& bounds,
-                  const std::pair<std::string, const Case*>& lost, const std::pair<std::string, const Case*>& kept,
+SectionBuilder case_section(ReportBuilder& b, const std::string& key, const Message& title, const Bounds& bounds,
+                  const std::pair<Message, const Case*>& lost, const std::pair<Message, const Case*>& kept,
                   double lost_spread_tolerance = kDefaultSpreadTolerance) {
   return b.section(key, title)
       .metric(measured(key + ".lost", lost.first, "us", lost.second->total_us)
                   .with_spread_tolerance(lost_spread_tolerance)
                   .with_prediction(bounds.lost_us)
-                  .with_note(fmt::format("{:.2f} of the way from overlapped to lost",
-                                         lost_share(median_us(*lost.second), bounds))))
+                  .with_note(way_note(lost_share(median_us(*lost.second), bounds))))
       .metric(measured(key + ".kept", kept.first, "us", kept.second->total_us)
                   .with_prediction(bounds.overlapped_us)
-                  .with_note(fmt::format("{:.2f} of the way from overlapped to lost",
-                                         lost_share(median_us(*kept.second), bounds))))
+                  .with_note(way_note(lost_share(median_us(*kept.second), bounds))))
       .metric(derived(key + ".speedup", "the fix: speed-up", "x", median_us(*lost.second) / median_us(*kept.second))
                   .with_prediction(bounds.lost_us / bounds.overlapped_us)
                   .from({key + ".lost", key + ".kept"}));
@@ -37,19 +40,27 @@ enum class KeptJudgedOn { median, fastest_run };
 
 // The two checks of one case: the broken way lost the overlap, the fix kept it.
 void case_checks(ReportBuilder& b, const std::string& key, const Bounds& bounds, const Case& lost, const Case& kept,
-                 const std::string& what_lost, const std::string& what_kept, const std::string& why_may_fail,
+                 const Message& what_lost, const Message& what_kept, const Message& why_may_fail,
                  KeptJudgedOn judged_on = KeptJudgedOn::median) {
   const double broken_share = lost_share(median_us(lost), bounds);
   const double kept_us = judged_on == KeptJudgedOn::median ? median_us(kept) : *std::min_element(kept.total_us.begin(), kept.total_us.end());
   const double fixed_share = lost_share(kept_us, bounds);
   b.expect(key + "_overlap_lost", broken_share >= kLostMinShare,
-           fmt::format("{}: {:.0f} us, {:.2f} of the way from overlapped ({:.0f} us) to lost ({:.0f} us)",
-                       what_lost, median_us(lost), broken_share, bounds.overlapped_us, bounds.lost_us),
+           msg("{what}: {us} us, {share} of the way from overlapped ({overlapped_us} us) to lost ({lost_us} us)",
+               arg("what", what_lost), arg("us", fmt::format("{:.0f}", median_us(lost))),
+               arg("share", fmt::format("{:.2f}", broken_share)),
+               arg("overlapped_us", fmt::format("{:.0f}", bounds.overlapped_us)),
+               arg("lost_us", fmt::format("{:.0f}", bounds.lost_us))),
            why_may_fail)
       .depends_on({key + ".lost"});
+  const std::string kept_text = fmt::format("{:.0f}", kept_us);
+  const std::string fixed_text = fmt::format("{:.2f}", fixed_share);
   b.expect(key + "_overlap_kept", fixed_share <= kKeptMaxShare,
-           fmt::format("{}: {:.0f} us{}, {:.2f} of the way from overlapped to lost", what_kept, kept_us,
-                       judged_on == KeptJudgedOn::median ? "" : " in the fastest run", fixed_share),
+           judged_on == KeptJudgedOn::median
+               ? msg("{what}: {us} us, {share} of the way from overlapped to lost", arg("what", what_kept),
+                     arg("us", kept_text), arg("share", fixed_text))
+               : msg("{what}: {us} us in the fastest run, {share} of the way from overlapped to lost",
+                     arg("what", what_kept), arg("us", kept_text), arg("share", fixed_text)),
            "other work on the GPU (MPS, another process) or CUDA_LAUNCH_BLOCKING=1 serializes what the streams "
            "allow to overlap; very short kernels (--kernel-us) leave launch gaps that count against overlap");
   // A noisy median may flip a median verdict; the fastest run stands whatever the others did.
@@ -80,7 +91,7 @@ void threads_section(ReportBuilder& b, const Measurements& m, const Prediction& 
                   .with_prediction(predicted.threads.overlapped_us))
       .metric(derived("threads.runs_in_a_row", "per-thread runs that lost whole kernels", "runs",
                       static_cast<double>(all - std::min(all, side.total_us.size())))
-                  .with_note(fmt::format("of {}", all)));
+                  .with_note(msg("of {runs}", arg("runs", all))));
 }
 
 // One host thread's per-thread default stream in turns with stream 0, then with a blocking stream.
@@ -119,13 +130,14 @@ void verify_results(ReportBuilder& b, const Measurements& m) {
   per_thread.add(m.per_thread_beside_blocking.results);
   alloc.add(m.alloc_sync.results);
   alloc.add(m.alloc_async.results);
-  const std::string detail = "a wrong element means a kernel did not run, or ran on the wrong slice";
+  const Message detail = "a wrong element means a kernel did not run, or ran on the wrong slice";
   b.verify("alone_results", m.alone.results, "one kernel alone", detail);
   b.verify("stream0_results", stream0, "stream 0 between two streams, both ways", detail);
   b.verify("threads_results", threads, "two host threads, both ways", detail);
   b.verify("perthread_results", per_thread, "the per-thread stream beside stream 0 and beside a blocking stream",
            detail);
-  b.verify("alloc_results", alloc, "a temporary per step, both ways", detail + "; or a temporary was freed too early");
+  b.verify("alloc_results", alloc, "a temporary per step, both ways",
+           "a wrong element means a kernel did not run, or ran on the wrong slice; or a temporary was freed too early");
 }
 
 }  // namespace
@@ -133,9 +145,9 @@ void verify_results(ReportBuilder& b, const Measurements& m) {
 Report build_report(const Params& p, const Measurements& m, const Prediction& predicted) {
   ReportBuilder b(flags().params(p));
   b.section("setup", "the work: one-block kernels that could all run side by side")
-      .fact("kernel", "each kernel", fmt::format("1 block, spins {} us", p.kernel_us),
+      .fact("kernel", "each kernel", msg("1 block, spins {us} us", arg("us", p.kernel_us)),
             "one SM each: the GPU has room for every one of them at once")
-      .fact("lanes", "kernels per lane", std::to_string(p.kernels), "a lane is a stream or a host thread")
+      .fact("lanes", "kernels per lane", verbatim(std::to_string(p.kernels)), "a lane is a stream or a host thread")
       .metric(measured("alone", "one kernel alone", "us", m.alone.total_us).with_note("the model's one input"));
   case_section(b, "stream0", "a kernel on stream 0 between two streams' kernels, round after round",
                predicted.stream0, {"streams from cudaStreamCreate (blocking)", &m.stream0_blocking},
@@ -167,10 +179,12 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
               "cudaFree waiting for the device is how current drivers behave, not a documented promise; a driver "
               "that frees without waiting would keep the overlap");
 
-  b.headline(fmt::format("stream 0 between streams {:.0f} -> {:.0f} us non-blocking; two threads {:.0f} -> {:.0f} us "
-                         "per-thread; cudaFree {:.0f} -> {:.0f} us cudaFreeAsync",
-                         median_us(m.stream0_blocking), median_us(m.stream0_nonblocking), median_us(m.threads_legacy),
-                         median_us(m.threads_per_thread), median_us(m.alloc_sync), median_us(m.alloc_async)),
+  const auto us = [](const Case& c) { return fmt::format("{:.0f}", median_us(c)); };
+  b.headline(msg("stream 0 between streams {blocking} -> {nonblocking} us non-blocking; two threads {legacy} -> "
+                 "{per_thread} us per-thread; cudaFree {free} -> {free_async} us cudaFreeAsync",
+                 arg("blocking", us(m.stream0_blocking)), arg("nonblocking", us(m.stream0_nonblocking)),
+                 arg("legacy", us(m.threads_legacy)), arg("per_thread", us(m.threads_per_thread)),
+                 arg("free", us(m.alloc_sync)), arg("free_async", us(m.alloc_async))),
              {"stream0.speedup", "threads.speedup", "alloc.speedup"});
   b.try_next("cudalab default-stream --timeline", "see the staircase and the side-by-side lanes")
       .try_next("cudalab default-stream --kernels 16", "more rounds: the lost time grows with every kernel")

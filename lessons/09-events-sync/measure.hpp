@@ -37,7 +37,7 @@ struct WaitSample {
 };
 struct WaitRow {
   std::string key;    // see model.hpp: the row keys
-  std::string label;  // what a student reads
+  Message label;      // what a student reads: words, translated
   std::vector<WaitSample> samples;
 };
 

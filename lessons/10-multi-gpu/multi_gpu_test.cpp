@@ -168,7 +168,7 @@ TEST(MultiGpuReport, AGoodRunPassesEveryCheck) {
   EXPECT_NEAR(*r.find_metric("step.overlapped")->predicted, 0.8 + 2 * 0.07, 1e-9);
   EXPECT_NEAR(*r.find_metric("step.priority")->predicted, 0.8 + 0.07, 1e-9);
   EXPECT_NEAR(*r.find_metric("peer.staged")->predicted, (64ull << 20) / (2.55 * 1e6), 1e-6);
-  EXPECT_EQ(r.headline, "peer 320 GB/s one way, 597 both; step 1.40 -> 0.95 -> 0.88 ms");
+  EXPECT_EQ(r.headline.en(), "peer 320 GB/s one way, 597 both; step 1.40 -> 0.95 -> 0.88 ms");
   EXPECT_EQ(r.devices.size(), 2u);
 }
 
@@ -257,19 +257,19 @@ TEST(MultiGpuReport, SmCopiesShowWhatHoldsBothWays) {
   auto r = report_of(m);
   const auto* limit = fact_of(r, "peer_sm", "both_ways_limit");
   ASSERT_NE(limit, nullptr);
-  EXPECT_EQ(limit->value, "the copy engines");
-  EXPECT_NE(limit->note.find("1.55x"), std::string::npos) << limit->note;
+  EXPECT_EQ(limit->value.en(), "the copy engines");
+  EXPECT_NE(limit->note.en().find("1.55x"), std::string::npos) << limit->note;
   // Predicted for the engines: the 610 the SMs carried, below twice the one-way 640.
   EXPECT_NEAR(*r.find_metric("peer.both_ways")->predicted, 2.0 * (64ull << 20) / (0.22 * 1e6), 1e-6);
 
   m.copies.sm_both_ms = {0.33, 0.33, 0.33};  // SMs no better: the link
-  EXPECT_EQ(fact_of(report_of(m), "peer_sm", "both_ways_limit")->value, "the link");
+  EXPECT_EQ(fact_of(report_of(m), "peer_sm", "both_ways_limit")->value.en(), "the link");
 
   m.copies.sm_one_way_ms.clear();  // no peer access: no kernel can reach the other GPU
   m.copies.sm_both_ms.clear();
   r = report_of(m);
   EXPECT_EQ(r.find_metric("peer.both_ways_sm"), nullptr);
-  EXPECT_EQ(fact_of(r, "peer_sm", "sm_copies")->value, "not measured");
+  EXPECT_EQ(fact_of(r, "peer_sm", "sm_copies")->value.en(), "not measured");
   EXPECT_NEAR(*r.find_metric("peer.both_ways")->predicted, 2.0 * (64ull << 20) / (0.210 * 1e6), 1e-6);
 }
 
@@ -298,7 +298,7 @@ TEST(MultiGpuReport, SweepShowsWhereCommunicationOutgrowsTheLayers) {
   auto r = report_of(made_up_sweep(2.5));
   const auto* crossover = fact_of(r, "sweep", "crossover");
   ASSERT_NE(crossover, nullptr);
-  EXPECT_EQ(crossover->value, "64MiB");
+  EXPECT_EQ(crossover->value.en(), "64MiB");
   // (c) at 64 MiB as the model says: the layers, then the all-reduces queued behind the first.
   EXPECT_NEAR(*r.find_metric("sweep.64MiB.priority")->predicted, 0.1 + 8 * 0.3, 1e-9);
   EXPECT_NEAR(*r.find_metric("sweep.1MiB.serial")->predicted, 8 * 0.11, 1e-9);
@@ -308,7 +308,7 @@ TEST(MultiGpuReport, SweepShowsWhereCommunicationOutgrowsTheLayers) {
   // Every all-reduce shorter than a layer: no crossover to show.
   Measurements m = made_up_sweep(2.5);
   m.step.sweep[1].allreduce_ms = {0.09, 0.09};
-  EXPECT_EQ(fact_of(report_of(m), "sweep", "crossover")->value, "no size measured");
+  EXPECT_EQ(fact_of(report_of(m), "sweep", "crossover")->value.en(), "no size measured");
 }
 
 TEST(MultiGpuReport, AWrongElementFailsVerify) {

@@ -119,7 +119,7 @@ TEST(RankResult, ARunOfRanksReportsTheStepWithoutPeerCopies) {
   EXPECT_EQ(r.find_metric("peer.one_way"), nullptr);
   EXPECT_NE(r.find_metric("step.overlapped"), nullptr);
   EXPECT_EQ(r.headline_metrics, (std::vector<std::string>{"step.overlapped", "step.priority"}));
-  EXPECT_EQ(r.headline.rfind("2 ranks; step", 0), 0u) << r.headline;
+  EXPECT_EQ(r.headline.en().rfind("2 ranks; step", 0), 0u) << r.headline;
   bool ranks_section = false;
   for (const auto& s : r.sections) ranks_section = ranks_section || s.key == "ranks";
   EXPECT_TRUE(ranks_section);

@@ -30,7 +30,7 @@ std::vector<double> bandwidths(std::uint64_t bytes, const std::vector<double>& m
 
 bool copies_measured(const Measurements& m) { return !m.copies.large_ms.empty(); }
 
-std::string limit_text(BothWaysLimit limit) {
+const char* limit_text(BothWaysLimit limit) {
   switch (limit) {
     case BothWaysLimit::full_duplex: return "nothing: full duplex";
     case BothWaysLimit::copy_engines: return "the copy engines";
@@ -41,68 +41,74 @@ std::string limit_text(BothWaysLimit limit) {
 }
 
 // The figures behind the verdict, each a median of this run.
-std::string limit_reason(const Measurements& m, const Prediction& pr) {
+Message limit_reason(const Measurements& m, const Prediction& pr) {
   const PeerCopies& c = m.copies;
   const double one_way = median_of(bandwidths(c.large_bytes, c.large_ms));
   const double both = median_of(bandwidths(2 * c.large_bytes, c.both_ms));
   const double sm_both = median_of(bandwidths(2 * c.large_bytes, c.sm_both_ms));
   switch (pr.both_ways_limit) {
     case BothWaysLimit::full_duplex:
-      return fmt::format("copy engines both ways {:.2f}x one way", both / one_way);
+      return msg("copy engines both ways {ratio}x one way", arg("ratio", fmt::format("{:.2f}", both / one_way)));
     case BothWaysLimit::copy_engines:
     case BothWaysLimit::link:
-      return fmt::format("SM copies carried {:.2f}x the copy engines' {:.0f} GB/s both ways", sm_both / both, both);
+      return msg("SM copies carried {ratio}x the copy engines' {gbps} GB/s both ways",
+                 arg("ratio", fmt::format("{:.2f}", sm_both / both)), arg("gbps", fmt::format("{:.0f}", both)));
     case BothWaysLimit::not_measured: break;
   }
   return {};
 }
 
-// The NCCL variables that steered the transport, or that none did.
-std::string transport_text(const NcclSettings& settings) {
+// The NCCL variables that steered the transport (data), or that none did.
+Message transport_text(const NcclSettings& settings) {
   if (settings.empty()) return "NCCL's choice";
   std::string text;
   for (const auto& [name, value] : settings) text += fmt::format("{}{}={}", text.empty() ? "" : " ", name, value);
-  return text;
+  return verbatim(text);
 }
 
 // One process per GPU: which rank measured which GPU, on which host.
 void ranks_section(ReportBuilder& b, const Measurements& m) {
   const Processes& run = m.processes;
   auto section = b.section("ranks", "one process per GPU, as training runs");
-  section.fact("processes", "processes", std::to_string(run.world_size),
-               fmt::format("one per GPU, placed by {}; rank 0 gathered and reports", run.source), false);
+  section.fact("processes", "processes", verbatim(std::to_string(run.world_size)),
+               msg("one per GPU, placed by {source}; rank 0 gathered and reports", arg("source", run.source)), false);
   for (std::size_t r = 0; r < m.gpus.size(); ++r) {
     const GpuFacts& g = m.gpus[r];
-    section.fact(fmt::format("rank{}", r), fmt::format("rank {}", r), g.summary.name,
-                 fmt::format("on {}, its device {}; {} SMs, priorities {} to {}", r < run.hosts.size() ? run.hosts[r] : "?",
-                             g.summary.index, g.summary.sm_count, g.least_priority, g.greatest_priority),
+    section.fact(fmt::format("rank{}", r), msg("rank {rank}", arg("rank", r)), verbatim(g.summary.name),
+                 msg("on {host}, its device {device}; {sms} SMs, priorities {least} to {greatest}",
+                     arg("host", r < run.hosts.size() ? run.hosts[r] : std::string("?")), arg("device", g.summary.index),
+                     arg("sms", g.summary.sm_count), arg("least", g.least_priority),
+                     arg("greatest", g.greatest_priority)),
                  false);
   }
 }
 
 void topology_section(ReportBuilder& b, const Measurements& m) {
   auto section = b.section("topology", "the GPUs and what links them");
-  section.fact("gpus", "GPUs used", std::to_string(m.gpus.size()), fmt::format("of {} visible", m.visible_gpus), false);
+  section.fact("gpus", "GPUs used", verbatim(std::to_string(m.gpus.size())),
+               msg("of {visible} visible", arg("visible", m.visible_gpus)), false);
   for (const auto& g : m.gpus) {
-    section.fact(fmt::format("gpu{}", g.summary.index), fmt::format("GPU {}", g.summary.index), g.summary.name,
-                 fmt::format("{} SMs, {} copy engines, priorities {} to {}", g.summary.sm_count,
-                             g.summary.copy_engines, g.least_priority, g.greatest_priority),
+    section.fact(fmt::format("gpu{}", g.summary.index), msg("GPU {index}", arg("index", g.summary.index)),
+                 verbatim(g.summary.name),
+                 msg("{sms} SMs, {engines} copy engines, priorities {least} to {greatest}",
+                     arg("sms", g.summary.sm_count), arg("engines", g.summary.copy_engines),
+                     arg("least", g.least_priority), arg("greatest", g.greatest_priority)),
                  false);
   }
   std::vector<std::vector<Cell>> rows;
   for (const auto& link : m.links) {
-    rows.push_back({text_cell(fmt::format("{} -> {}", link.from, link.to)), text_cell(link.can_access ? "yes" : "no"),
-                    text_cell(std::to_string(link.performance_rank)), text_cell(link.native_atomics ? "yes" : "no")});
+    rows.push_back({data_cell(fmt::format("{} -> {}", link.from, link.to)), text_cell(link.can_access ? "yes" : "no"),
+                    data_cell(std::to_string(link.performance_rank)), text_cell(link.native_atomics ? "yes" : "no")});
   }
   section.table("links", {"pair", "peer access", "performance rank", "native atomics"}, rows);
 }
 
 void peer_section(ReportBuilder& b, const Measurements& m, const Prediction& pr) {
   const PeerCopies& c = m.copies;
-  b.section("peer", fmt::format("copies between GPU 0 and GPU 1, {} each", format_bytes(c.large_bytes)))
+  b.section("peer", msg("copies between GPU 0 and GPU 1, {size} each", arg("size", format_bytes(c.large_bytes))))
       .fact("peer_access", "peer access", c.peer_access ? "enabled both ways" : "not supported",
             c.peer_access ? "cudaDeviceEnablePeerAccess" : "cudaMemcpyPeerAsync is staged by the driver", false)
-      .metric(measured("peer.latency", fmt::format("one way, {}", format_bytes(c.small_bytes)), "us",
+      .metric(measured("peer.latency", msg("one way, {size}", arg("size", format_bytes(c.small_bytes))), "us",
                        [&] {
                          std::vector<double> us;
                          for (const double ms : c.small_ms) us.push_back(ms * 1000.0);
@@ -111,7 +117,7 @@ void peer_section(ReportBuilder& b, const Measurements& m, const Prediction& pr)
                   .with_note("the fixed cost of one copy"))
       .metric(measured("peer.one_way", "one way, 0 -> 1", "GB/s", bandwidths(c.large_bytes, c.large_ms))
                   .with_note("cudaMemcpyPeerAsync"))
-      .metric(measured("peer.mid", fmt::format("one way, {}", format_bytes(c.mid_bytes)), "ms", c.mid_ms)
+      .metric(measured("peer.mid", msg("one way, {size}", arg("size", format_bytes(c.mid_bytes))), "ms", c.mid_ms)
                   .with_prediction(pr.mid_copy_ms)
                   .with_note("predicted: latency + bytes / bandwidth"))
       .metric(measured("peer.both_ways", "both ways at once, total", "GB/s", bandwidths(2 * c.large_bytes, c.both_ms))
@@ -140,8 +146,8 @@ void sm_copy_rows(ReportBuilder& b, const Measurements& m, const Prediction& pr)
                  false);
     return;
   }
-  section.fact("sm_blocks", "blocks per copy kernel", format_count(static_cast<std::size_t>(c.sm_blocks)),
-               fmt::format("{} threads each, 16-byte stores, every SM filled once", kCopyThreads), false)
+  section.fact("sm_blocks", "blocks per copy kernel", verbatim(format_count(static_cast<std::size_t>(c.sm_blocks))),
+               msg("{threads} threads each, 16-byte stores, every SM filled once", arg("threads", kCopyThreads)), false)
       .metric(measured("peer.one_way_sm", "one way, 0 -> 1, SM copy", "GB/s", bandwidths(c.large_bytes, c.sm_one_way_ms))
                   .with_note("GPU 0's SMs store into GPU 1's memory"))
       .metric(measured("peer.both_ways_sm", "both ways at once, SM copies, total", "GB/s",
@@ -153,13 +159,15 @@ void sm_copy_rows(ReportBuilder& b, const Measurements& m, const Prediction& pr)
 
 void step_section(ReportBuilder& b, const Params& p, const Measurements& m, const Prediction& pr) {
   const TrainingStep& s = m.step;
-  b.section("step", fmt::format("a training step: {} layers, {} of gradients each, on {} GPUs", p.layers,
-                                format_bytes(p.grad_size), m.gpus.size()))
-      .fact("nccl", "NCCL", nccl_version_text(s.nccl_version), "libnccl.so.2, loaded at run time", false)
+  b.section("step", msg("a training step: {layers} layers, {size} of gradients each, on {gpus} GPUs",
+                        arg("layers", p.layers), arg("size", format_bytes(p.grad_size)), arg("gpus", m.gpus.size())))
+      .fact("nccl", "NCCL", verbatim(nccl_version_text(s.nccl_version)), "libnccl.so.2, loaded at run time", false)
       .fact("transport", "NCCL transport", transport_text(m.nccl_settings), "the NCCL variables set", false)
-      .fact("layer_blocks", "blocks per layer kernel", format_count(static_cast<std::size_t>(s.layer_blocks)),
-            fmt::format("whole waves of {} us blocks", kLayerBlockUs), false)
-      .fact("priorities", "stream priorities", fmt::format("compute {}, comm in (c) {}", s.compute_priority, s.comm_priority),
+      .fact("layer_blocks", "blocks per layer kernel", verbatim(format_count(static_cast<std::size_t>(s.layer_blocks))),
+            msg("whole waves of {us} us blocks", arg("us", kLayerBlockUs)), false)
+      .fact("priorities", "stream priorities",
+            msg("compute {compute}, comm in (c) {comm}", arg("compute", s.compute_priority),
+                arg("comm", s.comm_priority)),
             "lower is more urgent", false)
       .metric(measured("step.layer", "one layer's kernel, alone", "ms", s.layer_ms))
       .metric(measured("step.allreduce", "one layer's all-reduce, alone", "ms", s.allreduce_ms)
@@ -171,15 +179,16 @@ void step_section(ReportBuilder& b, const Params& p, const Measurements& m, cons
                   .with_prediction(pr.overlapped_ms)
                   .with_note("each all-reduce waits behind the next layer")
                   .with_spread_tolerance(kOverlappedSpreadTolerance))
-      .metric(measured("step.priority", fmt::format("(c) comm stream, priority {}", s.comm_priority), "ms", s.priority_ms)
+      .metric(measured("step.priority", msg("(c) comm stream, priority {priority}", arg("priority", s.comm_priority)), "ms",
+                       s.priority_ms)
                   .with_prediction(pr.priority_ms)
                   .with_note("each all-reduce starts as its layer ends"))
       .table("variants", {"variant", "measured (median)", "predicted"},
-             {{text_cell("(a) one stream"), metric_cell("step.serial"), text_cell(fmt::format("{:.3f} ms", pr.serial_ms))},
+             {{text_cell("(a) one stream"), metric_cell("step.serial"), data_cell(fmt::format("{:.3f} ms", pr.serial_ms))},
               {text_cell("(b) comm stream"), metric_cell("step.overlapped"),
-               text_cell(fmt::format("{:.3f} ms", pr.overlapped_ms))},
+               data_cell(fmt::format("{:.3f} ms", pr.overlapped_ms))},
               {text_cell("(c) + priority"), metric_cell("step.priority"),
-               text_cell(fmt::format("{:.3f} ms", pr.priority_ms))}});
+               data_cell(fmt::format("{:.3f} ms", pr.priority_ms))}});
 }
 
 void copy_checks(ReportBuilder& b, const Measurements& m) {
@@ -190,12 +199,14 @@ void copy_checks(ReportBuilder& b, const Measurements& m) {
   const double both = median_of(bandwidths(2 * c.large_bytes, c.both_ms));
   const double staged = median_of(bandwidths(c.large_bytes, c.staged_ms));
   b.expect("peer_beats_staged", one_way >= kPeerOverStagedMin * staged,
-           fmt::format("a direct peer copy is at least {}x as fast as staging through host memory", kPeerOverStagedMin),
+           msg("a direct peer copy is at least {factor}x as fast as staging through host memory",
+               arg("factor", fmt::format("{}", kPeerOverStagedMin))),
            "without peer access (PCIe switches that block it, some virtual machines) the driver stages the copy "
            "itself, and the two tie");
   b.depends_on({"peer.one_way", "peer.staged"});
   b.expect("both_ways", both >= kBothWaysMinGain * one_way,
-           fmt::format("both directions at once carry at least {}x one direction", kBothWaysMinGain),
+           msg("both directions at once carry at least {factor}x one direction",
+               arg("factor", fmt::format("{}", kBothWaysMinGain))),
            "NVLink and PCIe are full duplex, but the copy engines may not drive both directions at full speed at "
            "once; a link shared with other traffic can fail this too");
   b.depends_on({"peer.one_way", "peer.both_ways"});
@@ -208,16 +219,17 @@ void checks(ReportBuilder& b, const Measurements& m, const Prediction& pr) {
            "each GPU's gradient is a small whole number, so the float sum is exact in any order");
   const double a = median_of(s.serial_ms), bb = median_of(s.overlapped_ms), cc = median_of(s.priority_ms);
   b.expect("overlap_beats_serial", bb <= kOverlapMaxShare * a,
-           fmt::format("(b) takes at most {:.0f}% of (a): the all-reduces hide behind the layers", kOverlapMaxShare * 100),
+           msg("(b) takes at most {share}% of (a): the all-reduces hide behind the layers",
+               arg("share", fmt::format("{:.0f}", kOverlapMaxShare * 100))),
            "needs layers long enough to hide an all-reduce (--layer-us) and SMs to spare for NCCL's kernels");
   b.depends_on({"step.serial", "step.overlapped"});
   b.expect("priority_helps", cc <= kPriorityMaxShare * bb,
-           fmt::format("(c) takes at most {:.0f}% of (b): priority lets each all-reduce start as its layer ends",
-                       kPriorityMaxShare * 100),
+           msg("(c) takes at most {share}% of (b): priority lets each all-reduce start as its layer ends",
+               arg("share", fmt::format("{:.0f}", kPriorityMaxShare * 100))),
            "gains at most about one all-reduce; when the all-reduce is short against the step, noise can hide it");
   b.depends_on({"step.overlapped", "step.priority"});
   b.expect("serial_model", std::abs(a / pr.serial_ms - 1.0) <= kSerialModelTolerance,
-           fmt::format("(a) is within {:.0f}% of its parts added up", kSerialModelTolerance * 100),
+           msg("(a) is within {share}% of its parts added up", arg("share", fmt::format("{:.0f}", kSerialModelTolerance * 100))),
            "a gap means the layers or all-reduces ran at another speed inside the step than alone");
   b.depends_on({"step.serial", "step.layer", "step.allreduce"});
 }
@@ -257,14 +269,15 @@ void sweep_metrics(SectionBuilder& section, const Measurements& m, const Predict
   for (std::size_t i = 0; i < m.step.sweep.size(); ++i) {
     const SweepPoint& point = m.step.sweep[i];
     const std::string size = format_bytes(point.grad_bytes);
-    section.metric(measured(sweep_key(point.grad_bytes, "layer"), fmt::format("one layer alone, {}", size), "ms", point.layer_ms))
-        .metric(measured(sweep_key(point.grad_bytes, "allreduce"), fmt::format("all-reduce alone, {}", size), "ms",
-                         point.allreduce_ms))
-        .metric(measured(sweep_key(point.grad_bytes, "serial"), fmt::format("(a) one stream, {}", size), "ms",
+    section.metric(measured(sweep_key(point.grad_bytes, "layer"), msg("one layer alone, {size}", arg("size", size)), "ms",
+                            point.layer_ms))
+        .metric(measured(sweep_key(point.grad_bytes, "allreduce"), msg("all-reduce alone, {size}", arg("size", size)),
+                         "ms", point.allreduce_ms))
+        .metric(measured(sweep_key(point.grad_bytes, "serial"), msg("(a) one stream, {size}", arg("size", size)), "ms",
                          point.serial_ms)
                     .with_prediction(i < pr.sweep.size() ? pr.sweep[i].serial_ms : 0.0))
-        .metric(measured(sweep_key(point.grad_bytes, "priority"), fmt::format("(c) comm stream at priority, {}", size),
-                         "ms", point.priority_ms)
+        .metric(measured(sweep_key(point.grad_bytes, "priority"),
+                         msg("(c) comm stream at priority, {size}", arg("size", size)), "ms", point.priority_ms)
                     .with_prediction(i < pr.sweep.size() ? pr.sweep[i].priority_ms : 0.0));
   }
 }
@@ -276,21 +289,24 @@ void sweep_section(ReportBuilder& b, const Params& p, const Measurements& m, con
   std::vector<std::vector<Cell>> table;
   const SweepRow* crossover = nullptr;
   for (const auto& row : rows) {
-    table.push_back({text_cell(format_bytes(row.bytes)), metric_cell(row.allreduce),
-                     text_cell(fmt::format("{:.2f}x", row.layer_ms > 0 ? row.allreduce_ms / row.layer_ms : 0.0)),
+    table.push_back({data_cell(format_bytes(row.bytes)), metric_cell(row.allreduce),
+                     data_cell(fmt::format("{:.2f}x", row.layer_ms > 0 ? row.allreduce_ms / row.layer_ms : 0.0)),
                      metric_cell(row.serial), metric_cell(row.priority),
-                     text_cell(fmt::format("{:.0f}%", 100.0 * hidden_share(row, p.layers)))});
+                     data_cell(fmt::format("{:.0f}%", 100.0 * hidden_share(row, p.layers)))});
     if (crossover == nullptr && row.allreduce_ms > row.layer_ms) crossover = &row;
   }
   section.table("sweep", {"gradient", "all-reduce", "vs layer", "(a)", "(c)", "hidden"}, table);
   if (crossover != nullptr) {
-    section.fact("crossover", "all-reduce longer than a layer from", format_bytes(crossover->bytes),
-                 fmt::format("{:.3f} ms against {:.3f} ms: from here on (c) cannot hide it", crossover->allreduce_ms,
-                             crossover->layer_ms),
+    section.fact("crossover", "all-reduce longer than a layer from", verbatim(format_bytes(crossover->bytes)),
+                 msg("{allreduce} ms against {layer} ms: from here on (c) cannot hide it",
+                     arg("allreduce", fmt::format("{:.3f}", crossover->allreduce_ms)),
+                     arg("layer", fmt::format("{:.3f}", crossover->layer_ms))),
                  false);
   } else {
     section.fact("crossover", "all-reduce longer than a layer from", "no size measured",
-                 fmt::format("up to {}, every all-reduce is shorter than a layer", format_bytes(rows.back().bytes)), false);
+                 msg("up to {size}, every all-reduce is shorter than a layer",
+                     arg("size", format_bytes(rows.back().bytes))),
+                 false);
   }
 }
 
@@ -329,14 +345,19 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
   b.section("lecture", "what the lectures say about training on several GPUs");
   checks(b, m, predicted);
 
-  const std::string step = fmt::format("step {:.2f} -> {:.2f} -> {:.2f} ms", median_of(m.step.serial_ms),
-                                       median_of(m.step.overlapped_ms), median_of(m.step.priority_ms));
+  const std::string serial = fmt::format("{:.2f}", median_of(m.step.serial_ms));
+  const std::string overlapped = fmt::format("{:.2f}", median_of(m.step.overlapped_ms));
+  const std::string priority = fmt::format("{:.2f}", median_of(m.step.priority_ms));
   // The step's figures are what both shapes of the run measure, so a run of ranks and a run of
   // one process hold against each other.
-  b.headline(copies_measured(m) ? fmt::format("peer {:.0f} GB/s one way, {:.0f} both; {}",
-                                              median_of(bandwidths(m.copies.large_bytes, m.copies.large_ms)),
-                                              median_of(bandwidths(2 * m.copies.large_bytes, m.copies.both_ms)), step)
-                                : fmt::format("{} ranks; {}", m.processes.world_size, step),
+  b.headline(copies_measured(m)
+                 ? msg("peer {one_way} GB/s one way, {both} both; step {serial} -> {overlapped} -> {priority} ms",
+                       arg("one_way", fmt::format("{:.0f}", median_of(bandwidths(m.copies.large_bytes, m.copies.large_ms)))),
+                       arg("both", fmt::format("{:.0f}", median_of(bandwidths(2 * m.copies.large_bytes, m.copies.both_ms)))),
+                       arg("serial", serial), arg("overlapped", overlapped), arg("priority", priority))
+                 : msg("{ranks} ranks; step {serial} -> {overlapped} -> {priority} ms",
+                       arg("ranks", m.processes.world_size), arg("serial", serial), arg("overlapped", overlapped),
+                       arg("priority", priority)),
              {"step.overlapped", "step.priority"});
   try_next_lines(b);
   b.timelines(m.timelines);

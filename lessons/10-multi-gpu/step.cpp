@@ -4,8 +4,6 @@
 
 #include <algorithm>
 
-#include <fmt/format.h>
-
 #include "common/core/errors.hpp"
 #include "common/core/repetitions.hpp"
 #include "common/gpu/traced_run.hpp"
@@ -205,7 +203,7 @@ double all_reduce_alone(StepRig& rig) {
 }
 
 void trace_steps(StepRig& rig, std::vector<Timeline>& timelines, int comm_priority, bool record) {
-  const auto trace = [&](StreamOf comm, const std::string& title) {
+  const auto trace = [&](StreamOf comm, const Message& title) {
     if (!record) {  // a rank other than 0: the same all-reduces as rank 0's traced passes, untraced
       for (int pass = 0; pass < kTracedRunPasses; ++pass) (void)run_step(rig, comm, nullptr);
       return;
@@ -213,8 +211,8 @@ void trace_steps(StepRig& rig, std::vector<Timeline>& timelines, int comm_priori
     std::vector<NamedLane> lanes;
     for (std::size_t i = 0; i < rig.lanes.size(); ++i) {
       const int gpu = rig.comms->first_rank + static_cast<int>(i);
-      lanes.push_back({rig.lanes[i].compute, fmt::format("GPU {} compute", gpu)});
-      if (comm != &GpuLane::compute) lanes.push_back({rig.lanes[i].*comm, fmt::format("GPU {} comm", gpu)});
+      lanes.push_back({rig.lanes[i].compute, msg("GPU {gpu} compute", arg("gpu", gpu))});
+      if (comm != &GpuLane::compute) lanes.push_back({rig.lanes[i].*comm, msg("GPU {gpu} comm", arg("gpu", gpu))});
     }
     traced_run(
         timelines, title, lanes, [&](TraceSession&) { (void)run_step(rig, comm, nullptr); }, "timeline",
@@ -222,7 +220,7 @@ void trace_steps(StepRig& rig, std::vector<Timeline>& timelines, int comm_priori
   };
   trace(&GpuLane::compute, "(a) every layer, then every all-reduce, one stream per GPU");
   trace(&GpuLane::comm_same, "(b) each all-reduce on a comm stream as its layer ends");
-  trace(&GpuLane::comm_high, fmt::format("(c) as (b), comm stream at priority {}", comm_priority));
+  trace(&GpuLane::comm_high, msg("(c) as (b), comm stream at priority {priority}", arg("priority", comm_priority)));
 }
 
 namespace {

@@ -11,8 +11,6 @@
 #include <chrono>
 #include <functional>
 
-#include <fmt/format.h>
-
 #include "common/core/errors.hpp"
 #include "common/core/text_format.hpp"
 #include "common/gpu/device.hpp"
@@ -134,9 +132,11 @@ void measure_prefetched(Rig& r, Measurements& m, const RunContext& ctx) {
 // counters where this system has them.
 void trace_ways(Rig& r, Measurements& m) {
   std::vector<NamedLane> lanes;
-  for (int w = 0; w < r.workers.count(); ++w) lanes.push_back({r.workers.worker(w), fmt::format("stream {}", w)});
-  const std::string chunks = fmt::format("{} chunks over {} streams", r.chunks.size(), r.workers.count());
-  traced_run(m.timelines, "explicit copies: " + chunks, lanes, [&](TraceSession&) { enqueue_explicit(r, r.origin); });
+  for (int w = 0; w < r.workers.count(); ++w) lanes.push_back({r.workers.worker(w), msg("stream {id}", arg("id", w))});
+  const auto chunks = arg("chunks", r.chunks.size());
+  const auto streams = arg("streams", r.workers.count());
+  traced_run(m.timelines, msg("explicit copies: {chunks} chunks over {streams} streams", chunks, streams), lanes,
+             [&](TraceSession&) { enqueue_explicit(r, r.origin); });
   place_for_on_demand(r, r.words);
   bool traced = false;
   const auto on_demand = traced_run(m.timelines, "on demand: the kernel faults the input in, the host the output back",
@@ -147,7 +147,8 @@ void trace_ways(Rig& r, Measurements& m) {
   if (on_demand) m.on_demand_timeline = static_cast<int>(m.timelines.size()) - 1;
   m.faults_traced = on_demand.has_value() && traced;
   place_for_on_demand(r, r.words);
-  const auto prefetched = traced_run(m.timelines, "prefetched: " + chunks, lanes, [&](TraceSession& trace) {
+  const auto prefetched = traced_run(m.timelines, msg("prefetched: {chunks} chunks over {streams} streams", chunks, streams),
+                                     lanes, [&](TraceSession& trace) {
     if (traced) (void)trace.record_unified_memory();
     enqueue_prefetched(r, r.origin);
   });

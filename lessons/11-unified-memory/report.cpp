@@ -17,15 +17,18 @@ namespace {
 void add_setup(ReportBuilder& b, const Params& p, const Measurements& m, const Prediction& predicted) {
   const std::uint64_t words = m.bytes / sizeof(Word);
   b.section("setup", "the workload and one chunk's stages")
-      .fact("data", "data", fmt::format("{} in, {} out", format_bytes(m.bytes), format_bytes(m.bytes)),
-            fmt::format("{} words of 4 bytes each way", format_count(words)))
+      .fact("data", "data",
+            msg("{input} in, {output} out", arg("input", format_bytes(m.bytes)), arg("output", format_bytes(m.bytes))),
+            msg("{words} words of 4 bytes each way", arg("words", format_count(words))))
       .fact("chunks", "chunks",
-            fmt::format("{} chunks of {} over {} streams", m.chunk_count, format_bytes(m.chunk_bytes), p.streams),
+            msg("{chunks} chunks of {size} over {streams} streams", arg("chunks", m.chunk_count),
+                arg("size", format_bytes(m.chunk_bytes)), arg("streams", p.streams)),
             "the explicit and the prefetched way run the same pipeline")
       .fact("pages", "host pages",
-            fmt::format("{} pages of {}", format_count(m.bytes / m.page_bytes), format_bytes(m.page_bytes)),
+            msg("{pages} pages of {size}", arg("pages", format_count(m.bytes / m.page_bytes)),
+                arg("size", format_bytes(m.page_bytes))),
             "the unit the fault cost is given in", false)
-      .fact("copy_engines", "copy engines", std::to_string(m.copy_engines), "", false)
+      .fact("copy_engines", "copy engines", verbatim(std::to_string(m.copy_engines)), {}, false)
       .fact("pageable_access", "GPU reads malloc'd memory", m.pageable_memory_access ? "yes" : "no",
             "HMM or ATS; managed memory faults either way", false)
       .metric(measured("stage.h2d", "H2D one chunk (pinned)", "ms", m.h2d_chunk_ms))
@@ -41,8 +44,8 @@ void add_ways(ReportBuilder& b, const Params& p, const Measurements& m, const Pr
     return derived(key, label, "x", value).from({from, "way.explicit"});
   };
   const std::vector<double> zero_copy = m.reuse.front().zero_copy_ms;
-  b.section("ways", fmt::format("one workload four ways, {} each way", format_bytes(m.bytes)))
-      .metric(measured("way.explicit", fmt::format("explicit copies, {} streams", p.streams), "ms",
+  b.section("ways", msg("one workload four ways, {size} each way", arg("size", format_bytes(m.bytes))))
+      .metric(measured("way.explicit", msg("explicit copies, {streams} streams", arg("streams", p.streams)), "ms",
                        column(m.explicit_runs, &EnqueuedSample::ms))
                   .with_prediction(predicted.explicit_ms))
       .metric(measured("way.on_demand", "managed, on demand", "ms", totals(m.on_demand))
@@ -56,7 +59,7 @@ void add_ways(ReportBuilder& b, const Params& p, const Measurements& m, const Pr
                        column(m.on_demand, &OnDemandSample::host_ms))
                   .with_prediction(predicted.on_demand_host_ms)
                   .with_spread_tolerance(kFaultSpreadTolerance))
-      .metric(measured("way.prefetched", fmt::format("managed, prefetched, {} streams", p.streams), "ms",
+      .metric(measured("way.prefetched", msg("managed, prefetched, {streams} streams", arg("streams", p.streams)), "ms",
                        column(m.prefetched, &EnqueuedSample::ms))
                   .with_prediction(predicted.prefetched_ms))
       .metric(measured("way.zero_copy", "zero-copy (mapped host memory)", "ms", zero_copy)
@@ -74,16 +77,18 @@ void add_ways(ReportBuilder& b, const Params& p, const Measurements& m, const Pr
                   .with_spread_tolerance(kHostClockSpreadTolerance));
 }
 
-std::string describe(const MigrationTally& t) {
-  return fmt::format("{} GPU fault groups, {} CPU faults; {} moved in {} H2D migrations, {} in {} D2H", t.gpu_faults,
-                     t.cpu_faults, format_bytes(t.h2d_bytes), t.h2d_migrations, format_bytes(t.d2h_bytes),
-                     t.d2h_migrations);
+Message describe(const MigrationTally& t) {
+  return msg("{gpu_faults} GPU fault groups, {cpu_faults} CPU faults; {h2d_bytes} moved in {h2d_migrations} H2D "
+             "migrations, {d2h_bytes} in {d2h_migrations} D2H",
+             arg("gpu_faults", t.gpu_faults), arg("cpu_faults", t.cpu_faults), arg("h2d_bytes", format_bytes(t.h2d_bytes)),
+             arg("h2d_migrations", t.h2d_migrations), arg("d2h_bytes", format_bytes(t.d2h_bytes)),
+             arg("d2h_migrations", t.d2h_migrations));
 }
 
 // Microseconds to move one page at `gb_per_s`: what a page costs besides its fault.
-std::string page_transfer_note(const Measurements& m, double gb_per_s) {
-  return fmt::format("besides {} us to move its bytes",
-                     format_number(1000.0 * transfer_ms(static_cast<double>(m.page_bytes), gb_per_s)));
+Message page_transfer_note(const Measurements& m, double gb_per_s) {
+  return msg("besides {us} us to move its bytes",
+             arg("us", format_number(1000.0 * transfer_ms(static_cast<double>(m.page_bytes), gb_per_s))));
 }
 
 // What the traced runs of the managed ways show of unified memory, when CUPTI counted it.
@@ -95,9 +100,9 @@ void add_traced_faults(SectionBuilder& s, const Measurements& m) {
     s.fact("traced", "faults in the timeline", "not recorded", "CUPTI counts no unified memory here", false);
   }
   if (!m.faults_traced) return;
-  s.fact("traced_on_demand", "traced, on demand", tally_of(m.on_demand_timeline), "", false);
+  s.fact("traced_on_demand", "traced, on demand", tally_of(m.on_demand_timeline), {}, false);
   if (m.prefetched_timeline >= 0) {
-    s.fact("traced_prefetched", "traced, prefetched", tally_of(m.prefetched_timeline), "", false);
+    s.fact("traced_prefetched", "traced, prefetched", tally_of(m.prefetched_timeline), {}, false);
   }
 }
 
@@ -107,10 +112,10 @@ void add_faults(ReportBuilder& b, const Measurements& m, const Prediction& predi
   for (std::size_t i = 0; i < m.probes.size() && i < 2; ++i) {
     const FaultProbe& probe = m.probes[i];
     const std::string size = format_bytes(probe.bytes);
-    s.metric(measured(fmt::format("fault.{}.kernel", names[i]), fmt::format("on demand, {}: the kernel", size), "ms",
+    s.metric(measured(fmt::format("fault.{}.kernel", names[i]), msg("on demand, {size}: the kernel", arg("size", size)), "ms",
                       column(probe.samples, &OnDemandSample::kernel_ms))
                  .with_spread_tolerance(kFaultSpreadTolerance));
-    s.metric(measured(fmt::format("fault.{}.host", names[i]), fmt::format("on demand, {}: the host", size), "ms",
+    s.metric(measured(fmt::format("fault.{}.host", names[i]), msg("on demand, {size}: the host", arg("size", size)), "ms",
                       column(probe.samples, &OnDemandSample::host_ms))
                  .with_spread_tolerance(kFaultSpreadTolerance));
   }
@@ -150,8 +155,11 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
   add_lecture(b);
   add_checks(b, p, m, predicted);
   const WayRatios r = way_ratios(m);
-  b.headline(fmt::format("managed memory: on demand {:.2f}× explicit copies, prefetched {:.2f}×; zero-copy {:.2f}×",
-                         r.on_demand, r.prefetched, r.zero_copy),
+  b.headline(msg("managed memory: on demand {on_demand}× explicit copies, prefetched {prefetched}×; zero-copy "
+                 "{zero_copy}×",
+                 arg("on_demand", fmt::format("{:.2f}", r.on_demand)),
+                 arg("prefetched", fmt::format("{:.2f}", r.prefetched)),
+                 arg("zero_copy", fmt::format("{:.2f}", r.zero_copy))),
              // Only zero-copy's figure is held. The managed ways move as the driver's fault handling
              // does: twelve lone processes on the lab H100 in one hour read on demand 10.6× to 16.8×
              // and prefetched 3.6× to 6.7×, while zero-copy read 0.99× to 1.02×. The managed ways are

@@ -50,14 +50,14 @@ Report fake_run(const Options& o) {
   const CourseEntry* entry = find_course_entry(o.lesson);
   if (entry == nullptr) throw UsageError("no lesson " + o.lesson);
   auto lesson = testing_support::make_fake_lesson();
-  const std::string error = lesson->set_flag("streams", o.streams);
-  if (!error.empty()) throw UsageError("--streams: " + error);
+  const Message error = lesson->set_flag("streams", o.streams);
+  if (!error.empty()) throw UsageError(msg("--streams: {problem}", arg("problem", error)));
   Report report = lesson->run(RunContext{});
   report.tool_version = o.build;
   report.recorded_at = utc_timestamp_now();
   report.lesson_number = entry->number;
   report.lesson_slug = entry->slug;
-  report.lesson_title = entry->title.en;
+  report.lesson_title = Message(entry->title.en);
   report.devices.push_back(DeviceSummary{0, "cudalab test GPU (fake)", 9, 0, 132, 3});
   stamp_provenance(report, {kFakeGpu});  // the real stamp
   seal(report);                          // the real digest

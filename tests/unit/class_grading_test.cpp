@@ -76,7 +76,7 @@ GradeRow row_of(const SavedRun& run, const std::string& student, std::optional<l
 
 bool has_flag(const GradeRow& row, const std::string& text) {
   for (const auto& f : row.flags) {
-    if (f.find(text) != std::string::npos) return true;
+    if (f.en().find(text) != std::string::npos) return true;
   }
   return false;
 }

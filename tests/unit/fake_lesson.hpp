@@ -67,7 +67,7 @@ inline LiveRunner fake_runner() {
     Report report = setup.lesson->run(RunContext{});
     report.lesson_number = setup.entry->number;
     report.lesson_slug = setup.entry->slug;
-    report.lesson_title = setup.entry->title.en;
+    report.lesson_title = Message(setup.entry->title.en);
     return report;
   };
 }
@@ -80,8 +80,8 @@ inline Invocation fake_live_invocation(const std::vector<std::string>& args) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string name = args[i].substr(2);
     const bool is_switch = name == "slow";
-    const std::string error = inv.lesson().lesson->set_flag(name, is_switch ? "on" : args.at(++i));
-    if (!error.empty()) throw std::invalid_argument(error);
+    const Message error = inv.lesson().lesson->set_flag(name, is_switch ? "on" : args.at(++i));
+    if (!error.empty()) throw std::invalid_argument(error.en());
   }
   inv.output = plan_output(inv.flags);
   inv.output.style.width = 80;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cli/course.hpp"
+#include "common/core/message.hpp"
 #include "common/report/reference_runs.hpp"
 #include "common/report/report_json.hpp"
 #include "common/report/translate.hpp"
@@ -251,16 +252,16 @@ std::string notes_file_of(const CourseEntry& entry) {
 std::set<std::string> drawn_labels(const Report& r) {
   std::set<std::string> labels;
   for (const auto& t : r.timelines) {
-    for (const auto& lane : t.lanes) labels.insert(lane.name);
+    for (const auto& lane : t.lanes) labels.insert(lane.name.en());
   }
   for (const auto& s : r.sections) {
-    for (const auto& f : s.facts) labels.insert(f.label);
-    for (const auto& m : s.metrics) labels.insert(m.label);
+    for (const auto& f : s.facts) labels.insert(f.label.en());
+    for (const auto& m : s.metrics) labels.insert(m.label.en());
     for (const auto& t : s.tables) {
-      labels.insert(t.columns.begin(), t.columns.end());
+      for (const auto& column : t.columns) labels.insert(column.en());
       for (const auto& row : t.rows) {
         for (const auto& cell : row) {
-          if (cell.metric.empty()) labels.insert(cell.text);
+          if (cell.metric.empty()) labels.insert(cell.text.en());
         }
       }
     }
@@ -339,8 +340,9 @@ TEST(Glossary, ZhNotesUseTheGlossaryTermsAndNoStraySpaces) {
 }
 
 // The zh strings the program prints: the msgstr lines of the label catalogues (zh/labels/*.po,
-// the command line's and every lesson's, and zh/NN-slug.labels.po beside a lesson's notes). Each
-// as (where, text).
+// the command line's and every lesson's, and zh/NN-slug.labels.po beside a lesson's notes), their
+// placeholders ("{batches}") without their names, which are no words a reader sees. Each as
+// (where, text).
 std::vector<std::pair<std::string, std::string>> program_strings() {
   std::vector<std::pair<std::string, std::string>> strings;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(kNotes)) {
@@ -352,6 +354,10 @@ std::vector<std::pair<std::string, std::string>> program_strings() {
       if (line.rfind(prefix, 0) != 0) continue;
       std::string text = line.substr(prefix.size());
       if (!text.empty() && text.back() == '"') text.pop_back();
+      text = substitute(text, [](std::string_view, std::string& out) {
+        out += "{}";
+        return true;
+      });
       strings.emplace_back(entry.path().filename().string() + ":" + std::to_string(number), text);
     }
   }
@@ -431,7 +437,7 @@ TEST(Glossary, NotesNameLabelsAsTheOutputDrawsThem) {
       for (int number = 1; std::getline(lines, line); ++number) {
         for (const auto& name : named_in(line)) {
           const auto spelled = by_lowercase.find(lowercase(name));
-          const std::string drawn = spelled == by_lowercase.end() ? name : tr(lang, spelled->second, file);
+          const std::string drawn = spelled == by_lowercase.end() ? name : tr(lang, Message(spelled->second), file);
           if (spelled != by_lowercase.end() && drawn != name) {
             violations.push_back("line " + std::to_string(number) + ": '" + name + "', drawn as '" + drawn + "'");
           }

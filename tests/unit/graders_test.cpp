@@ -15,6 +15,7 @@
 #include "common/report/builder.hpp"
 #include "common/report/compare.hpp"
 #include "common/report/integrity.hpp"
+#include "common/report/json_field.hpp"
 #include "common/report/provenance.hpp"
 #include "common/report/reference_runs.hpp"
 #include "common/report/report_json.hpp"
@@ -111,10 +112,11 @@ void disturb(nlohmann::json& run_json, int others) {
   for (auto& item : run_json["environment"]) {
     if (item["key"] != "other_processes") continue;
     item["ok"] = false;
-    item["summary"] = fmt::format(
-        "{} other process{} used the GPU while the lesson measured: its figures are shared, expect noise (wait with "
-        "--wait-idle SECONDS)",
-        others, others == 1 ? "" : "es");
+    // Its finding, then its advice, as common/gpu/preflight.cpp words them.
+    const Message found = others == 1 ? msg("{count} other process worked on the GPU while the lesson measured", arg("count", others))
+                                      : msg("{count} other processes worked on the GPU while the lesson measured", arg("count", others));
+    item["summary"] = msg("{found}: {advice}", arg("found", found),
+                          arg("advice", "its figures are shared, expect noise (wait with --wait-idle SECONDS)"));
     return;
   }
   FAIL() << "no other_processes item";
@@ -225,9 +227,12 @@ SavedRun speedup_run(std::vector<double> sequential, int others = 0,
   b.headline("speed-up", {"speedup"});
   SavedRun saved;
   saved.report = std::move(b).build();
-  saved.report.environment.push_back(others == 0 ? EnvironmentItem{"other_processes", true, "no other process used the GPU while the lesson measured"}
-                                                 : EnvironmentItem{"other_processes", false,
-                                                                   fmt::format("{} other processes used the GPU while the lesson measured: its figures are shared", others)});
+  // As the preflight words it: "{found}: {advice}", the finding being the reason compare gives.
+  const Message busy = msg("{found}: {advice}",
+                           arg("found", msg("{count} other processes worked on the GPU while the lesson measured", arg("count", others))),
+                           arg("advice", "its figures are shared"));
+  saved.report.environment.push_back(others == 0 ? EnvironmentItem{"other_processes", true, "no other process worked on the GPU while the lesson measured"}
+                                                 : EnvironmentItem{"other_processes", false, busy});
   return saved;
 }
 
@@ -268,10 +273,10 @@ TEST(Compare, AToleranceWidensToTheRunsSpreadButNeverPastTwiceTheLessons) {
   EXPECT_FALSE(m.within());
   EXPECT_EQ(capped.verdict(), CompareVerdict::inconclusive);
   ASSERT_EQ(capped.disturbance_b.size(), 1u);
-  EXPECT_EQ(capped.disturbance_b[0].rfind("headline speedup is computed from seq, which is noisy: its samples spread 48%", 0), 0u)
+  EXPECT_EQ(capped.disturbance_b[0].en().rfind("headline speedup is computed from seq, which is noisy: its samples spread 48%", 0), 0u)
       << capped.disturbance_b[0];
   ASSERT_EQ(capped.undecided().size(), 1u);
-  EXPECT_NE(capped.undecided()[0].find("tolerance ±15%, not widened beside a disturbance: the runs spread"),
+  EXPECT_NE(capped.undecided()[0].en().find("tolerance ±15%, not widened beside a disturbance: the runs spread"),
             std::string::npos)
       << capped.undecided()[0];
 
@@ -300,7 +305,7 @@ TEST(Compare, AHeadlineOutOfToleranceInADisturbedRunIsInconclusiveAndExitsOne) {
   EXPECT_EQ(o.code, to_int(ExitCode::verify_failed)) << o.out;
   const std::string verdict = one_paragraph(o.out);
   EXPECT_NE(verdict.find("inconclusive: too noisy to judge: headline metric speedup.depth_first is 0.37× A's"), std::string::npos) << verdict;
-  EXPECT_NE(verdict.find("B was disturbed (3 other processes used the GPU while the lesson measured"), std::string::npos) << verdict;
+  EXPECT_NE(verdict.find("B was disturbed (3 other processes worked on the GPU while the lesson measured"), std::string::npos) << verdict;
   EXPECT_NE(verdict.find("headline speedup.depth_first is noisy"), std::string::npos) << verdict;
   EXPECT_EQ(o.out.find("B holds"), std::string::npos) << o.out;
 
@@ -328,13 +333,13 @@ TEST(Compare, ADisturbedRunWhoseHeadlineStayedInToleranceIsInconclusive) {
       << o.out;
   EXPECT_EQ(o.out.find("B holds"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("intact · disturbed"), std::string::npos) << o.out;
-  EXPECT_NE(o.out.find("disturbed: 2 other processes used the GPU while the lesson measured"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("disturbed: 2 other processes worked on the GPU while the lesson measured"), std::string::npos) << o.out;
   const Outcome csv = run({"compare", "03", write_run("shared-held03.json", sealed(shared)), "--format", "csv"});
-  EXPECT_NE(csv.out.find(",environment,B,,,,,,,disturbed: 2 other processes used the GPU while the lesson measured\n"),
+  EXPECT_NE(csv.out.find(",environment,B,,,,,,,disturbed: 2 other processes worked on the GPU while the lesson measured\n"),
             std::string::npos) << csv.out;
   EXPECT_NE(csv.out.find(",verdict,inconclusive,"), std::string::npos) << csv.out;
   const Outcome md = run({"compare", "03", write_run("shared-held03.json", sealed(shared)), "--format", "md"});
-  EXPECT_NE(md.out.find("disturbed | 2 other processes used the GPU while the lesson measured |"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("disturbed | 2 other processes worked on the GPU while the lesson measured |"), std::string::npos) << md.out;
   const Outcome zh = run({"compare", "03", write_run("shared-held03.json", sealed(shared)), "--lang", "zh"});
   EXPECT_NE(zh.out.find("无法判定：每个主要指标都在容差内"), std::string::npos) << zh.out;
 }
@@ -435,7 +440,7 @@ TEST(Grade, ADisturbedRunFailsWithItsReasonInTextMarkdownAndCsv) {
   nlohmann::json shared = reference_json(3);
   disturb(shared, 3);
   std::ofstream(dir / "shared.json") << sealed(shared).dump();
-  const std::string why = "disturbed: 3 other processes used the GPU while the lesson measured";
+  const std::string why = "disturbed: 3 other processes worked on the GPU while the lesson measured";
 
   const Outcome text = run({"grade", dir.string()});
   EXPECT_EQ(text.code, to_int(ExitCode::verify_failed)) << text.out;
@@ -482,7 +487,8 @@ TEST(Environment, TheVerdictIsDerivedFromTheRunNeverTakenFromTheFile) {
   EXPECT_TRUE(r.disturbed());
   const nlohmann::json written = report_to_json(r);
   EXPECT_EQ(written["environment_verdict"], "disturbed");
-  EXPECT_EQ(written["disturbance"], nlohmann::json::array({"3 other processes used the GPU while the lesson measured"}));
+  ASSERT_EQ(written["disturbance"].size(), 1u);  // the finding, a template with its English
+  EXPECT_EQ(written["disturbance"][0]["en"], "3 other processes worked on the GPU while the lesson measured");
 
   nlohmann::json quiet = reference_json(3);
   quiet["environment_verdict"] = "disturbed";

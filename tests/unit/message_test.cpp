@@ -69,9 +69,13 @@ TEST(Catalogue, ATemplateWithoutChineseIsPrintedInEnglishAndTheAuditNamesIt) {
   EXPECT_EQ(c.render("yes"), "是");
   EXPECT_EQ(audit.looked_up(), 2u);
   EXPECT_EQ(audit.missing(), std::vector<std::string>{"{n} widgets"});
-  // A template of placeholders and punctuation has no words to translate, and is not looked up.
-  EXPECT_EQ(c.render(msg("{a}; {b}", arg("a", "yes"), arg("b", std::string("x")))), "是; x");
-  EXPECT_EQ(audit.looked_up(), 3u);
+  // A template of placeholders and punctuation has no words to translate, and needs no entry:
+  // in Chinese its separators are full-width.
+  EXPECT_EQ(c.render(msg("{a}; {b}", arg("a", "yes"), arg("b", std::string("x")))), "是；x");
+  EXPECT_EQ(c.render(msg("{a}: {b}, {c}", arg("a", "yes"), arg("b", std::string("x")), arg("c", std::string("y")))),
+            "是：x，y");
+  EXPECT_EQ(audit.looked_up(), 4u);
+  EXPECT_EQ(audit.missing(), std::vector<std::string>{"{n} widgets"});
 }
 
 TEST(Catalogue, AFormattedEnglishLineIsNotATemplate) {

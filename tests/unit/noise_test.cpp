@@ -49,7 +49,7 @@ TEST(Noise, MoreThanAFifthOfTheSamplesFarOutIsNoisyWhateverTheInlierSpread) {
   EXPECT_EQ(cs.outliers.size(), 2u);
   EXPECT_LT(cs.inlier_spread, copy.tolerance());
   EXPECT_TRUE(copy.noisy());
-  EXPECT_EQ(copy.noise_reason(), "2 of its 5 samples are outliers far from the rest, more than one in 5");
+  EXPECT_EQ(copy.noise_reason().en(), "2 of its 5 samples are outliers far from the rest, more than one in 5");
 
   const Metric sync = measured("pipeline.sync_loop", "sync", "ms",
                                {39.054, 47.666, 38.126, 38.428, 40.279, 40.022, 46.317, 45.966, 45.472, 45.904, 46.517,
@@ -214,7 +214,7 @@ TEST(Classroom, AnotherProcessOnTheGpuIsCalledOut) {
   ASSERT_GE(items.size(), 5u);
   EXPECT_EQ(items[0].key, "other_processes");
   EXPECT_FALSE(items[0].ok);
-  EXPECT_NE(items[0].summary.find("1 other process"), std::string::npos);
+  EXPECT_NE(items[0].summary.en().find("1 other process"), std::string::npos);
   for (std::size_t i = 1; i < items.size(); ++i) EXPECT_TRUE(items[i].ok) << items[i].summary;
 }
 
@@ -227,7 +227,7 @@ TEST(Classroom, AStudentWhoCameAndWentWhileTheLessonMeasuredIsCalledOut) {
   s.busiest_during.compute_processes = 2;  // but the watch saw another one in between
   const auto items = classroom_items(d, s);
   EXPECT_FALSE(items[0].ok);
-  EXPECT_NE(items[0].summary.find("1 other process worked on the GPU"), std::string::npos) << items[0].summary;
+  EXPECT_NE(items[0].summary.en().find("1 other process worked on the GPU"), std::string::npos) << items[0].summary;
 }
 
 TEST(Classroom, SlowdownNarrowLinkAndBusyHostAreCalledOut) {
@@ -257,5 +257,5 @@ TEST(Classroom, WithoutNvmlEveryItemSaysUnknownAndNothingIsFlagged) {
   DeviceInfo d;
   const auto items = classroom_items(d, ClassroomSnapshot{});
   for (const auto& item : items) EXPECT_TRUE(item.ok) << item.summary;
-  EXPECT_NE(items[0].summary.find("unknown"), std::string::npos);
+  EXPECT_NE(items[0].summary.en().find("unknown"), std::string::npos);
 }

@@ -46,7 +46,9 @@ Report made_up_run() {
   s.metrics.push_back(derived("total", "total", "x", 3.358));
   s.metrics.push_back(derived("part", "part", "x", 2.055));
   s.metrics.push_back(measured("bw", "bandwidth", "GB/s", {10.0}));
-  s.facts.push_back({"kernel_fills", "one kernel", "4,096 blocks of 256", "", true});
+  s.facts.push_back({"kernel_fills", "one kernel",
+                     msg("{blocks} blocks of {threads}", arg("blocks", std::string("4,096")), arg("threads", 256)), "",
+                     true});
   r.sections.push_back(s);
   return r;
 }

@@ -127,7 +127,7 @@ TEST(GpuQueueHostile, AHeldOrderLockCannotHangTheWait) {
   EXPECT_THROW(QueueTicket::enter(kGpu, o), QueueTimeoutError);
   ASSERT_FALSE(views.empty());  // after two seconds the waiting line says why
   EXPECT_TRUE(views.back().order_lock_busy);
-  EXPECT_NE(waiting_line(views.back()).find("order.lock is held by another process"), std::string::npos);
+  EXPECT_NE(waiting_line(views.back()).en().find("order.lock is held by another process"), std::string::npos);
   ::close(order);
   // An order lock that is a symlink is refused rather than followed.
   ASSERT_EQ(::unlink((folder.gpu(kGpu) + "/order.lock").c_str()), 0);

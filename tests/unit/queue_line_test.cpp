@@ -32,7 +32,7 @@ TEST(QueueLine, SaysThePlaceTheHolderAndTheWait) {
   ASSERT_TRUE(view.estimate_s.has_value());
   EXPECT_NEAR(*view.estimate_s, (3.0 - 1.2) + 5.0, 1e-6);
   EXPECT_FALSE(view.holder_stuck);
-  EXPECT_EQ(waiting_line(view),
+  EXPECT_EQ(waiting_line(view).en(),
             "cudalab: waiting 4.2 s for GPU-8f0e1c2a · 2 ahead of you · now stream-overlap of bob (pid 1234), "
             "1.2 s in · about 6.8 s to wait");
 }
@@ -41,7 +41,7 @@ TEST(QueueLine, NamesATurnHeldFarPastItsLessonsTime) {
   const std::vector<TicketInfo> ahead{ticket(7, "stream-overlap", kNow - 95), ticket(8, "priority")};
   const QueueView view = make_queue_view(kGpu, 30, ahead, class_times(), kNow, kNow);
   EXPECT_TRUE(view.holder_stuck);
-  const std::string line = waiting_line(view);
+  const std::string line = waiting_line(view).en();
   EXPECT_NE(line.find("stream-overlap held 95 s, its lesson usually takes 3 s: pid 1234 of bob may be stuck"),
             std::string::npos)
       << line;
@@ -68,13 +68,13 @@ TEST(QueueLine, AnUnknownLessonCountsAsTheMedianAndAFalseClockIsIgnored) {
 }
 
 TEST(QueueLine, DurationsReadNaturally) {
-  EXPECT_EQ(format_wait(0), "0 s");
-  EXPECT_EQ(format_wait(2.44), "2.4 s");
-  EXPECT_EQ(format_wait(3.0), "3 s");
-  EXPECT_EQ(format_wait(38.4), "38 s");
-  EXPECT_EQ(format_wait(200), "3 min 20 s");
-  EXPECT_EQ(format_wait(7200), "2 h 0 min");
-  EXPECT_EQ(format_wait(-1), "0 s");
+  EXPECT_EQ(format_wait(0).en(), "0 s");
+  EXPECT_EQ(format_wait(2.44).en(), "2.4 s");
+  EXPECT_EQ(format_wait(3.0).en(), "3 s");
+  EXPECT_EQ(format_wait(38.4).en(), "38 s");
+  EXPECT_EQ(format_wait(200).en(), "3 min 20 s");
+  EXPECT_EQ(format_wait(7200).en(), "2 h 0 min");
+  EXPECT_EQ(format_wait(-1).en(), "0 s");
 }
 
 TEST(QueueLine, StaleHolderIsNamedAsTheFakeClockRuns) {
@@ -92,7 +92,7 @@ TEST(QueueLine, StaleHolderIsNamedAsTheFakeClockRuns) {
   ASSERT_GE(views.size(), 20u);
   EXPECT_FALSE(views.front().holder_stuck);
   EXPECT_TRUE(views.back().holder_stuck);  // priority usually takes 1 s; held 12 s
-  EXPECT_NE(waiting_line(views.back()).find("may be stuck"), std::string::npos);
+  EXPECT_NE(waiting_line(views.back()).en().find("may be stuck"), std::string::npos);
   for (const auto& view : views) EXPECT_EQ(view.holder_stuck, view.held_s >= 10);
 }
 
@@ -145,7 +145,8 @@ TEST(QueueLine, OnATerminalTheLineIsRewrittenInPlaceAndFitsTheWidth) {
 // Every form of the queue's lines has a Chinese form: the waiting line with and without a holder
 // and an estimate, a busy order lock, each reason for passing a ticket over, and the turn itself.
 TEST(QueueLine, EveryFormOfTheLinesHasAChineseForm) {
-  std::vector<std::string> lines;
+  const TranslationAudit audit;
+  std::vector<Message> lines;
   const std::vector<TicketInfo> running{ticket(7, "stream-overlap", kNow - 1.2), ticket(8, "pinned-vs-pageable")};
   const std::vector<TicketInfo> stuck{ticket(7, "stream-overlap", kNow - 95), ticket(8, "priority")};
   const std::vector<TicketInfo> unknown{ticket(7, "no-such-lesson", kNow - 1.2)};
@@ -156,19 +157,33 @@ TEST(QueueLine, EveryFormOfTheLinesHasAChineseForm) {
   QueueView busy = make_queue_view(kGpu, 12, {}, class_times(), kNow, kNow);
   busy.order_lock_busy = true;
   lines.push_back(waiting_line(busy));
-  for (const char* why : {"its process is stopped (Ctrl-Z or kill -STOP) for 2 s",
-                          "it holds the turn without a CUDA context on this GPU for 4 s",
-                          "its turn came and it did not take it for 2 s"}) {
-    lines.push_back(passed_over_line("GPU-8f0e1c2a", PassedOver{ticket(1, "?"), why}));
+  for (const char* why : {"its process is stopped (Ctrl-Z or kill -STOP) for {duration}",
+                          "it holds the turn without a CUDA context on this GPU for {duration}",
+                          "its turn came and it did not take it for {duration}"}) {
+    lines.push_back(passed_over_line("GPU-8f0e1c2a", PassedOver{ticket(1, "?"), msg(why, arg("duration", format_wait(2)))}));
   }
-  lines.push_back("cudalab: your turn on GPU-8f0e1c2a after 1.1 s");
+  // The line WaitingLine::done prints without a terminal.
+  std::FILE* out = std::tmpfile();
+  {
+    WaitingLine line(out, false, 200);
+    line.set_words([&lines](const Message& words) {
+      lines.push_back(words);
+      return words.en();
+    });
+    line.show(make_queue_view(kGpu, 1, running, class_times(), kNow, kNow));
+    line.done(kGpu, 1.1);
+  }
+  std::fclose(out);
+  ASSERT_EQ(lines.back().en(), "cudalab: your turn on GPU-8f0e1c2a after 1.1 s");
   for (const auto& line : lines) {
     const std::string zh = tr(Lang::zh, line);
-    EXPECT_NE(zh, line) << "no zh form: " << line;
+    EXPECT_NE(zh, line.en()) << "no zh form: " << line;
     for (const char* word : {"waiting", "ahead", "passed over", "your turn", "stuck", "to wait", " in", "held"}) {
       EXPECT_EQ(zh.find(word), std::string::npos) << word << " left in: " << zh;
     }
   }
+  EXPECT_GT(audit.looked_up(), 0u);
+  EXPECT_TRUE(audit.missing().empty()) << ::testing::PrintToString(audit.missing());
 }
 
 }  // namespace cudalab

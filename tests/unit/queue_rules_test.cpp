@@ -105,8 +105,8 @@ TEST(QueueRules, AStoppedHolderIsPassedOverAndNamedByPidAndUser) {
   ASSERT_FALSE(passed.empty());
   EXPECT_EQ(passed.front().ticket.pid, std::to_string(holder->pid()));
   EXPECT_EQ(passed.front().ticket.user, queue_files::user_name(::geteuid()));
-  EXPECT_NE(passed.front().why.find("stopped"), std::string::npos);
-  EXPECT_NE(passed_over_line("GPU-8f0e1c2a", passed.front()).find(fmt::format("pid {}", holder->pid())),
+  EXPECT_NE(passed.front().why.en().find("stopped"), std::string::npos);
+  EXPECT_NE(passed_over_line("GPU-8f0e1c2a", passed.front()).en().find(fmt::format("pid {}", holder->pid())),
             std::string::npos);
   holder->kill(SIGCONT);
 }
@@ -128,7 +128,7 @@ TEST(QueueRules, AHolderWithoutAContextIsPassedOverOnlyWhenNvmlSaysSo) {
   has_none.has_context = [&](const std::string&, long pid) { return std::optional<bool>(pid != holder->pid()); };
   const GpuTurn turn = take_gpu_turn(kGpu, has_none);
   ASSERT_FALSE(passed.empty());
-  EXPECT_NE(passed.front().why.find("without a CUDA context"), std::string::npos);
+  EXPECT_NE(passed.front().why.en().find("without a CUDA context"), std::string::npos);
 }
 
 TEST(QueueRules, ALowTicketWhoseTurnIsNeverTakenIsPassedOver) {
@@ -149,7 +149,7 @@ TEST(QueueRules, ALowTicketWhoseTurnIsNeverTakenIsPassedOver) {
   ASSERT_EQ(passed.size() >= 1, true);
   EXPECT_EQ(passed.front().ticket.number, 1u);
   EXPECT_EQ(passed.front().ticket.pid, std::to_string(squatter.pid()));  // from /proc/locks
-  EXPECT_NE(passed.front().why.find("did not take it"), std::string::npos);
+  EXPECT_NE(passed.front().why.en().find("did not take it"), std::string::npos);
 }
 
 TEST(QueueRules, AWaiterThatTakesItsTurnIsNeverPassedOver) {

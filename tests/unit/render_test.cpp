@@ -40,7 +40,7 @@ Report sample_report() {
   s.key = "timing";
   s.title = "timing";
   s.notes_key = "engines";
-  s.art = {"┌──┐", "└──┘"};
+  s.art = {ArtPiece{true, {}, {}}};  // an empty box: "┌──┐", "└──┘"
   s.facts = {{"copy_engines", "copy engines", "3", "lessons 02, 03", true},
              {"clock", "clock", "1980 MHz", "", false}};
   Metric m;
@@ -80,7 +80,7 @@ TEST(Render, JsonRoundTripRendersIdentically) {
 
 TEST(Render, JsonKeepsEverySampleWithItsUnit) {
   const nlohmann::json j = report_to_json(sample_report());
-  EXPECT_EQ(j["schema"], "cudalab-run/1");
+  EXPECT_EQ(j["schema"], "cudalab-run/2");
   const auto& m = j["sections"][0]["metrics"][0];
   EXPECT_EQ(m["unit"], "ms");
   EXPECT_EQ(m["samples"].size(), 3u);
@@ -231,7 +231,8 @@ TEST(Render, LectureTablesInTheGoldenFilesPrintEveryNumberWithItsUnit) {
         if (s.key.rfind("lecture", 0) != 0) continue;
         for (const auto& t : s.tables) {
           auto header = std::find_if(golden.begin(), golden.end(), [&](const std::string& line) {
-            return line.find(t.columns.front()) != std::string::npos && line.find(t.columns.back()) != std::string::npos;
+            return line.find(t.columns.front().en()) != std::string::npos &&
+                   line.find(t.columns.back().en()) != std::string::npos;
           });
           ASSERT_NE(header, golden.end()) << entry.path().filename() << ": no header of table " << t.key;
           ++tables;
@@ -310,8 +311,8 @@ TEST(Integrity, AVerifyThatContradictsItsOwnCountsIsModified) {
   r.checks = {doctored, failed_whole};
   const auto run = parse_saved_runs(report_to_json(r).dump(), "run.json").front();
   EXPECT_EQ(run.integrity.state, Integrity::modified) << run.integrity.describe();
-  EXPECT_NE(run.integrity.describe().find("verify results says pass but its own count says FAIL"), std::string::npos);
-  EXPECT_NE(run.integrity.describe().find("verify whole says FAIL but its own count says pass"), std::string::npos);
+  EXPECT_NE(run.integrity.describe().en().find("verify results says pass but its own count says FAIL"), std::string::npos);
+  EXPECT_NE(run.integrity.describe().en().find("verify whole says FAIL but its own count says pass"), std::string::npos);
   Check nothing_checked = verify_check("k", true, "");
   nothing_checked.count = Tally{0, 0};
   EXPECT_EQ(recompute_check(nothing_checked), std::optional<bool>(false)) << "nothing checked is no pass";
@@ -335,9 +336,9 @@ TEST(Integrity, CountsRoundTripThroughTheRunFile) {
   b.verify("all", all, Counted::bytes, "every copy").verify("some", some, "every batch").verify("two", 7, 7, "pairs");
   const Report built = std::move(b).build();
   EXPECT_TRUE(built.checks[0].passed);
-  EXPECT_EQ(built.checks[0].summary, "every copy: 4,096 of 4,096 bytes match the CPU reference");
+  EXPECT_EQ(built.checks[0].summary.en(), "every copy: 4,096 of 4,096 bytes match the CPU reference");
   EXPECT_FALSE(built.checks[1].passed);
-  EXPECT_EQ(built.checks[1].summary, "every batch: 3 of 4 elements match the CPU reference");
+  EXPECT_EQ(built.checks[1].summary.en(), "every batch: 3 of 4 elements match the CPU reference");
   EXPECT_TRUE(built.checks[2].passed);
   const nlohmann::json saved = report_to_json(built);
   EXPECT_EQ(saved["checks"][1]["correct"], 3);
@@ -409,5 +410,5 @@ TEST(Render, TourSummaryFitsTheTerminal) {
   EXPECT_NE(text.find("waived"), std::string::npos) << text;
   const std::string stable = render_tour_summary(rows, TourForm::stable, 80);
   EXPECT_EQ(stable.rfind("summary\nlesson 08 " + slug_of(8) + " verify=pass expect=pass environment=clean\n", 0), 0u) << stable;
-  EXPECT_EQ(stable.find(long_one.headline), std::string::npos) << "the stable form carries no figures";
+  EXPECT_EQ(stable.find(long_one.headline.en()), std::string::npos) << "the stable form carries no figures";
 }

@@ -69,9 +69,10 @@ TEST(TenantRule, AnIdleContextLeavesTheRunCleanAndIsNamed) {
   }
   const auto items = classroom_items(DeviceInfo{}, s);
   EXPECT_TRUE(items[0].ok) << items[0].summary;
-  EXPECT_NE(items[0].summary.find("another process held a context on the GPU and did no work"), std::string::npos)
+  EXPECT_NE(items[0].summary.en().find("another process held a context on the GPU and did no work"),
+            std::string::npos)
       << items[0].summary;
-  EXPECT_NE(items[0].summary.find("pid 503"), std::string::npos) << items[0].summary;
+  EXPECT_NE(items[0].summary.en().find("pid 503"), std::string::npos) << items[0].summary;
 }
 
 TEST(TenantRule, AWorkingTenantDisturbsTheRunWithItsFigures) {
@@ -82,8 +83,8 @@ TEST(TenantRule, AWorkingTenantDisturbsTheRunWithItsFigures) {
   }
   const auto items = classroom_items(DeviceInfo{}, s);
   EXPECT_FALSE(items[0].ok);
-  EXPECT_NE(items[0].summary.find("1 other process worked on the GPU"), std::string::npos) << items[0].summary;
-  EXPECT_NE(items[0].summary.find("pid 517: SM 99%"), std::string::npos) << items[0].summary;
+  EXPECT_NE(items[0].summary.en().find("1 other process worked on the GPU"), std::string::npos) << items[0].summary;
+  EXPECT_NE(items[0].summary.en().find("pid 517: SM 99%"), std::string::npos) << items[0].summary;
 }
 
 TEST(TenantRule, WhereNvmlCannotTellEveryContextCounts) {
@@ -91,7 +92,7 @@ TEST(TenantRule, WhereNvmlCannotTellEveryContextCounts) {
   s.busiest_during.compute_processes = 2;  // no tenants: NVML's pids are not ours, or no samples
   const auto items = classroom_items(DeviceInfo{}, s);
   EXPECT_FALSE(items[0].ok);
-  EXPECT_NE(items[0].summary.find("NVML cannot tell"), std::string::npos) << items[0].summary;
+  EXPECT_NE(items[0].summary.en().find("NVML cannot tell"), std::string::npos) << items[0].summary;
 }
 
 TEST(TenantRule, ARunPassedOverInTheQueueIsDisturbed) {

@@ -13,6 +13,7 @@
 
 #include "cli/app.hpp"
 #include "cli/course.hpp"
+#include "common/core/errors.hpp"
 #include "cli/flags.hpp"
 #include "common/lesson/flag_table.hpp"
 #include "common/report/report.hpp"
@@ -38,10 +39,10 @@ inline CliOutcome run_cudalab(std::vector<std::string> args) {
 }
 
 // Checks for made-up reports (lessons build theirs with ReportBuilder).
-inline Check verify_check(std::string key, bool passed, std::string summary, std::string detail = {}) {
+inline Check verify_check(std::string key, bool passed, Message summary, Message detail = {}) {
   return Check{CheckKind::verify, std::move(key), passed, std::move(summary), std::move(detail), {}, {}};
 }
-inline Check expect_check(std::string key, bool passed, std::string summary, std::string detail = {}) {
+inline Check expect_check(std::string key, bool passed, Message summary, Message detail = {}) {
   return Check{CheckKind::expect, std::move(key), passed, std::move(summary), std::move(detail), {}, {}};
 }
 
@@ -76,6 +77,8 @@ std::string parse_flags(std::vector<std::string> args, AddOptions&& add) {
   try {
     app.parse(args);
   } catch (const CLI::ParseError& e) {
+    return e.what();
+  } catch (const UsageError& e) {  // a flag's own check refuses its value: "--size: ..."
     return e.what();
   }
   return {};

@@ -395,7 +395,7 @@ TEST(Lang, LessonHelpNamesTheLessonInChinese) {
   for (const auto& e : course()) {
     // The lesson's own zh title, which a report's header (through the lesson's catalogue) prints too.
     const std::string title = e.title.zh;
-    ASSERT_EQ(tr(Lang::zh, e.title.en, e.id()), title) << e.id() << ": its catalogue and its description disagree";
+    ASSERT_EQ(tr(Lang::zh, Message(e.title.en), e.id()), title) << e.id() << ": its catalogue and its description disagree";
     for (const auto& args : std::vector<std::vector<std::string>>{{e.slug, "--help", "--lang", "zh"},
                                                                   {"help", std::to_string(e.number), "--lang", "zh"}}) {
       const Outcome o = run(args);
@@ -538,7 +538,7 @@ TEST(Width, ChineseHelpAndListKeepBracketsAndWordsWhole) {
 }
 
 // The catalogues are gettext .po: the header and comments are skipped, continuation lines join,
-// C escapes are undone, and a template's {} still matches.
+// C escapes are undone, and a template's placeholders are filled by name.
 TEST(Catalogue, ReadsGettextPo) {
   const Catalogue c = Catalogue::parse(
       "# a translator's comment\n"
@@ -547,16 +547,16 @@ TEST(Catalogue, ReadsGettextPo) {
       "\"Content-Type: text/plain; charset=UTF-8\\n\"\n"
       "\n"
       "#. an extracted comment\n"
-      "msgid \"say \\\"{}\\\" \"\n"
+      "msgid \"say \\\"{word}\\\" \"\n"
       "\"twice\"\n"
-      "msgstr \"说两遍\\\"{}\\\"\"\n"
+      "msgstr \"说两遍\\\"{word}\\\"\"\n"
       "\n"
       "msgid \"a\\tb\"\n"
       "msgstr \"甲\\t乙\"\n",
       "test.po");
-  EXPECT_EQ(c.translate("say \"hi\" twice"), std::optional<std::string>("说两遍\"hi\""));
-  EXPECT_EQ(c.translate("a\tb"), std::optional<std::string>("甲\t乙"));
-  EXPECT_EQ(c.translate("Content-Type: text/plain; charset=UTF-8"), std::nullopt);  // the header is no entry
+  EXPECT_EQ(c.render(msg("say \"{word}\" twice", arg("word", std::string("hi")))), "说两遍\"hi\"");
+  EXPECT_EQ(c.render("a\tb"), "甲\t乙");
+  EXPECT_EQ(c.find("Content-Type: text/plain; charset=UTF-8"), nullptr);  // the header is no entry
 }
 
 TEST(Catalogue, APoItCannotReadIsNamedWithItsLine) {

@@ -63,14 +63,14 @@ MethodRuns run_methods(const std::vector<StepMethod>& methods, const TrainingSte
 }
 
 void trace_method(std::vector<Timeline>& timelines, StepMethod method, const TrainingStep& step,
-                  const StepStreams& streams, const std::string& title) {
+                  const StepStreams& streams, const Message& title) {
   // Only streams that carry work get a lane: graphs are launched into the origin, plain
   // multi-stream code queues each batch on a worker (the origin only forks and joins).
   std::vector<NamedLane> lanes;
   if (method == StepMethod::graph_serial || method == StepMethod::graph_fork_join) {
     lanes.push_back({streams.origin(), "graph launches"});
   } else {
-    for (int w = 0; w < streams.count(); ++w) lanes.push_back({streams.worker(w), fmt::format("stream {}", w)});
+    for (int w = 0; w < streams.count(); ++w) lanes.push_back({streams.worker(w), msg("stream {id}", arg("id", w))});
   }
   traced_run(timelines, title, lanes,
              [&](TraceSession&) { (void)run_method(method, step, streams, 1, Repetitions{0, 1, false}); });

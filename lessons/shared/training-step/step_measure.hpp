@@ -31,6 +31,6 @@ MethodRuns run_methods(const std::vector<StepMethod>& methods, const TrainingSte
 // One more, untimed training step of `method` under CUPTI, appended to `timelines`: graph
 // launches on the origin's lane, batches on "stream i".
 void trace_method(std::vector<Timeline>& timelines, StepMethod method, const TrainingStep& step,
-                  const StepStreams& streams, const std::string& title);
+                  const StepStreams& streams, const Message& title);
 
 }  // namespace cudalab::graphs

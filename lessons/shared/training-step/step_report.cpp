@@ -29,7 +29,9 @@ std::string method_key(StepMethod method) { return std::string("step.") + method
 
 Metric over_multi_stream(std::string key, StepMethod method, double ratio) {
   return derived(std::move(key),
-                 std::string(method_name(method)) + " / " + method_name(StepMethod::multi_stream), "x", ratio)
+                 msg("{method} / {baseline}", arg("method", method_name(method)),
+                     arg("baseline", method_name(StepMethod::multi_stream))),
+                 "x", ratio)
       .from({method_key(method), method_key(StepMethod::multi_stream)});
 }
 
@@ -47,9 +49,11 @@ void primitives_section(ReportBuilder& b, const ModelInputs& in) {
 
 void methods_section(ReportBuilder& b, const MethodRuns& runs, const std::map<StepMethod, double>& predicted,
                      const StepParams& o) {
-  auto s = b.section("methods",
-                     fmt::format("one training step: {} batches x (H2D + {} layers + D2H), {} stream{}", o.batches,
-                                 o.layers, o.streams, o.streams == 1 ? "" : "s"));
+  auto s = b.section(
+      "methods",
+      msg(o.streams == 1 ? "one training step: {batches} batches x (H2D + {layers} layers + D2H), {streams} stream"
+                         : "one training step: {batches} batches x (H2D + {layers} layers + D2H), {streams} streams",
+          arg("batches", o.batches), arg("layers", o.layers), arg("streams", o.streams)));
   std::vector<std::vector<Cell>> rows;
   for (const auto& [method, run] : runs) {
     const double model = predicted.at(method);
@@ -57,30 +61,32 @@ void methods_section(ReportBuilder& b, const MethodRuns& runs, const std::map<St
                  .with_prediction(model)
                  .with_note(method_description(method, o.streams)));
     rows.push_back({text_cell(method_name(method)), text_cell(method_description(method, o.streams)),
-                    metric_cell(method_key(method)), text_cell(fmt::format("{:.1f} us", model))});
+                    metric_cell(method_key(method)), data_cell(fmt::format("{:.1f} us", model))});
   }
   s.table("methods", {"method", "how", "measured per step", "model"}, rows);
 }
 
 void method_verify_checks(ReportBuilder& b, const MethodRuns& runs, std::size_t elements, const std::string& prefix,
-                          const std::string& label_prefix) {
+                          const Message& case_name) {
   for (const auto& [method, run] : runs) {
     b.verify(prefix + method_name(method), run.correct, elements,
-             fmt::format("{}{}, every batch", label_prefix, method_name(method)),
+             case_name.empty() ? msg("{method}, every batch", arg("method", method_name(method)))
+                               : msg("{case}, {method}, every batch", arg("case", case_name),
+                                     arg("method", method_name(method))),
              "a wrong element means a missing dependency (a batch read before its copy landed) or a graph that ran "
              "on the wrong buffers");
   }
 }
 
-void add_shape_facts(SectionBuilder& s, const std::string& prefix, const std::string& label, const DagShape& shape) {
-  s.fact(prefix + ".nodes", label + ": nodes", std::to_string(shape.nodes))
-      .fact(prefix + ".edges", label + ": edges", std::to_string(shape.edges))
-      .fact(prefix + ".width", label + ": width", std::to_string(shape.width),
+void add_shape_facts(SectionBuilder& s, const std::string& prefix, const Message& label, const DagShape& shape) {
+  s.fact(prefix + ".nodes", msg("{graph}: nodes", arg("graph", label)), verbatim(std::to_string(shape.nodes)))
+      .fact(prefix + ".edges", msg("{graph}: edges", arg("graph", label)), verbatim(std::to_string(shape.edges)))
+      .fact(prefix + ".width", msg("{graph}: width", arg("graph", label)), verbatim(std::to_string(shape.width)),
             "most nodes that can run at once (largest antichain, exact)")
-      .fact(prefix + ".widest_level", label + ": widest level", std::to_string(shape.widest_level),
-            "most nodes at one depth: a lower bound on width")
-      .fact(prefix + ".critical_path", label + ": critical path", std::to_string(shape.critical_path),
-            "nodes on the longest dependency chain");
+      .fact(prefix + ".widest_level", msg("{graph}: widest level", arg("graph", label)),
+            verbatim(std::to_string(shape.widest_level)), "most nodes at one depth: a lower bound on width")
+      .fact(prefix + ".critical_path", msg("{graph}: critical path", arg("graph", label)),
+            verbatim(std::to_string(shape.critical_path)), "nodes on the longest dependency chain");
 }
 
 double measured_ratio(const MethodRuns& runs, StepMethod over, StepMethod under) {
@@ -91,9 +97,9 @@ double model_ratio(const std::map<StepMethod, double>& model, StepMethod over, S
   return model.at(over) / model.at(under);
 }
 
-std::string footprint_text(const KernelFootprint& f) {
-  return fmt::format("{} blocks of {} threads; the GPU holds {} at once", f.blocks, f.threads_per_block,
-                     f.resident_blocks);
+Message footprint_text(const KernelFootprint& f) {
+  return msg("{blocks} blocks of {threads} threads; the GPU holds {resident} at once", arg("blocks", f.blocks),
+             arg("threads", f.threads_per_block), arg("resident", f.resident_blocks));
 }
 
 std::string fill_key(StepMethod method) { return "fill." + method_key(method); }
@@ -107,18 +113,20 @@ void fill_stream_checks(ReportBuilder& b, const CaseResult& small, const CaseRes
   const double small_gain = measured_ratio(small.measured.runs, StepMethod::graph_serial, StepMethod::multi_stream) - 1;
   const double fill_gain = measured_ratio(fill.measured.runs, StepMethod::graph_serial, StepMethod::multi_stream) - 1;
   b.expect("fill.streams_buy_less", fill_gain < kFillGainShare * small_gain,
-           fmt::format("with filling kernels {} streams buy {:+.0f}% over one stream, against {:+.0f}% with small "
-                       "kernels: only copies and the kernels' edges (start, tail, launch latency) overlap",
-                       p.streams, 100 * fill_gain, 100 * small_gain),
+           msg("with filling kernels {streams} streams buy {fill_gain}% over one stream, against {small_gain}% with "
+               "small kernels: only copies and the kernels' edges (start, tail, launch latency) overlap",
+               arg("streams", p.streams), arg("fill_gain", fmt::format("{:+.0f}", 100 * fill_gain)),
+               arg("small_gain", fmt::format("{:+.0f}", 100 * small_gain))),
            "needs small kernels that leave most SMs free (a GPU with few SMs fills with one small kernel too) and "
            "copies far shorter than a batch's kernels")
       .depends_on({fill_key(StepMethod::graph_serial), fill_key(StepMethod::multi_stream)});
   const double small_model = model_ratio(small.model, StepMethod::graph_serial, StepMethod::multi_stream) - 1;
   const double fill_model = model_ratio(fill.model, StepMethod::graph_serial, StepMethod::multi_stream) - 1;
   b.expect("fill.model_agrees", fill_model < kFillGainShare * small_model,
-           fmt::format("the engine model, told that a filling kernel runs alone (1 kernel at a time), predicts "
-                       "the same collapse: {:+.0f}% against {:+.0f}%",
-                       100 * fill_model, 100 * small_model),
+           msg("the engine model, told that a filling kernel runs alone (1 kernel at a time), predicts the same "
+               "collapse: {fill_gain}% against {small_gain}%",
+               arg("fill_gain", fmt::format("{:+.0f}", 100 * fill_model)),
+               arg("small_gain", fmt::format("{:+.0f}", 100 * small_model))),
            "the model sees only op durations, launch costs and engines; copies as long as the kernels would leave "
            "streams something to overlap");
 }
@@ -133,34 +141,37 @@ SectionBuilder fill_section(ReportBuilder& b, const CaseResult& small, const Cas
                         median_of(f.runs.at(StepMethod::graph_fork_join).per_step_us);
   auto s = b.section("fill", "filling kernels: what streams and graphs still buy", "fill");
   for (const auto& [method, run] : f.runs) {
-    s.metric(measured(fill_key(method), "fill: " + std::string(method_name(method)), "us", run.per_step_us)
+    s.metric(measured(fill_key(method), msg("fill: {method}", arg("method", method_name(method))), "us", run.per_step_us)
                  .with_prediction(fill.model.at(method))
                  .with_note(method_description(method, f.params.streams)));
   }
   if (small.measured.params.kernel != f.params.kernel) {
-    s.fact("footprint." + small.measured.params.kernel, small.measured.params.kernel + " layer kernel",
-           footprint_text(small.measured.inputs.footprint), "", false);
+    s.fact("footprint." + small.measured.params.kernel,
+           small.measured.params.layer_kernel() == LayerKernel::fill ? "fill layer kernel" : "small layer kernel",
+           footprint_text(small.measured.inputs.footprint), {}, false);
   }
   s.fact("footprint.fill", "fill layer kernel", footprint_text(f.inputs.footprint),
          "split over its inputs: every block of a tile adds its share of the sums", false)
       .metric(derived("fill.launching", "fill: host launching per multi-stream step", "us", launching)
-                  .with_note(fmt::format("{} launches x {} us", launches, format_number(f.inputs.primitives.stream_launch_us))))
+                  .with_note(msg("{launches} launches x {launch_us} us", arg("launches", launches),
+                                 arg("launch_us", format_number(f.inputs.primitives.stream_launch_us)))))
       .metric(derived("fill.graph_saving", "fill: multi-stream - graph-forkjoin", "us", saving)
                   .with_prediction(fill.model.at(StepMethod::multi_stream) - fill.model.at(StepMethod::graph_fork_join))
                   .with_note("what the graph buys per step")
                   .from({fill_key(StepMethod::multi_stream), fill_key(StepMethod::graph_fork_join)}));
   b.expect("fill.fills_gpu", f.inputs.footprint.blocks >= f.inputs.footprint.resident_blocks,
-           fmt::format("a filling layer kernel takes every slot of the GPU: {}", footprint_text(f.inputs.footprint)),
+           msg("a filling layer kernel takes every slot of the GPU: {footprint}",
+               arg("footprint", footprint_text(f.inputs.footprint))),
            "a layer of few features has too few outputs and inputs to split into that many blocks");
   fill_stream_checks(b, small, fill);
   b.expect("fill.graph_saves_only_launching", saving <= launching,
-           fmt::format("with filling kernels the fork/join graph saves {} us per step, no more than the {} us the "
-                       "host spends launching it as multi-stream code",
-                       format_number(saving), format_number(launching)),
+           msg("with filling kernels the fork/join graph saves {saving} us per step, no more than the {launching} us "
+               "the host spends launching it as multi-stream code",
+               arg("saving", format_number(saving)), arg("launching", format_number(launching))),
            "the graph runs the same DAG as multi-stream code; saving more would mean it bought concurrency the "
            "streams did not have")
       .depends_on({fill_key(StepMethod::multi_stream), fill_key(StepMethod::graph_fork_join)});
-  method_verify_checks(b, f.runs, f.elements, "fill.results.", "fill case, ");
+  method_verify_checks(b, f.runs, f.elements, "fill.results.", "fill case");
   return s;
 }
 

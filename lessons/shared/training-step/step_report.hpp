@@ -24,19 +24,21 @@ void primitives_section(ReportBuilder& b, const ModelInputs& inputs);
 void methods_section(ReportBuilder& b, const MethodRuns& runs, const std::map<StepMethod, double>& predicted,
                      const StepParams& params);
 // One verify check per method, keyed "<prefix><method>" (prefix "results." unless a lesson runs
-// two cases of the step).
+// two cases of the step), reading "graph-serial, every batch", or with a case's name (no
+// trailing comma) "launch-bound case, graph-serial, every batch".
 void method_verify_checks(ReportBuilder& b, const MethodRuns& runs, std::size_t elements,
-                          const std::string& prefix = "results.", const std::string& label_prefix = "");
+                          const std::string& prefix = "results.", const Message& case_name = {});
 
-// Facts of a graph's shape, keyed with `prefix`: "forkjoin.nodes".
-void add_shape_facts(SectionBuilder& section, const std::string& prefix, const std::string& label, const DagShape& shape);
+// Facts of a graph's shape, keyed with `prefix`: "forkjoin.nodes"; `label` names the graph
+// ("one-batch graph": words).
+void add_shape_facts(SectionBuilder& section, const std::string& prefix, const Message& label, const DagShape& shape);
 
 // Median step time of `over` divided by that of `under`, measured and as the model predicts.
 double measured_ratio(const MethodRuns& runs, StepMethod over, StepMethod under);
 double model_ratio(const std::map<StepMethod, double>& model, StepMethod over, StepMethod under);
 
 // "16 blocks of 128 threads; the GPU holds 2112 at once"
-std::string footprint_text(const KernelFootprint& f);
+Message footprint_text(const KernelFootprint& f);
 
 // With filling kernels, streams must buy less than with small ones: the fill case's gain from S
 // streams (graph-serial / multi-stream - 1) stays below this share of the small case's. Small

@@ -165,11 +165,16 @@ Message origin_of(const Origins& origins, const std::string& name) {
 }
 
 // What the run will actually use when the flag was left alone.
-// A value as it is typed ("both", "64MiB") is data; the words that explain a default ("0 (every
-// device, ...)", "20 (the lesson's, adaptive)") are in the student's language.
+// A value as it is typed ("both", "64MiB") is data; a default of several words, as the flag table
+// holds it ("all (up to 8)"), and the words that explain a default ("0 (every device, ...)",
+// "20 (the lesson's, adaptive)") are in the student's language.
+Message shown_value(const std::string& value) {
+  return value.find(' ') == std::string::npos ? Message::verbatim(printable_value(value)) : Message(value);
+}
+
 Message resolved_value(const Invocation& inv, const LessonSetup* lesson, const std::string& name,
                        const std::string& value) {
-  if (!value.empty()) return Message::verbatim(printable_value(value));
+  if (!value.empty()) return shown_value(value);
   if (name == "lang") return msg("{lang} (from LC_ALL/LANG)", arg("lang", std::string(lang_name(inv.output.lang()))));
   if (name == "device") return Message("0 (every device, for a lesson that lists them)");
   if (lesson != nullptr && (name == "repeat" || name == "warmup")) {
@@ -232,7 +237,7 @@ void print_lesson(std::string& out, const LessonSetup& setup, Lang lang, std::si
   for (const auto& spec : setup.lesson->flags()) {
     std::string value = setup.lesson->flag_value(spec.name);
     if (spec.kind == FlagKind::on_off) value = value == "on" ? "true" : "false";  // as a preset writes it
-    rows.emplace_back(spec.name, value.empty() ? Message("none") : Message::verbatim(printable_value(value)));
+    rows.emplace_back(spec.name, value.empty() ? Message("none") : shown_value(value));
   }
   print_rows(out, rows, setup.origins, lang, width);
 }

@@ -327,7 +327,7 @@ TEST(Compare, ADisturbedRunWhoseHeadlineStayedInToleranceIsInconclusive) {
   const Outcome o = run({"compare", "03", write_run("shared-held03.json", sealed(shared))});
   EXPECT_EQ(o.code, to_int(ExitCode::verify_failed)) << o.out;
   EXPECT_EQ(one_paragraph(o.out),
-            "inconclusive: every headline figure is within tolerance, but B was disturbed (2 other processes used the "
+            "inconclusive: every headline figure is within tolerance, but B was disturbed (2 other processes worked on the "
             "GPU while the lesson measured), and a figure measured beside another process's work cannot vouch for the "
             "lesson")
       << o.out;

@@ -188,7 +188,7 @@ class Sitting {
     }
     out_ << '\n';
     for (const auto& l : compare_live_runs(runs_.back().report, runs_[runs_.size() - 2].report, runs_.front().report,
-                                           inv_.output.style.width)) {
+                                           inv_.output.style.width, lang())) {
       out_ << l << '\n';
     }
     out_ << "  " << tr(lang(), "(f: the full output · help · quit)") << '\n';
@@ -261,20 +261,21 @@ std::vector<std::string> live_flag_names() {
 }
 
 std::vector<std::string> compare_live_runs(const Report& now, const Report& previous, const Report& first,
-                                           std::size_t width) {
+                                           std::size_t width, Lang lang) {
+  const auto said = [&](const Message& words) { return tr(lang, words, now.notes_file()); };
   std::vector<std::string> lines;
   // "  label  this run  previous ×r  first ×r": 58 columns besides the label; a terminal too narrow
   // for the first run's column leaves it out (37 besides the label).
   const bool with_first = width >= 58 + 12;
   const std::size_t label_w = std::clamp<std::size_t>(width - std::min(width, std::size_t(with_first ? 58 : 37)), 12, 26);
-  lines.push_back(fmt::format("  {}  {:>12}  {:>19}", pad_right("", label_w), "this run", "previous") +
-                  (with_first ? fmt::format("  {:>19}", "first") : ""));
+  lines.push_back("  " + pad_right("", label_w) + "  " + pad_left(said("this run"), 12) + "  " +
+                  pad_left(said("previous"), 19) + (with_first ? "  " + pad_left(said("first"), 19) : ""));
   for (const auto& key : now.headline_metric_keys()) {
     const Metric* m = now.find_metric(key);
     if (m == nullptr) continue;
     const Metric* p = previous.find_metric(key);
     const Metric* f = first.find_metric(key);
-    std::string label = m->label.en();
+    std::string label = said(m->label);
     if (display_width(label) > label_w) label = wrap_text(label, label_w - 1).front() + "…";
     lines.push_back(fmt::format("  {}  {:>12}  {:>12} {:>6}", pad_right(label, label_w), value_text(m), value_text(p),
                                 ratio_text(m, p)) +
@@ -283,13 +284,14 @@ std::vector<std::string> compare_live_runs(const Report& now, const Report& prev
   for (const auto& c : now.checks) {
     for (const auto& old : previous.checks) {
       if (old.key == c.key && old.passed != c.passed) {
-        add_wrapped(lines, fmt::format("{} {} {}: {}", old.passed ? "✓→✗" : "✗→✓",
-                                       c.kind == CheckKind::verify ? "verify" : "expect", c.key, c.summary.en()),
+        add_wrapped(lines,
+                    fmt::format("{} {} {}: {}", old.passed ? "✓→✗" : "✗→✓",
+                                said(c.kind == CheckKind::verify ? "verify" : "expect"), c.key, said(c.summary)),
                     width);
       }
     }
   }
-  if (!now.headline.empty()) add_wrapped(lines, now.headline.en(), width);
+  if (!now.headline.empty()) add_wrapped(lines, said(now.headline), width);
   return lines;
 }
 
@@ -313,9 +315,10 @@ int run_live(Invocation& inv) {
     (void)device_count();
   } catch (const NoGpuError& e) {
     // Every change at a prompt would be waived: say so once, and where the lesson can be seen.
-    throw NoGpuError(fmt::format("{}; live mode measures on a GPU: `cudalab show {:02d}` shows this lesson's recorded "
-                                 "run, and `cudalab live {:02d}` runs on a machine with a GPU",
-                                 e.what(), entry->number, entry->number));
+    const std::string number = fmt::format("{:02d}", entry->number);
+    throw NoGpuError(msg("{problem}; live mode measures on a GPU: `cudalab show {number}` shows this lesson's recorded "
+                         "run, and `cudalab live {number}` runs on a machine with a GPU",
+                         arg("problem", words_of(e)), arg("number", number)));
   }
   const auto reader = make_line_reader(prompt_words(*inv.lesson().lesson));
   return run_sitting(inv, run_stamped_lesson, *reader, std::cout);

@@ -27,8 +27,8 @@ int run_sitting(Invocation& inv, const LiveRunner& runner, LineReader& reader, s
 std::vector<std::string> live_flag_names();
 
 // The comparison printed after each re-run (pure, for tests): the headline metrics
-// (Report::headline_metric_keys) of this run beside the previous and the first.
+// (Report::headline_metric_keys) of this run beside the previous and the first, in `lang`.
 std::vector<std::string> compare_live_runs(const Report& now, const Report& previous, const Report& first,
-                                           std::size_t width);
+                                           std::size_t width, Lang lang = Lang::en);
 
 }  // namespace cudalab

@@ -256,13 +256,18 @@ std::string timeline_svg(const Timeline& t, Lang lang, std::string_view notes_fi
 std::vector<std::string> write_report_svgs(const Report& report, const std::string& dir, Lang lang) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) throw UsageError(fmt::format("--svg: cannot create '{}': {}", dir, ec.message()));
+  if (ec) {
+    throw UsageError(msg("--svg: cannot create '{folder}': {why}", arg("folder", printable_value(dir)),
+                         arg("why", Message(ec.message()))));
+  }
   std::vector<std::string> written;
   auto write = [&](const std::string& key, const std::string& svg) {
     const std::string path = fmt::format("{}/{:02d}-{}.{}.svg", dir, report.lesson_number, report.lesson_slug, key);
     std::ofstream out(path, std::ios::trunc);
     out << svg;
-    if (!out) throw UsageError(fmt::format("--svg: cannot write '{}': {}", path, std::strerror(errno)));
+    if (!out) {
+      throw UsageError(msg("--svg: cannot write '{file}': {why}", arg("file", printable_value(path)), arg("why", errno_words(errno))));
+    }
     written.push_back(path);
   };
   for (const auto& section : report.sections) {

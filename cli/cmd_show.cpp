@@ -83,7 +83,7 @@ int run_show(const Invocation& inv) {
       for (const auto& d : run.report.devices) devices += (devices.empty() ? "" : " + ") + d.name;
       const Message state = run.integrity.state == Integrity::unsealed
                                 ? Message("unsealed: recorded before runs carried a digest")
-                                : run.integrity.describe(lang);
+                                : run.integrity.describe();
       // "built-in 01-device-query" (words around a name), or the file named on the command line.
       const MessageArg source = arg("source", run.built_in ? source_words(run) : verbatim(printable_value(run.source)));
       const Message line = devices.empty() ? msg("cudalab: show: {source}: {integrity}", source, arg("integrity", state))

@@ -20,8 +20,8 @@ namespace cudalab {
 namespace {
 
 // The one run in the file, refused (UsageError, without the "submit: " prefix) when it is not
-// one lesson's original run. `lang` picks how a modified run's problems are listed.
-SavedRun run_to_hand_in(const std::string& path, const std::string& text, Lang lang) {
+// one lesson's original run.
+SavedRun run_to_hand_in(const std::string& path, const std::string& text) {
   std::vector<SavedRun> runs = parse_saved_runs(text, path);
   const std::string name = printable_value(path);
   if (runs.size() != 1) {
@@ -31,7 +31,7 @@ SavedRun run_to_hand_in(const std::string& path, const std::string& text, Lang l
   const SavedRun& run = runs.front();
   if (run.integrity.state == Integrity::modified) {
     throw UsageError(msg("'{file}' was changed after cudalab wrote it ({why}); hand in the run as cudalab saved it",
-                         arg("file", name), arg("why", run.integrity.describe(lang))));
+                         arg("file", name), arg("why", run.integrity.describe())));
   }
   if (const auto copy = copied_reference(run.report)) {
     throw UsageError(msg("'{file}' is a copy of the built-in reference run {reference} ({mark}); hand in a run of your own",
@@ -66,7 +66,7 @@ int run_submit(const Invocation& inv) {
     const Message unsafe = check_drop_folder(folder);
     if (!unsafe.empty()) throw UsageError(unsafe);
     const std::string text = read_regular_file(path, kMaxRunFileBytes, "a saved run");
-    const SavedRun run = run_to_hand_in(path, text, inv.output.lang());
+    const SavedRun run = run_to_hand_in(path, text);
     const std::string name = hand_in(folder, text, run.report);
     std::cout << tr(inv.output.lang(), handed_in_line(run.report, name, folder)) << '\n';
   } catch (const UsageError& e) {

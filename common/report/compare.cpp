@@ -80,36 +80,20 @@ MetricComparison compare_metric(const Comparison& c, const std::string& key, std
 // Beside a disturbance the tolerance did not widen at all: "(tolerance ±15%, not widened beside a
 // disturbance: the runs spread 112%)".
 Message out_of_tolerance(const MetricComparison& m, bool disturbed) {
-  const auto ratio = m.ratio();  // none when A's median is 0
-  const MessageArg key = arg("key", m.key);
-  const MessageArg tolerance = arg("tolerance", percent_text(m.tolerance));
+  const MessageArg percent = arg("percent", percent_text(m.tolerance));
   const MessageArg spread = arg("spread", fmt::format("{:.0f}%", 100.0 * m.spread));
+  const Message tolerance =
+      !m.capped  ? msg("(tolerance ±{percent})", percent)
+      : disturbed ? msg("(tolerance ±{percent}, not widened beside a disturbance: the runs spread {spread})", percent,
+                        spread)
+                  : msg("(tolerance ±{percent}, the most it may widen to: the runs spread {spread})", percent, spread);
+  const auto ratio = m.ratio();  // none when A's median is 0
   if (ratio) {
-    const MessageArg times = arg("ratio", fmt::format("{:.2f}", *ratio));
-    if (m.capped && disturbed) {
-      return msg("headline metric {key} is {ratio}× A's (tolerance ±{tolerance}, not widened beside a disturbance: "
-                 "the runs spread {spread})",
-                 key, times, tolerance, spread);
-    }
-    if (m.capped) {
-      return msg("headline metric {key} is {ratio}× A's (tolerance ±{tolerance}, the most it may widen to: the runs "
-                 "spread {spread})",
-                 key, times, tolerance, spread);
-    }
-    return msg("headline metric {key} is {ratio}× A's (tolerance ±{tolerance})", key, times, tolerance);
+    return msg("headline metric {key} is {ratio}× A's {tolerance}", arg("key", m.key),
+               arg("ratio", fmt::format("{:.2f}", *ratio)), arg("tolerance", tolerance));
   }
-  const MessageArg value = arg("value", format_number(*m.b));
-  if (m.capped && disturbed) {
-    return msg("headline metric {key} is {value} where A's is 0 (tolerance ±{tolerance}, not widened beside a "
-               "disturbance: the runs spread {spread})",
-               key, value, tolerance, spread);
-  }
-  if (m.capped) {
-    return msg("headline metric {key} is {value} where A's is 0 (tolerance ±{tolerance}, the most it may widen to: "
-               "the runs spread {spread})",
-               key, value, tolerance, spread);
-  }
-  return msg("headline metric {key} is {value} where A's is 0 (tolerance ±{tolerance})", key, value, tolerance);
+  return msg("headline metric {key} is {value} where A's is 0 {tolerance}", arg("key", m.key),
+             arg("value", format_number(*m.b)), arg("tolerance", tolerance));
 }
 
 Message regression(const CheckComparison& x) {
@@ -151,9 +135,7 @@ TableFormat parse_table_format(const std::string& text) {
   throw UsageError(msg("--format: '{value}' is not one of text, md, csv", arg("value", text)));
 }
 
-Message listed(const std::vector<Message>& items, Lang lang) {
-  return join(items, lang == Lang::zh ? "；" : "; ");
-}
+Message listed(const std::vector<Message>& items) { return join(items, "; "); }
 
 Message source_words(const SavedRun& run) {
   constexpr std::string_view kBuiltIn = "built-in ";  // graders.cpp, load_run_argument
@@ -179,12 +161,12 @@ bool MetricComparison::within() const {
   return std::fabs(*b / *a - 1.0) <= tolerance + 1e-12;
 }
 
-std::vector<Message> Comparison::failures(Lang lang) const {
+std::vector<Message> Comparison::failures() const {
   std::vector<Message> out;
   for (const auto* run : {a, b}) {
     const std::string which = run == a ? "A" : "B";  // the run's letter, as the table heads it
     if (run->integrity.state == Integrity::modified) {
-      out.push_back(msg("{run} {integrity}", arg("run", which), arg("integrity", run->integrity.describe(lang))));
+      out.push_back(msg("{run} {integrity}", arg("run", which), arg("integrity", run->integrity.describe())));
     }
     for (const auto& check : run->report.checks) {
       if (check.kind == CheckKind::verify && !check.passed) {
@@ -256,10 +238,10 @@ Comparison compare_runs(const SavedRun& a, const SavedRun& b, std::optional<doub
   return c;
 }
 
-std::vector<Message> grade_problems(const GradeRow& row, Lang lang) {
+std::vector<Message> grade_problems(const GradeRow& row) {
   if (row.run == nullptr) return {msg("unreadable: {problem}", arg("problem", row.problem))};
   std::vector<Message> out = row.flags;
-  if (row.run->integrity.state == Integrity::modified) out.push_back(row.run->integrity.describe(lang));
+  if (row.run->integrity.state == Integrity::modified) out.push_back(row.run->integrity.describe());
   for (const auto& check : row.run->report.checks) {
     if (check.kind == CheckKind::verify && !check.passed) out.push_back(msg("verify {key} failed", arg("key", check.key)));
   }

@@ -23,8 +23,8 @@ TableFormat parse_table_format(const std::string& text);  // "text" | "md" | "cs
 // A relative tolerance as the percent `--tolerance` takes: 0.15 -> "15%", 0.001 -> "0.1%".
 std::string percent_text(double relative);
 
-// Phrases as one list, for `lang`: "a; b; c", in Chinese with the full-width semicolon.
-Message listed(const std::vector<Message>& items, Lang lang);
+// Phrases as one list, "a; b; c" (in Chinese with the full-width semicolon: Catalogue::render).
+Message listed(const std::vector<Message>& items);
 
 // Where a run came from, for people: its file name (data), or "built-in 03-stream-overlap".
 Message source_words(const SavedRun& run);
@@ -73,8 +73,8 @@ struct Comparison {
   // Why B does not hold against A, one short phrase each, whatever the noise: a failed verify
   // check, a run modified after it was made, a missing headline metric; and, when both runs are
   // clean, a headline metric out of tolerance or a headline expect check that passed in A and
-  // fails in B. `lang` only picks how a modified run's problems are listed (listed()).
-  std::vector<Message> failures(Lang lang = Lang::en) const;
+  // fails in B.
+  std::vector<Message> failures() const;
   // The headline judgements that failed while A or B was disturbed: a figure measured beside
   // another process, or one too noisy to hold, cannot say whether B reproduces A.
   std::vector<Message> undecided() const;
@@ -117,8 +117,7 @@ std::string render_grades(const std::vector<GradeRow>& rows, TableFormat format,
                           Lang lang = Lang::en);
 // A superseded row passes whatever it holds: only the latest submission counts.
 bool grade_passes(const GradeRow& row);
-// Why a row does not pass, one phrase each (empty: it passes). `lang` only picks how a modified
-// run's problems are listed (listed()); the caller renders each phrase in it.
-std::vector<Message> grade_problems(const GradeRow& row, Lang lang = Lang::en);
+// Why a row does not pass, one phrase each (empty: it passes); the caller renders each phrase.
+std::vector<Message> grade_problems(const GradeRow& row);
 
 }  // namespace cudalab

@@ -24,9 +24,9 @@ const char* integrity_name(Integrity integrity) {
   return "?";
 }
 
-Message IntegrityVerdict::describe(Lang lang) const {
+Message IntegrityVerdict::describe() const {
   if (problems.empty()) return integrity_name(state);
-  const Message listed = join(problems, lang == Lang::zh ? "；" : "; ");
+  const Message listed = join(problems, "; ");  // "；" in Chinese, as every list (Catalogue::render)
   // Problems make a run modified (assess_integrity); a verdict put together by hand says its own state.
   if (state == Integrity::modified) return msg("modified: {problems}", arg("problems", listed));
   return msg("{state}: {problems}", arg("state", integrity_name(state)), arg("problems", listed));

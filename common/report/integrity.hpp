@@ -29,7 +29,7 @@ struct IntegrityVerdict {
   std::vector<Message> problems;  // why it is modified, one short phrase each
   // "modified: its digest was removed; ...": the state's name, and the problems when there are
   // any, listed for `lang` (a Chinese list takes the full-width semicolon).
-  Message describe(Lang lang = Lang::en) const;
+  Message describe() const;
 };
 
 // "sha256:<hex>" over a run's JSON form without its "digest" field. nlohmann::json keeps object

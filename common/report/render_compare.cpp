@@ -53,10 +53,10 @@ const char* environment_word(const std::vector<Message>& disturbance) {
   return disturbance.empty() ? "clean" : "disturbed";
 }
 
-// "clean", or "disturbed: 3 other processes used the GPU while the lesson measured; ..."
-Message environment_text(const std::vector<Message>& disturbance, Lang lang = Lang::en) {
+// "clean", or "disturbed: 3 other processes worked on the GPU while the lesson measured; ..."
+Message environment_text(const std::vector<Message>& disturbance) {
   if (disturbance.empty()) return "clean";
-  return msg("disturbed: {reason}", arg("reason", listed(disturbance, lang)));
+  return msg("disturbed: {reason}", arg("reason", listed(disturbance)));
 }
 
 Message device_of(const Report& r) {
@@ -101,20 +101,20 @@ void put_packed(std::ostringstream& out, const std::vector<std::string>& items, 
 }
 
 // Who was disturbed, and why: "B was disturbed (3 other processes used the GPU ...)".
-Message disturbed_phrase(const Comparison& c, Lang lang) {
+Message disturbed_phrase(const Comparison& c) {
   const bool a = !c.disturbance_a.empty();
   const bool b = !c.disturbance_b.empty();
   if (a && b) {
-    return msg("A was disturbed ({a}) and B was disturbed ({b})", arg("a", listed(c.disturbance_a, lang)),
-               arg("b", listed(c.disturbance_b, lang)));
+    return msg("A was disturbed ({a}) and B was disturbed ({b})", arg("a", listed(c.disturbance_a)),
+               arg("b", listed(c.disturbance_b)));
   }
-  if (a) return msg("A was disturbed ({reasons})", arg("reasons", listed(c.disturbance_a, lang)));
-  if (b) return msg("B was disturbed ({reasons})", arg("reasons", listed(c.disturbance_b, lang)));
+  if (a) return msg("A was disturbed ({reasons})", arg("reasons", listed(c.disturbance_a)));
+  if (b) return msg("B was disturbed ({reasons})", arg("reasons", listed(c.disturbance_b)));
   return {};
 }
 
-// The verdict in one sentence (`lang` picks how its lists are joined: listed()).
-Message verdict_sentence(const Comparison& c, Lang lang = Lang::en) {
+// The verdict in one sentence.
+Message verdict_sentence(const Comparison& c) {
   switch (c.verdict()) {
     case CompareVerdict::holds: {
       std::size_t headlines = 0;
@@ -131,19 +131,19 @@ Message verdict_sentence(const Comparison& c, Lang lang = Lang::en) {
       if (undecided.empty()) {
         return msg("inconclusive: every headline figure is within tolerance, but {disturbed}, and a figure measured "
                    "beside another process's work cannot vouch for the lesson",
-                   arg("disturbed", disturbed_phrase(c, lang)));
+                   arg("disturbed", disturbed_phrase(c)));
       }
       return msg("inconclusive: too noisy to judge: {undecided}, and {disturbed}",
-                 arg("undecided", listed(undecided, lang)), arg("disturbed", disturbed_phrase(c, lang)));
+                 arg("undecided", listed(undecided)), arg("disturbed", disturbed_phrase(c)));
     }
     case CompareVerdict::fails: break;
   }
-  const Message failures = listed(c.failures(lang), lang);
+  const Message failures = listed(c.failures());
   const auto undecided = c.undecided();
   if (undecided.empty()) return msg("B does not hold against A: {failures}", arg("failures", failures));
   return msg("B does not hold against A: {failures}; too noisy to judge: {undecided}, as {disturbed}",
-             arg("failures", failures), arg("undecided", listed(undecided, lang)),
-             arg("disturbed", disturbed_phrase(c, lang)));
+             arg("failures", failures), arg("undecided", listed(undecided)),
+             arg("disturbed", disturbed_phrase(c)));
 }
 
 // "verify results: A pass, B FAIL", with " (headline check)" for a headline expect check.
@@ -201,7 +201,7 @@ void comparison_text(std::ostringstream& out, const Comparison& c, std::size_t w
       out << (i == 0 ? (run == c.a ? "  A  " : "  B  ") : "     ") << source[i] << '\n';
     }
     put_packed(out, spoken(run_items(*run, disturbance), lang), width, 5, " · ");
-    if (!disturbance.empty()) put_wrapped(out, tr(lang, environment_text(disturbance, lang)), width, 5, 7);
+    if (!disturbance.empty()) put_wrapped(out, tr(lang, environment_text(disturbance)), width, 5, 7);
   }
   for (const auto& p : c.params) {
     const Message change =
@@ -212,7 +212,7 @@ void comparison_text(std::ostringstream& out, const Comparison& c, std::size_t w
   for (const auto& x : c.checks) {
     if (x.a != x.b) put_wrapped(out, tr(lang, check_line(x)), width, 2, 4);
   }
-  put_wrapped(out, tr(lang, verdict_sentence(c, lang)), width, 2, 4);
+  put_wrapped(out, tr(lang, verdict_sentence(c)), width, 2, 4);
 }
 
 // A markdown table's heading row, each cell's words in `lang` (the letters A and B, and B/A, are
@@ -238,7 +238,7 @@ void comparison_md(std::ostringstream& out, const Comparison& c, Lang lang) {
     const auto& disturbance = run == c.a ? c.disturbance_a : c.disturbance_b;
     out << fmt::format("| {} | {} | {} | {} |\n", run == c.a ? "A" : "B", md_cell(tr(lang, source_words(*run))),
                        md_cell(joined_data(spoken(run_items(*run, disturbance), lang), " · ")),
-                       md_cell(tr(lang, listed(disturbance, lang))));
+                       md_cell(tr(lang, listed(disturbance))));
   }
   for (const auto& p : c.params) {
     out << '\n'
@@ -262,7 +262,7 @@ void comparison_md(std::ostringstream& out, const Comparison& c, Lang lang) {
     out << fmt::format("| {} | {} | {} | {} | {} |\n", md_cell(x.key), tr(lang, kind_name(x.kind)),
                        x.headline ? tr(lang, "yes") : "", tr(lang, verdict_of(x.a)), tr(lang, verdict_of(x.b)));
   }
-  out << "\n" << tr(lang, "**Verdict:**") << ' ' << md_cell(tr(lang, verdict_sentence(c, lang))) << "\n\n";
+  out << "\n" << tr(lang, "**Verdict:**") << ' ' << md_cell(tr(lang, verdict_sentence(c))) << "\n\n";
 }
 
 void comparison_csv(std::ostringstream& out, const Comparison& c) {
@@ -390,13 +390,13 @@ void grade_text_row(std::ostringstream& out, const GradeRow& row, const std::vec
     put_wrapped(out, tr(lang, "superseded by a later submission of the same lesson: only the latest counts"), width, 6, 8);
     return;
   }
-  for (const auto& why : grade_problems(row, lang)) put_wrapped(out, tr(lang, why), width, 6, 8);
+  for (const auto& why : grade_problems(row)) put_wrapped(out, tr(lang, why), width, 6, 8);
 }
 
-// Why a row does not count, or why it fails: for markdown (in `lang`) and CSV (in English).
-Message row_problems(const GradeRow& row, Lang lang = Lang::en) {
+// Why a row does not count, or why it fails: for markdown and CSV.
+Message row_problems(const GradeRow& row) {
   if (row.superseded) return "superseded by a later submission";
-  return listed(grade_problems(row, lang), lang);
+  return listed(grade_problems(row));
 }
 
 // The markdown cells of a row, its words in `lang`.
@@ -410,9 +410,9 @@ std::vector<std::string> grade_fields(const GradeRow& row, Lang lang) {
           r ? joined_data(headline_items(*r), "; ") : "",
           r ? tally(*r, CheckKind::verify) : "",
           r ? tally(*r, CheckKind::expect) : "",
-          tr(lang, r ? row.run->integrity.describe(lang) : Message("unreadable")),
+          tr(lang, r ? row.run->integrity.describe() : Message("unreadable")),
           r ? tr(lang, r->disturbed() ? "disturbed" : "clean") : "",
-          tr(lang, row_problems(row, lang))};
+          tr(lang, row_problems(row))};
 }
 
 constexpr const char* kGradeCsvHeader =

@@ -85,7 +85,7 @@ void gradebook_table(std::ostringstream& out, const Gradebook& book, bool csv, L
 
 // The test output of a lesson, in `lang`: the file, then why it does not pass, or what passed.
 std::string test_output(const GradeRow& row, Lang lang) {
-  const auto problems = grade_problems(row, lang);
+  const auto problems = grade_problems(row);
   std::string text = row.file + "\n";
   for (const auto& why : problems) text += "- " + tr(lang, why) + "\n";
   if (problems.empty()) text += tr(lang, "passes: intact, clean, every verify check passed") + "\n";

@@ -3,10 +3,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
+#include <exception>
 #include <filesystem>
 #include <memory>
 #include <set>
+#include <system_error>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -106,10 +110,10 @@ std::vector<ClassEntry> class_entries(const std::string& dir) {
 // Who handed a file in: its owner, when the kernel says it is someone other than the grader (and
 // not root); else the student's folder; else its name before the first '-' or '_', unless that
 // names a lesson ("03-stream-overlap.json" says nothing of who).
-void set_student(GradeRow& row, const ClassEntry& entry, const UntrustedFile* file) {
-  if (file != nullptr && file->owner_uid != ::geteuid() && file->owner_uid != 0) {
-    row.student = user_name(static_cast<uid_t>(file->owner_uid));
-    row.owner_uid = file->owner_uid;
+void set_student(GradeRow& row, const ClassEntry& entry, unsigned owner_uid) {
+  if (owner_uid != ::geteuid() && owner_uid != 0) {
+    row.student = user_name(static_cast<uid_t>(owner_uid));
+    row.owner_uid = owner_uid;
     return;
   }
   if (!entry.top.empty()) {
@@ -122,31 +126,77 @@ void set_student(GradeRow& row, const ClassEntry& entry, const UntrustedFile* fi
   if (!prefix.empty() && find_course_entry(prefix) == nullptr) row.student = printable_value(prefix, 40);
 }
 
+// What reading one entry gave: the file's owner and time, and its runs or why it holds none.
+struct ReadEntry {
+  bool opened = false;         // the file could be read (its owner and time are known)
+  unsigned owner_uid = 0;
+  double modified_s = 0;
+  std::vector<SavedRun> runs;
+  Message problem;             // why it holds no run
+  std::exception_ptr failure;  // anything but a bad file: rethrown on the grader's own thread
+};
+
+ReadEntry read_entry(const ClassEntry& entry) {
+  ReadEntry read;
+  if (!entry.problem.empty()) {
+    read.problem = entry.problem;
+    return read;
+  }
+  try {
+    const UntrustedFile file = read_untrusted_file(entry.path, kMaxRunFileBytes, "a saved run");
+    read.opened = true;
+    read.owner_uid = file.owner_uid;
+    read.modified_s = file.modified_s;
+    read.runs = parse_saved_runs(file.text, entry.path);
+  } catch (const UsageError& e) {
+    read.problem = with_short_name(words_of(e), entry.path, entry.shown);
+  } catch (...) {
+    read.failure = std::current_exception();
+  }
+  return read;
+}
+
+// Every entry read, on as many threads as the machine has CPUs (up to 8): a class's runs of
+// lesson 11 are tens of megabytes of JSON, and parsing them is nearly all of grade's time. Each
+// thread takes the next unread entry; what it reads lands in that entry's place.
+std::vector<ReadEntry> read_entries(const std::vector<ClassEntry>& entries) {
+  std::vector<ReadEntry> read(entries.size());
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t i = next++; i < entries.size(); i = next++) read[i] = read_entry(entries[i]);
+  };
+  const std::size_t threads = std::min<std::size_t>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u), entries.size());
+  std::vector<std::thread> helpers;
+  helpers.reserve(threads);
+  try {
+    while (helpers.size() + 1 < threads) helpers.emplace_back(work);
+  } catch (const std::system_error&) {
+    // No more threads to be had: the ones started and this one read the rest.
+  }
+  work();
+  for (auto& helper : helpers) helper.join();
+  return read;
+}
+
 // The rows of one entry: one per run it holds, or one that says why it holds none.
-void add_rows(ClassRuns& out, const ClassEntry& entry) {
+void add_rows(ClassRuns& out, const ClassEntry& entry, ReadEntry read) {
+  if (read.failure) std::rethrow_exception(read.failure);
   GradeRow row;
   row.file = entry.shown;
   row.named_lesson = lesson_named_by(fs::path(entry.path).filename().string());
-  if (!entry.problem.empty()) {
-    row.problem = entry.problem;
+  if (read.opened) {
+    set_student(row, entry, read.owner_uid);
+    row.submitted_s = read.modified_s;
+  }
+  if (!read.problem.empty()) {
+    row.problem = read.problem;
     out.rows.push_back(std::move(row));
     return;
   }
-  std::vector<SavedRun> runs;
-  try {
-    const UntrustedFile file = read_untrusted_file(entry.path, kMaxRunFileBytes, "a saved run");
-    set_student(row, entry, &file);
-    row.submitted_s = file.modified_s;
-    runs = parse_saved_runs(file.text, entry.path);
-  } catch (const UsageError& e) {
-    row.problem = with_short_name(words_of(e), entry.path, entry.shown);
-    out.rows.push_back(std::move(row));
-    return;
-  }
-  for (std::size_t k = 0; k < runs.size(); ++k) {
-    out.runs.push_back(std::move(runs[k]));
+  for (std::size_t k = 0; k < read.runs.size(); ++k) {
+    out.runs.push_back(std::move(read.runs[k]));
     GradeRow one = row;
-    if (runs.size() > 1) one.file = fmt::format("{} [{}]", entry.shown, k + 1);
+    if (read.runs.size() > 1) one.file = fmt::format("{} [{}]", entry.shown, k + 1);
     one.run = &out.runs.back();
     out.rows.push_back(std::move(one));
   }
@@ -225,7 +275,9 @@ std::string grade_folder(const Invocation& inv) {
 
 ClassRuns read_class_runs(const std::string& dir) {
   ClassRuns out;
-  for (const auto& entry : class_entries(dir)) add_rows(out, entry);
+  const std::vector<ClassEntry> entries = class_entries(dir);
+  std::vector<ReadEntry> read = read_entries(entries);
+  for (std::size_t i = 0; i < entries.size(); ++i) add_rows(out, entries[i], std::move(read[i]));
   return out;
 }
 

@@ -9,6 +9,9 @@ fake=${1:?path to cudalab_live_fake}
 real=${2:-}
 command -v tmux >/dev/null || { echo "live_tmux: tmux is not installed"; exit 1; }
 session=cudalab-live-$$
+# A session that only holds the server: tmux exits with its last session, and a sitting's
+# session ends when the sitting does; the next new-session must not race that exit.
+tmux -L "$session" new-session -d -s hold "sleep 120"
 tmux -L "$session" new-session -d -s "$session" -x 100 -y 40 "$fake"
 trap 'tmux -L "$session" kill-server 2>/dev/null' EXIT
 wait_for() {
@@ -23,7 +26,12 @@ wait_for "live 03>" || exit 1
 tmux -L "$session" send-keys -t "$session" "stre" Tab " 8" Enter   # Tab completes the name (libedit)
 wait_for "×1.20" || exit 1
 tmux -L "$session" send-keys -t "$session" "quit" Enter
-echo "live_tmux: typed a change, saw the comparison"
+for _ in $(seq 1 50); do tmux -L "$session" has-session -t "$session" 2>/dev/null || break; sleep 0.1; done
+if tmux -L "$session" has-session -t "$session" 2>/dev/null; then
+  echo "live_tmux: 'quit' did not end the sitting; the screen was:"; tmux -L "$session" capture-pane -p -t "$session"
+  exit 1
+fi
+echo "live_tmux: typed a change, saw the comparison, quit ended the sitting"
 
 # A signal at the prompt: the sitting ends at once with 143.
 status=$(mktemp)

@@ -24,5 +24,6 @@ class Case:
     rows: tuple = ()             # grade: every one of these file names must get a row
     as_nobody: bool = False      # root ignores file modes: read-only cases run as nobody
     heavy: bool = False          # large input or a likely hang: started first
+    busy: bool = False           # CPU-bound on a large input: run with a CPU of its own (see run.py)
     checks: list = field(default_factory=list)  # extra (description, predicate(stdout)) pairs
 

@@ -240,7 +240,7 @@ def run_cases(sets, root, full=False):
             yield Case("run mutant", f"grade of a folder of {mutants[0].category} runs",
                        f"grade <{run_set.lesson}: {len(mutants)} {mutants[0].category} runs>", ["grade", str(folder)],
                        frozenset({1}) if must_fail else frozenset({0, 1}), where=f"grade {run_set.lesson}",
-                       rows=tuple(f"{m.name}.json" for m in mutants), heavy=True)
+                       rows=tuple(f"{m.name}.json" for m in mutants), heavy=True, busy=True)
 
 
 def class_folder_case(sets, runs_dir, root):
@@ -268,4 +268,4 @@ def class_folder_case(sets, runs_dir, root):
                                                         "null.json", "unreadable.json"]
     return Case("class folder", "grade of a class with hostile files", "grade <10 reference runs + crash and hang files>",
                 ["grade", in_case_dir("class")], frozenset({1}), setup=specials,
-                rows=tuple(sorted(names)), heavy=True)
+                rows=tuple(sorted(names)), heavy=True, busy=True)

@@ -64,16 +64,23 @@ def arguments():
 
 
 def run_all(binary, cases, root, args, nobody):
-    """Runs the cases on a thread pool (each case is a process; threads only wait), the heavy
-    ones first so a slow tail does not hold up the end."""
+    """Runs the cases on thread pools (each case is a process; threads only wait). The busy ones
+    (a grade of a folder of large runs) go first, one per CPU: the time limit is wall-clock, and a
+    case that shares its CPU with others would be timed on their work too. Then the rest, more
+    at once than the CPUs (a case waiting on its limit uses none), the heavy ones first so a slow
+    tail does not hold up the end."""
     results = []
-    order = sorted(cases, key=lambda c: not c.heavy)
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = {pool.submit(run_case, binary, c, root, args.timeout, nobody): c for c in order}
-        for future in concurrent.futures.as_completed(futures):
-            case = futures[future]
-            result = future.result()
-            results.append((case, result, broken(case, result)))
+
+    def pool_of(workers, batch):
+        with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+            futures = {pool.submit(run_case, binary, c, root, args.timeout, nobody): c for c in batch}
+            for future in concurrent.futures.as_completed(futures):
+                case = futures[future]
+                result = future.result()
+                results.append((case, result, broken(case, result)))
+
+    pool_of(min(args.jobs, os.cpu_count() or 1), [c for c in cases if c.busy])
+    pool_of(args.jobs, sorted((c for c in cases if not c.busy), key=lambda c: not c.heavy))
     return results
 
 

@@ -24,6 +24,7 @@
 #include "common/core/text_format.hpp"
 #include "common/gpu/traced_run.hpp"
 #include "kernels.hpp"
+#include "model.hpp"
 
 namespace cudalab::stream_overlap {
 
@@ -305,6 +306,15 @@ Measurements measure(const Params& p, const RunContext& ctx) {
   m.iters = p.kernel_iters != 0 ? p.kernel_iters : in_phase("calibrate", [&] { return calibrate_iters(rig, m, ctx, origin); });
   rig.set_iters(m.iters);
   m.kernel = in_phase("kernel", [&] { return kernel_samples(rig, m.iters, ctx, origin); });
+  if (m.calibration && calibration_missed(median_of(m.kernel), m.calibration->copy_ms)) {
+    // Once more, on a GPU that has been busy for a while now; the run says so (report.cpp).
+    const std::pair<double, double> missed{median_of(m.kernel), m.calibration->copy_ms};
+    in_phase("stages again", [&] { measure_stages(rig, m, ctx, origin); });
+    m.iters = in_phase("calibrate again", [&] { return calibrate_iters(rig, m, ctx, origin); });
+    m.calibration->missed = missed;
+    rig.set_iters(m.iters);
+    m.kernel = in_phase("kernel again", [&] { return kernel_samples(rig, m.iters, ctx, origin); });
+  }
 
   // The headline pair in turns (timing.hpp, time_pairs_on_stream): on a shared server the
   // machine drifts over seconds, and a drift must not land on one side of the speed-up only.

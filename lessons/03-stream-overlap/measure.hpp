@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <map>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "common/lesson/lesson.hpp"
@@ -22,6 +23,9 @@ struct Calibration {
   double low_ms = 0;
   double high_ms = 0;
   double copy_ms = 0;
+  // A first line that missed (calibration_missed): its iterations' kernel time and the copy time
+  // it aimed at. The stages and the line above are the second measurement's.
+  std::optional<std::pair<double, double>> missed;  // {kernel ms, copy ms}
 };
 
 struct VariantRun {

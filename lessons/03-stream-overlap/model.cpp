@@ -18,6 +18,12 @@ EngineConfig engines(int copy_engines, int queues) {
 
 }  // namespace
 
+bool calibration_missed(double kernel_ms, double copy_ms) {
+  constexpr double kMiss = 1.5;
+  if (!(kernel_ms > 0) || !(copy_ms > 0)) return false;
+  return kernel_ms > copy_ms * kMiss || kernel_ms * kMiss < copy_ms;
+}
+
 double pipeline_ceiling(int chunks) { return chunks < 1 ? 1.0 : 3.0 * chunks / (chunks + 2.0); }
 
 PipelineStages pinned_stages(const Measurements& m) {

@@ -31,6 +31,12 @@ void add_setup(ReportBuilder& b, const Params& p, const Measurements& m) {
         "iterations on one chunk; the line through both reaches one chunk's copy time ({copy_ms} ms) at {iters}",
         arg("low_ms", format_number(c.low_ms)), arg("low_iters", c.low_iters), arg("high_ms", format_number(c.high_ms)),
         arg("high_iters", c.high_iters), arg("copy_ms", format_number(c.copy_ms)), arg("iters", m.iters));
+    if (c.missed) {
+      iters_reason = msg("{calibration}; a first line missed (its kernel took {kernel_ms} ms against a {copy_ms} ms "
+                         "copy), so the stages and the line were measured again",
+                         arg("calibration", iters_reason), arg("kernel_ms", format_number(c.missed->first)),
+                         arg("copy_ms", format_number(c.missed->second)));
+    }
   }
   // Even or not, one stream or more: four whole templates.
   Message chunking;

@@ -307,7 +307,7 @@ Measurements measure(const Params& p, const RunContext& ctx) {
   rig.set_iters(m.iters);
   m.kernel = in_phase("kernel", [&] { return kernel_samples(rig, m.iters, ctx, origin); });
   if (m.calibration && calibration_missed(median_of(m.kernel), m.calibration->copy_ms)) {
-    // Once more, on a GPU that has been busy for a while now; the run says so (report.cpp).
+    // Once more, a second later; the run says so (report.cpp).
     const std::pair<double, double> missed{median_of(m.kernel), m.calibration->copy_ms};
     in_phase("stages again", [&] { measure_stages(rig, m, ctx, origin); });
     m.iters = in_phase("calibrate again", [&] { return calibrate_iters(rig, m, ctx, origin); });

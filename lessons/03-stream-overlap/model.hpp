@@ -31,9 +31,9 @@ struct Prediction {
 
 
 // Whether a calibrated kernel missed one chunk's copy time by more than half again either way.
-// A line drawn from stages timed while the GPU was still waking from idle (on the lab H100 the
-// first copies after another process left ran at half speed for a second) lands several times
-// off; an ordinary line lands within about 15%.
+// A line drawn from stages timed while the copies ran slow lands several times off (on the lab
+// H100, in a run just after another process left, one chunk's copy took 0.37 ms for about a
+// second, 0.16 ms after); an ordinary line lands within about 15%.
 bool calibration_missed(double kernel_ms, double copy_ms);
 
 // 3N/(N+2), the pipeline's ceiling for N equal chunks with three equal stages.

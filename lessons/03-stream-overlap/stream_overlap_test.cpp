@@ -218,9 +218,9 @@ TEST(StreamOverlapReport, PercentOfModelIsMeasuredOverModel) {
 }
 
 TEST(StreamOverlapModel, ACalibrationThatMissedIsMeasuredAgain) {
-  // The lab H100, first run after another process left: copies timed at 0.371 ms (0.158 once
-  // awake) drew a line to 4691 iterations, whose kernel took 0.789 ms. Ordinary lines land
-  // within about 15%: 0.180 ms against a 0.158 ms copy.
+  // The lab H100, in a run just after another process left: copies timed at 0.371 ms (0.158 in
+  // the next run) drew a line to 4691 iterations, whose kernel took 0.789 ms. Ordinary lines
+  // land within about 15%: 0.180 ms against a 0.158 ms copy.
   EXPECT_TRUE(calibration_missed(0.789, 0.371));
   EXPECT_TRUE(calibration_missed(0.05, 0.158));
   EXPECT_FALSE(calibration_missed(0.180, 0.158));

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <exception>
 #include <filesystem>
+#include <future>
 #include <memory>
 #include <set>
 #include <system_error>
@@ -158,7 +159,8 @@ ReadEntry read_entry(const ClassEntry& entry) {
 
 // Every entry read, on as many threads as the machine has CPUs (up to 8): a class's runs of
 // lesson 11 are tens of megabytes of JSON, and parsing them is nearly all of grade's time. Each
-// thread takes the next unread entry; what it reads lands in that entry's place.
+// thread takes the next unread entry; what it reads lands in that entry's place. The helpers are
+// futures, as in lessons/shared/training-step: each one's destructor waits for its thread.
 std::vector<ReadEntry> read_entries(const std::vector<ClassEntry>& entries) {
   std::vector<ReadEntry> read(entries.size());
   std::atomic<std::size_t> next{0};
@@ -166,15 +168,14 @@ std::vector<ReadEntry> read_entries(const std::vector<ClassEntry>& entries) {
     for (std::size_t i = next++; i < entries.size(); i = next++) read[i] = read_entry(entries[i]);
   };
   const std::size_t threads = std::min<std::size_t>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u), entries.size());
-  std::vector<std::thread> helpers;
-  helpers.reserve(threads);
+  std::vector<std::future<void>> helpers;
   try {
-    while (helpers.size() + 1 < threads) helpers.emplace_back(work);
+    while (helpers.size() + 1 < threads) helpers.push_back(std::async(std::launch::async, work));
   } catch (const std::system_error&) {
     // No more threads to be had: the ones started and this one read the rest.
   }
   work();
-  for (auto& helper : helpers) helper.join();
+  for (auto& helper : helpers) helper.get();  // read_entry keeps every exception in its entry
   return read;
 }
 

@@ -114,7 +114,8 @@ std::optional<bool> parse_switch(std::string_view text) {
 
 std::string join_words(const std::vector<std::string>& words, const char* separator) {
   std::string out;
-  for (const auto& w : words) out += (out.empty() ? "" : separator) + w;
+  // By position, not by what is written so far: an empty word keeps its place (a CSV's empty cell).
+  for (std::size_t i = 0; i < words.size(); ++i) out += (i == 0 ? "" : separator) + words[i];
   return out;
 }
 

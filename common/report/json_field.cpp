@@ -221,7 +221,6 @@ std::vector<double> JsonField::numbers() const {
   return out;
 }
 
-
 namespace {
 
 // A message: a template without arguments as a string; data as {"text": ...}; a template with
@@ -263,7 +262,6 @@ Message read_message_at(const JsonField& f, int depth) {
   }
   return m;
 }
-
 
 }  // namespace
 

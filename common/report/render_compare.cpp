@@ -11,6 +11,7 @@
 #include "common/report/compare.hpp"
 #include "common/report/table_cells.hpp"
 #include "common/core/text_format.hpp"
+#include "common/core/units.hpp"
 #include "common/report/translate.hpp"
 
 namespace cudalab {
@@ -33,13 +34,6 @@ std::string value_or_dash(const std::string& value) { return value.empty() ? "�
 const char* metric_verdict(const MetricComparison& m) {
   if (!m.a || !m.b) return "missing";
   return m.within() ? "ok" : "OUT";
-}
-
-// Data (file names, keys, figures) joined as they are.
-std::string joined_data(const std::vector<std::string>& items, const std::string& separator) {
-  std::string out;
-  for (std::size_t i = 0; i < items.size(); ++i) out += (i == 0 ? "" : separator) + items[i];
-  return out;
 }
 
 // Each message in `lang`.
@@ -237,7 +231,7 @@ void comparison_md(std::ostringstream& out, const Comparison& c, Lang lang) {
   for (const auto* run : {c.a, c.b}) {
     const auto& disturbance = run == c.a ? c.disturbance_a : c.disturbance_b;
     out << fmt::format("| {} | {} | {} | {} |\n", run == c.a ? "A" : "B", md_cell(tr(lang, source_words(*run))),
-                       md_cell(joined_data(spoken(run_items(*run, disturbance), lang), " · ")),
+                       md_cell(join_words(spoken(run_items(*run, disturbance), lang), " · ")),
                        md_cell(tr(lang, listed(disturbance))));
   }
   for (const auto& p : c.params) {
@@ -407,7 +401,7 @@ std::vector<std::string> grade_fields(const GradeRow& row, Lang lang) {
           r ? node_of(*r) : "",
           r ? lesson_of(*r) : "",
           r ? tr(lang, device_of(*r)) : "",
-          r ? joined_data(headline_items(*r), "; ") : "",
+          r ? join_words(headline_items(*r), "; ") : "",
           r ? tally(*r, CheckKind::verify) : "",
           r ? tally(*r, CheckKind::expect) : "",
           tr(lang, r ? row.run->integrity.describe() : Message("unreadable")),
@@ -434,7 +428,7 @@ std::vector<std::string> grade_csv_fields(const GradeRow& row) {
           r ? device_of(*r).en() : "",
           r ? r->tool_version : "",
           r ? r->recorded_at : "",
-          r ? joined_data(headline_items(*r), "; ") : "",
+          r ? join_words(headline_items(*r), "; ") : "",
           number(verify.first),
           number(verify.second),
           number(expect.first),
@@ -482,11 +476,11 @@ std::string render_grades(const std::vector<GradeRow>& rows, TableFormat format,
     } else if (format == TableFormat::csv) {
       std::vector<std::string> fields = grade_csv_fields(row);
       for (auto& field : fields) field = csv_field(field);
-      out << joined_data(fields, ",") << '\n';
+      out << join_words(fields, ",") << '\n';
     } else {
       std::vector<std::string> fields = grade_fields(row, lang);
       for (auto& field : fields) field = md_cell(field);
-      out << "| " << joined_data(fields, " | ") << " |\n";
+      out << "| " << join_words(fields, " | ") << " |\n";
     }
   }
   if (format != TableFormat::csv) {

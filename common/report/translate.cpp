@@ -222,6 +222,4 @@ std::string tr(Lang lang, const Message& message, std::string_view notes_file) {
   return zh_catalogue(notes_file).render(message);
 }
 
-
-
 }  // namespace cudalab

@@ -302,18 +302,21 @@ Measurements measure(const Params& p, const RunContext& ctx) {
 
   const Stream origin;
   Rig rig(p.size, m.chunk_count, p.streams);
-  in_phase("stages", [&] { measure_stages(rig, m, ctx, origin); });
-  m.iters = p.kernel_iters != 0 ? p.kernel_iters : in_phase("calibrate", [&] { return calibrate_iters(rig, m, ctx, origin); });
-  rig.set_iters(m.iters);
-  m.kernel = in_phase("kernel", [&] { return kernel_samples(rig, m.iters, ctx, origin); });
+  // The stages, the line through two kernel timings (unless --kernel-iters gives the count), and
+  // the kernel at that count; `pass` names the phases of a second go.
+  const auto stages_and_kernel = [&](const std::string& pass) {
+    in_phase("stages" + pass, [&] { measure_stages(rig, m, ctx, origin); });
+    m.iters = p.kernel_iters != 0 ? p.kernel_iters
+                                  : in_phase("calibrate" + pass, [&] { return calibrate_iters(rig, m, ctx, origin); });
+    rig.set_iters(m.iters);
+    m.kernel = in_phase("kernel" + pass, [&] { return kernel_samples(rig, m.iters, ctx, origin); });
+  };
+  stages_and_kernel("");
   if (m.calibration && calibration_missed(median_of(m.kernel), m.calibration->copy_ms)) {
     // Once more, a second later; the run says so (report.cpp).
-    const std::pair<double, double> missed{median_of(m.kernel), m.calibration->copy_ms};
-    in_phase("stages again", [&] { measure_stages(rig, m, ctx, origin); });
-    m.iters = in_phase("calibrate again", [&] { return calibrate_iters(rig, m, ctx, origin); });
+    const Calibration::Missed missed{median_of(m.kernel), m.calibration->copy_ms};
+    stages_and_kernel(" again");
     m.calibration->missed = missed;
-    rig.set_iters(m.iters);
-    m.kernel = in_phase("kernel again", [&] { return kernel_samples(rig, m.iters, ctx, origin); });
   }
 
   // The headline pair in turns (timing.hpp, time_pairs_on_stream): on a shared server the

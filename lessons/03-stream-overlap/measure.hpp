@@ -4,7 +4,6 @@
 #include <cstddef>
 #include <map>
 #include <optional>
-#include <utility>
 #include <vector>
 
 #include "common/lesson/lesson.hpp"
@@ -25,7 +24,11 @@ struct Calibration {
   double copy_ms = 0;
   // A first line that missed (calibration_missed): its iterations' kernel time and the copy time
   // it aimed at. The stages and the line above are the second measurement's.
-  std::optional<std::pair<double, double>> missed;  // {kernel ms, copy ms}
+  struct Missed {
+    double kernel_ms = 0;
+    double copy_ms = 0;
+  };
+  std::optional<Missed> missed;
 };
 
 struct VariantRun {

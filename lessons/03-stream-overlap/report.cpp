@@ -34,8 +34,8 @@ void add_setup(ReportBuilder& b, const Params& p, const Measurements& m) {
     if (c.missed) {
       iters_reason = msg("{calibration}; a first line missed (its kernel took {kernel_ms} ms against a {copy_ms} ms "
                          "copy), so the stages and the line were measured again",
-                         arg("calibration", iters_reason), arg("kernel_ms", format_number(c.missed->first)),
-                         arg("copy_ms", format_number(c.missed->second)));
+                         arg("calibration", iters_reason), arg("kernel_ms", format_number(c.missed->kernel_ms)),
+                         arg("copy_ms", format_number(c.missed->copy_ms)));
     }
   }
   // Even or not, one stream or more: four whole templates.

@@ -230,7 +230,7 @@ TEST(StreamOverlapModel, ACalibrationThatMissedIsMeasuredAgain) {
   Measurements m = healthy();
   m.calibration = Calibration{16, 256, 0.027, 0.059, 0.158, {}};
   EXPECT_EQ(find_fact(report_of(m), "kernel_iters")->note.en().find("missed"), std::string::npos);
-  m.calibration->missed = std::make_pair(0.789, 0.371);
+  m.calibration->missed = Calibration::Missed{0.789, 0.371};
   const std::string note = find_fact(report_of(m), "kernel_iters")->note.en();
   EXPECT_NE(note.find("a first line missed (its kernel took 0.789 ms against a 0.371 ms copy)"), std::string::npos)
       << note;

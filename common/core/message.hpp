@@ -1,5 +1,5 @@
 // Every text a user sees, as a template with named arguments, translated before it is formatted
-// (gettext's model). The catalogue (course-notes/zh/*.po, core/catalogue.hpp) is keyed by the
+// (gettext's model). The catalogue (course-notes/zh/*.po, report/translate.hpp) is keyed by the
 // English template; the Chinese has the same placeholders, in its own order:
 //
 //   msgid  "{streams} streams are {speedup}× faster than one"
@@ -110,7 +110,7 @@ Message join(const std::vector<Message>& items, const std::string& separator);
 bool has_words(const std::string& template_text);
 
 // `template_text` with each {name} replaced by fill(name) where fill returns true; any other
-// brace is copied as it is. The one substitution every rendering uses (catalogue.hpp too).
+// brace is copied as it is. The one substitution every rendering uses (translate.hpp's too).
 template <class Fill>
 std::string substitute(const std::string& template_text, Fill fill);
 

@@ -138,30 +138,23 @@ Message passed_over_line(const std::string& gpu, const PassedOver& p) {
 }
 
 Message queue_timeout_line(const QueueView& v, double timeout_s) {
-  // A whole sentence for each form: one run or several still ahead; a holder to name or not.
-  const auto filled = [&](Message line) {
-    line.with(arg("gpu", v.gpu)).with(arg("timeout", format_wait(timeout_s))).with(arg("ahead", v.ahead));
-    if (v.holder) {
-      line.with(arg("lesson", v.holder->lesson)).with(arg("user", v.holder->user)).with(arg("pid", v.holder->pid));
-      line.with(arg("held", format_wait(v.held_s)));
-    }
-    return line;
-  };
-  const bool one = v.ahead == 1;
-  if (!v.holder) {
-    return filled(one ? Message("no turn on {gpu} within {timeout} (--queue-timeout): {ahead} run still ahead")
-                      : Message("no turn on {gpu} within {timeout} (--queue-timeout): {ahead} runs still ahead"));
+  // Whole clauses joined with "; ", as waiting_line joins its parts: the count ahead (one run or
+  // several), then the holder when there is one (stuck or not).
+  const MessageArg gpu = arg("gpu", v.gpu);
+  const MessageArg timeout = arg("timeout", format_wait(timeout_s));
+  const MessageArg ahead = arg("ahead", v.ahead);
+  std::vector<Message> clauses{
+      v.ahead == 1
+          ? msg("no turn on {gpu} within {timeout} (--queue-timeout): {ahead} run still ahead", gpu, timeout, ahead)
+          : msg("no turn on {gpu} within {timeout} (--queue-timeout): {ahead} runs still ahead", gpu, timeout, ahead)};
+  if (v.holder) {
+    Message held = v.holder_stuck
+                       ? Message("the GPU is held by {lesson} of {user} (pid {pid}) for {held}, which may be stuck")
+                       : Message("the GPU is held by {lesson} of {user} (pid {pid}) for {held}");
+    held.with(arg("lesson", v.holder->lesson)).with(arg("user", v.holder->user)).with(arg("pid", v.holder->pid));
+    clauses.push_back(held.with(arg("held", format_wait(v.held_s))));
   }
-  if (!v.holder_stuck) {
-    return filled(one ? Message("no turn on {gpu} within {timeout} (--queue-timeout): {ahead} run still ahead; the "
-                                "GPU is held by {lesson} of {user} (pid {pid}) for {held}")
-                      : Message("no turn on {gpu} within {timeout} (--queue-timeout): {ahead} runs still ahead; the "
-                                "GPU is held by {lesson} of {user} (pid {pid}) for {held}"));
-  }
-  return filled(one ? Message("no turn on {gpu} within {timeout} (--queue-timeout): {ahead} run still ahead; the GPU "
-                              "is held by {lesson} of {user} (pid {pid}) for {held}, which may be stuck")
-                    : Message("no turn on {gpu} within {timeout} (--queue-timeout): {ahead} runs still ahead; the GPU "
-                              "is held by {lesson} of {user} (pid {pid}) for {held}, which may be stuck"));
+  return join(clauses, "; ");
 }
 
 WaitingLine::WaitingLine(std::FILE* out, bool terminal, std::size_t columns)

@@ -162,6 +162,16 @@ TEST(QueueLine, EveryFormOfTheLinesHasAChineseForm) {
                           "its turn came and it did not take it for {duration}"}) {
     lines.push_back(passed_over_line("GPU-8f0e1c2a", PassedOver{ticket(1, "?"), msg(why, arg("duration", format_wait(2)))}));
   }
+  // --queue-timeout's line: one run or several ahead, no holder, a holder, a stuck one.
+  const std::vector<TicketInfo> one{ticket(7, "stream-overlap", kNow - 1.2)};
+  for (const auto* ahead : {&one, &running, &stuck}) {
+    lines.push_back(queue_timeout_line(make_queue_view(kGpu, 30, *ahead, class_times(), kNow, kNow), 30));
+  }
+  lines.push_back(queue_timeout_line(make_queue_view(kGpu, 30, {}, class_times(), kNow, kNow), 30));
+  EXPECT_EQ(lines.back().en(), "no turn on GPU-8f0e1c2a within 30 s (--queue-timeout): 0 runs still ahead");
+  EXPECT_EQ(lines[lines.size() - 2].en(),
+            "no turn on GPU-8f0e1c2a within 30 s (--queue-timeout): 2 runs still ahead; the GPU is held by "
+            "stream-overlap of bob (pid 1234) for 95 s, which may be stuck");
   // The line WaitingLine::done prints without a terminal.
   std::FILE* out = std::tmpfile();
   {

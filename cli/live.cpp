@@ -134,7 +134,11 @@ class Sitting {
     FlagLookup lookup(next.lesson.get(), next.flags, live_flag_names());
     const FlagSpec* spec = lookup.find(name);
     if (spec == nullptr) return unknown(name);
-    if (!value && spec->kind != FlagKind::on_off) return error(msg("{name} needs a value: {name} {value}", arg("name", name), arg("value", std::string("VALUE"))));
+    if (!value && spec->kind != FlagKind::on_off) {
+      // As the command line says it (command_line.cpp), with the value --help names: "streams N".
+      return error(msg("{name} needs a value: {name} {value}", arg("name", name),
+                       arg("value", spec->value_name.empty() ? std::string("VALUE") : spec->value_name)));
+    }
     Message problem = lookup.try_set(name, value.value_or("on"));
     if (!problem.empty()) return error(std::move(problem));
     follow(next.output, next.flags, name);

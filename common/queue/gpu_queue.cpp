@@ -121,10 +121,18 @@ std::vector<TicketInfo> live_tickets(int folder, const FlockHolders& holders, co
                                      const FileFacts* ours) {
   std::vector<TicketInfo> live;
   for (const auto& name : list_names(folder, kMaxFolderEntries)) {
-    const auto parsed = parse_ticket_name(name);
+    auto parsed = parse_ticket_name(name);
     if (!parsed) continue;
     auto file = open_regular(folder, name);
+    // A waiter taking its turn renames t-N to h-N (QueueTicket::take): one that did so since the
+    // folder was listed is still in the line, under its new name.
+    if (!file && !parsed->second) {
+      file = open_regular(folder, ticket_name(parsed->first, true));
+      parsed->second = true;
+    }
     if (!file) continue;
+    const auto same_file = [&](const TicketInfo& t) { return t.inode == file->facts.inode && t.device == file->facts.device; };
+    if (std::any_of(live.begin(), live.end(), same_file)) continue;  // listed under both names
     const bool is_ours = ours != nullptr && file->facts.inode == ours->inode && file->facts.device == ours->device;
     if (!is_ours && !locked_by_someone(file->fd.get())) continue;
     TicketInfo info{parsed->first, "?", user_name(file->facts.owner), "?", std::nullopt};

@@ -273,5 +273,35 @@ TEST(QueueRules, DeviceAutoSpreadsStudentsWhoStartTogether) {
   EXPECT_EQ(on_first, 2);
 }
 
+// --device auto counts each line while others take their turns, which renames a ticket from
+// waiting to holding. A count taken across that rename must still see the ticket: before it did,
+// a class starting together sometimes put three students on one GPU and one on the other.
+TEST(QueueRules, ATicketIsCountedWhileItsTurnIsTaken) {
+  TempQueueFolder folder;
+  int counts = 0, miscounts = 0;
+  for (int round = 0; round < 100; ++round) {
+    Child student([&](Child& self) -> int {
+      const QueueOptions o = quiet_options(folder);
+      auto ticket = std::make_unique<QueueTicket>(QueueTicket::enter(kGpu, o));
+      self.ready();
+      self.wait_go();
+      const GpuTurn turn = wait_for_turn(std::move(ticket), o);
+      self.ready();
+      self.wait_go();
+      return 0;
+    });
+    ASSERT_TRUE(student.wait_ready(5));
+    student.go();  // it takes its turn now, while this process counts the line again and again
+    while (!student.wait_ready(0)) {
+      ++counts;
+      miscounts += queue_length(kGpu, folder.path()) == 1 ? 0 : 1;
+    }
+    student.go();
+    ASSERT_EQ(student.wait_exit(5), 0);
+  }
+  EXPECT_GT(counts, 0);
+  EXPECT_EQ(miscounts, 0) << "of " << counts << " counts";
+}
+
 }  // namespace
 }  // namespace cudalab

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -70,14 +71,16 @@ inline double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// A forked child running `body` (its return value is the exit code; an exception exits 99).
-// The child says "ready" and the parent says "go on", each through a pipe. Killed (SIGKILL) when the object
-// goes, if still running.
+// A forked child running `body` (its return value is the exit code; an exception exits 99 and
+// prints its message). The child says "ready" and the parent says "go on", each through a pipe.
+// Killed (SIGKILL) when the object goes, if still running. Saying "go on" to a child that already
+// ended is no SIGPIPE for the test: its exit code tells what happened.
 class Child {
  public:
   explicit Child(const std::function<int(Child&)>& body) {
     int fds[2], back[2];
     if (::pipe(fds) != 0 || ::pipe(back) != 0) throw std::runtime_error("pipe failed");
+    ::signal(SIGPIPE, SIG_IGN);
     pid_ = ::fork();
     if (pid_ == 0) {
       ::close(fds[0]);
@@ -87,7 +90,10 @@ class Child {
       int code = 99;
       try {
         code = body(*this);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "child %d ended on an exception: %s\n", static_cast<int>(::getpid()), e.what());
       } catch (...) {
+        std::fprintf(stderr, "child %d ended on an exception\n", static_cast<int>(::getpid()));
       }
       ::_exit(code);
     }

@@ -131,7 +131,9 @@ std::vector<TicketInfo> live_tickets(int folder, const FlockHolders& holders, co
       parsed->second = true;
     }
     if (!file) continue;
-    const auto same_file = [&](const TicketInfo& t) { return t.inode == file->facts.inode && t.device == file->facts.device; };
+    const auto same_file = [&](const TicketInfo& t) {
+      return t.inode == file->facts.inode && t.device == file->facts.device;
+    };
     if (std::any_of(live.begin(), live.end(), same_file)) continue;  // listed under both names
     const bool is_ours = ours != nullptr && file->facts.inode == ours->inode && file->facts.device == ours->device;
     if (!is_ours && !locked_by_someone(file->fd.get())) continue;

@@ -143,13 +143,17 @@ void emit_reports_json(const std::vector<Report>& reports, const OutputPlan& pla
 void emit_trace(const std::vector<Report>& reports, const OutputPlan& plan) {
   if (plan.trace_file.empty()) return;
   std::vector<Timeline> timelines;
-  for (const auto& r : reports) timelines.insert(timelines.end(), r.timelines.begin(), r.timelines.end());
+  TraceWords words{plan.lang(), {}};
+  for (const auto& r : reports) {
+    timelines.insert(timelines.end(), r.timelines.begin(), r.timelines.end());
+    words.notes_files.insert(words.notes_files.end(), r.timelines.size(), r.notes_file());
+  }
   if (timelines.empty()) {
     std::cerr << tr(plan.lang(), "cudalab: --trace: no timeline was recorded (CUPTI unavailable, or the lesson traces "
                                  "nothing); the file holds no events")
               << '\n';
   }
-  write_chrome_trace(plan.trace_file, timelines);
+  write_chrome_trace(plan.trace_file, timelines, words);
 }
 
 int exit_code_for(const Report& report, bool strict) {

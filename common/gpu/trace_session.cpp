@@ -203,12 +203,12 @@ const char* sync_name(std::uint32_t type) {
 // Why the driver moved pages, for the Chrome trace.
 const char* migration_cause(std::uint32_t flags) {
   switch (flags) {
-    case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_USER: return "page migration: cudaMemPrefetchAsync";
-    case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_COHERENCE: return "page migration: on a fault";
-    case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_PREFETCH: return "page migration: the driver's own prefetch";
-    case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_EVICTION: return "page migration: eviction";
-    case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_ACCESS_COUNTERS: return "page migration: access counters";
-    default: return "page migration";
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_USER: return N_("page migration: cudaMemPrefetchAsync");
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_COHERENCE: return N_("page migration: on a fault");
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_PREFETCH: return N_("page migration: the driver's own prefetch");
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_EVICTION: return N_("page migration: eviction");
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_ACCESS_COUNTERS: return N_("page migration: access counters");
+    default: return N_("page migration");
   }
 }
 
@@ -223,9 +223,9 @@ std::optional<RawOp> unified_memory_op(const cupti::UnifiedMemoryRecord& u) {
       return RawOp{ActivityKind::migration_d2h, u.srcId, kMigrationLaneId, u.start, u.end, u.value,
                    migration_cause(u.flags), "managed", "managed"};
     case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT:
-      return RawOp{ActivityKind::page_fault, u.srcId, kFaultLaneId, u.start, u.end, 0, "GPU page fault", {}, {}};
+      return RawOp{ActivityKind::page_fault, u.srcId, kFaultLaneId, u.start, u.end, 0, N_("GPU page fault"), {}, {}};
     case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT:
-      return RawOp{ActivityKind::page_fault, 0, kFaultLaneId, u.start, u.start, 0, "CPU page fault", {}, {}};
+      return RawOp{ActivityKind::page_fault, 0, kFaultLaneId, u.start, u.start, 0, N_("CPU page fault"), {}, {}};
     default:
       return std::nullopt;
   }

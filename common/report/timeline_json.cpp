@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 
 #include "common/core/errors.hpp"
+#include "common/report/render_timeline.hpp"
+#include "common/report/translate.hpp"
 
 namespace cudalab {
 
@@ -17,40 +19,38 @@ using nlohmann::json;
 
 namespace {
 
-// Perfetto colours slices by name; a copy's name says its direction and size.
-std::string event_name(const TimelineOp& op) {
-  switch (op.kind) {
-    case ActivityKind::kernel: return op.name.empty() ? "kernel" : op.name;
-    case ActivityKind::h2d: return "H2D";
-    case ActivityKind::d2h: return "D2H";
-    case ActivityKind::d2d: return "D2D";
-    case ActivityKind::h2h: return "H2H";
-    case ActivityKind::memset: return "memset";
-    case ActivityKind::host_callback: return op.name.empty() ? "host callback" : op.name;
-    case ActivityKind::sync: return op.name.empty() ? "synchronize" : op.name;
-    case ActivityKind::migration_h2d: return op.name.empty() ? "page migration H2D" : op.name;
-    case ActivityKind::migration_d2h: return op.name.empty() ? "page migration D2H" : op.name;
-    case ActivityKind::page_fault: return op.name.empty() ? "page fault" : op.name;
-  }
-  return "op";
+// Perfetto colours slices by name. A kernel keeps its symbol, a wait its CUDA call and a host
+// callback the lesson's name for it: data, as the run holds them. A page fault or migration is
+// named by our words (trace_session.cpp marks them N_), looked up as written and never formatted,
+// since a run from a file may hold anything there. Any other operation is named as the
+// timeline's legend names its kind.
+std::string event_name(const TimelineOp& op, Lang lang) {
+  const bool named_by_us = op.kind == ActivityKind::page_fault || op.kind == ActivityKind::migration_h2d ||
+                           op.kind == ActivityKind::migration_d2h;
+  if (op.name.empty()) return tr(lang, activity_legend(op.kind));
+  if (!named_by_us || lang == Lang::en) return op.name;
+  const std::string* chinese = zh_catalogue("").find(op.name);
+  return chinese != nullptr ? *chinese : op.name;
 }
 
 }  // namespace
 
 // ---- Chrome trace --------------------------------------------------------------------------
 
-json chrome_trace_json(const std::vector<Timeline>& timelines) {
+json chrome_trace_json(const std::vector<Timeline>& timelines, const TraceWords& words) {
   json events = json::array();
   for (std::size_t i = 0; i < timelines.size(); ++i) {
     const Timeline& t = timelines[i];
     const int pid = t.device + 100 * static_cast<int>(i);
+    const std::string notes_file = i < words.notes_files.size() ? words.notes_files[i] : std::string();
+    const auto say = [&](const Message& m) { return tr(words.lang, m, notes_file); };
     events.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", pid},
-                      {"args", {{"name", fmt::format("GPU {} · {}", t.device, t.title.en())}}}});
+                      {"args", {{"name", say(msg("GPU {device} · {title}", arg("device", t.device), arg("title", t.title)))}}}});
     events.push_back({{"ph", "M"}, {"name", "process_sort_index"}, {"pid", pid}, {"args", {{"sort_index", i}}}});
     for (std::size_t l = 0; l < t.lanes.size(); ++l) {
       const TimelineLane& lane = t.lanes[l];
       events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", pid}, {"tid", lane.stream_id},
-                        {"args", {{"name", lane.name.en()}}}});
+                        {"args", {{"name", say(lane.name)}}}});
       events.push_back({{"ph", "M"}, {"name", "thread_sort_index"}, {"pid", pid}, {"tid", lane.stream_id},
                         {"args", {{"sort_index", l}}}});
     }
@@ -65,7 +65,7 @@ json chrome_trace_json(const std::vector<Timeline>& timelines) {
       }
       // Chrome trace times are microseconds; fractions keep the nanoseconds.
       events.push_back({{"ph", "X"},
-                        {"name", event_name(op)},
+                        {"name", event_name(op, words.lang)},
                         {"cat", activity_kind_name(op.kind)},
                         {"pid", pid},
                         {"tid", t.lanes.at(op.lane).stream_id},
@@ -77,13 +77,13 @@ json chrome_trace_json(const std::vector<Timeline>& timelines) {
   return json{{"traceEvents", std::move(events)}, {"displayTimeUnit", "ns"}};
 }
 
-void write_chrome_trace(const std::string& path, const std::vector<Timeline>& timelines) {
+void write_chrome_trace(const std::string& path, const std::vector<Timeline>& timelines, const TraceWords& words) {
   std::ofstream out(path, std::ios::trunc);
   if (!out) {
     throw UsageError(
         msg("--trace: cannot write '{file}': {reason}", arg("file", path), arg("reason", errno_words(errno))));
   }
-  out << chrome_trace_json(timelines).dump(1) << '\n';
+  out << chrome_trace_json(timelines, words).dump(1) << '\n';
   if (!out) {
     throw UsageError(
         msg("--trace: writing '{file}' failed: {reason}", arg("file", path), arg("reason", errno_words(errno))));

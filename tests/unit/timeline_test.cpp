@@ -248,12 +248,18 @@ TEST(TimelineReport, UnifiedMemoryKindsSurviveJsonAndTrace) {
   for (std::size_t i = 0; i < back.timelines[0].ops.size(); ++i) {
     EXPECT_EQ(back.timelines[0].ops[i].kind, faulting_run().ops[i].kind) << i;
   }
-  std::set<std::string> names;
-  const nlohmann::json trace = chrome_trace_json({faulting_run()});  // kept: a range-for over a
-  for (const auto& e : trace["traceEvents"]) {                         // temporary's member dangles
-    if (e["ph"] == "X") names.insert(e["name"].get<std::string>());
-  }
-  EXPECT_EQ(names, (std::set<std::string>{"scale", "page fault", "page migration H2D", "page migration: on a fault"}));
+  const auto names_in = [](Lang lang) {
+    std::set<std::string> names;
+    const nlohmann::json trace = chrome_trace_json({faulting_run()}, TraceWords{lang, {}});  // kept: a range-for
+    for (const auto& e : trace["traceEvents"]) {  // over a temporary's member dangles
+      if (e["ph"] == "X") names.insert(e["name"].get<std::string>());
+    }
+    return names;
+  };
+  // A kernel keeps its symbol; an unnamed operation is named as the legend names its kind; a
+  // migration's cause is our words, in the student's language.
+  EXPECT_EQ(names_in(Lang::en), (std::set<std::string>{"scale", "page fault", "H2D page migration", "page migration: on a fault"}));
+  EXPECT_EQ(names_in(Lang::zh), (std::set<std::string>{"scale", "缺页", "H2D 页迁移", "页迁移：因缺页"}));
 }
 
 TEST(ChromeTrace, EventsInMicrosecondsOneTidPerStream) {

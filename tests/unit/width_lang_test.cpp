@@ -314,6 +314,36 @@ TEST(Lang, ShowInChineseLeavesNoEnglishLabel) {
   for (const auto& templ : audit.missing()) ADD_FAILURE() << "no Chinese for the template: " << templ;
 }
 
+// A trace (--trace) names its processes, its streams and the operations our code names in the
+// student's language: `show NN --trace FILE --lang zh` of every reference run. A kernel keeps its
+// symbol, a wait its CUDA call and a host callback the lesson's name for it: data, as in the run.
+TEST(Lang, TracesInChineseLeaveNoEnglishLabel) {
+  const TranslationAudit audit;
+  const std::string path = testing::TempDir() + "cudalab_zh_trace.json";
+  int named = 0;
+  for (const auto& e : course()) {
+    if (!reference_run(reference_run_name(e.number))) continue;
+    const std::string nn = std::to_string(e.number);
+    std::filesystem::remove(path);
+    const Outcome o = run({"show", nn, "--lang", "zh", "--trace", path});
+    ASSERT_EQ(o.code, 0) << nn << ": " << o.err;
+    std::ifstream in(path);
+    const nlohmann::json trace = nlohmann::json::parse(in, nullptr, false);
+    ASSERT_TRUE(trace.contains("traceEvents")) << nn;
+    for (const auto& event : trace["traceEvents"]) {
+      const std::string cat = event.value("cat", "");
+      if (cat == "kernel" || cat == "sync" || cat == "host_callback") continue;
+      const bool metadata = event["ph"] == "M";
+      const std::string name = metadata ? event["args"].value("name", "") : event["name"].get<std::string>();
+      if (name.empty()) continue;  // a sort index
+      ++named;
+      for (const auto& word : english_words(name)) ADD_FAILURE() << "show " << nn << " --trace: '" << word << "' in " << name;
+    }
+  }
+  EXPECT_GT(named, 100);
+  for (const auto& templ : audit.missing()) ADD_FAILURE() << "no Chinese for the template: " << templ;
+}
+
 // The English words of a help or --print-config screen that are not what a user types: the
 // usage line, the first column (flags, commands, positionals and their type names), a setting's
 // name and value ("streams = 4"), a default that is a value ("[默认：text]"), code spans and

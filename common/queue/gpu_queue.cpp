@@ -131,11 +131,12 @@ std::vector<TicketInfo> live_tickets(int folder, const FlockHolders& holders, co
       parsed->second = true;
     }
     if (!file) continue;
-    const auto same_file = [&](const TicketInfo& t) {
-      return t.inode == file->facts.inode && t.device == file->facts.device;
+    const auto is_this_file = [&](dev_t device, ino_t inode) {
+      return file->facts.device == device && file->facts.inode == inode;
     };
-    if (std::any_of(live.begin(), live.end(), same_file)) continue;  // listed under both names
-    const bool is_ours = ours != nullptr && file->facts.inode == ours->inode && file->facts.device == ours->device;
+    const auto seen = [&](const TicketInfo& t) { return is_this_file(t.device, t.inode); };
+    if (std::any_of(live.begin(), live.end(), seen)) continue;  // listed under both names
+    const bool is_ours = ours != nullptr && is_this_file(ours->device, ours->inode);
     if (!is_ours && !locked_by_someone(file->fd.get())) continue;
     TicketInfo info{parsed->first, "?", user_name(file->facts.owner), "?", std::nullopt};
     info.holding = parsed->second;

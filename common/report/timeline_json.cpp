@@ -7,8 +7,6 @@
 #include <cstring>
 #include <fstream>
 
-#include <fmt/format.h>
-
 #include "common/core/errors.hpp"
 #include "common/report/render_timeline.hpp"
 #include "common/report/translate.hpp"
@@ -21,16 +19,14 @@ namespace {
 
 // Perfetto colours slices by name. A kernel keeps its symbol, a wait its CUDA call and a host
 // callback the lesson's name for it: data, as the run holds them. A page fault or migration is
-// named by our words (trace_session.cpp marks them N_), looked up as written and never formatted,
-// since a run from a file may hold anything there. Any other operation is named as the
-// timeline's legend names its kind.
+// named by our words (trace_session.cpp marks them N_), translated as any template is (a name
+// from a file that holds braces is safe: a placeholder without an argument stays as written).
+// Any other operation is named as the timeline's legend names its kind.
 std::string event_name(const TimelineOp& op, Lang lang) {
   const bool named_by_us = op.kind == ActivityKind::page_fault || op.kind == ActivityKind::migration_h2d ||
                            op.kind == ActivityKind::migration_d2h;
   if (op.name.empty()) return tr(lang, activity_legend(op.kind));
-  if (!named_by_us || lang == Lang::en) return op.name;
-  const std::string* chinese = zh_catalogue("").find(op.name);
-  return chinese != nullptr ? *chinese : op.name;
+  return named_by_us ? tr(lang, Message(op.name)) : op.name;
 }
 
 }  // namespace

@@ -262,6 +262,19 @@ TEST(TimelineReport, UnifiedMemoryKindsSurviveJsonAndTrace) {
   EXPECT_EQ(names_in(Lang::zh), (std::set<std::string>{"scale", "缺页", "H2D 页迁移", "页迁移：因缺页"}));
 }
 
+// A run from a file names its operations as it likes: a fault named with braces is translated as
+// a template would be, and a placeholder without an argument stays as it is written.
+TEST(ChromeTrace, AnOperationNamedWithBracesIsWrittenAsItIs) {
+  Timeline t = faulting_run();
+  t.ops[1].name = "{count} faults {";
+  for (const Lang lang : {Lang::en, Lang::zh}) {
+    const nlohmann::json trace = chrome_trace_json({t}, TraceWords{lang, {}});
+    std::size_t found = 0;
+    for (const auto& e : trace["traceEvents"]) found += e["name"] == "{count} faults {" ? 1 : 0;
+    EXPECT_EQ(found, 1u);
+  }
+}
+
 TEST(ChromeTrace, EventsInMicrosecondsOneTidPerStream) {
   Timeline second = staircase();
   second.title = "sequential";

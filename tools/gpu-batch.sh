@@ -8,9 +8,15 @@
 #   tools/gpu-batch.sh BUILD_DIR sanitize  every lesson under compute-sanitizer (tests/sanitize.sh)
 #   tools/gpu-batch.sh BUILD_DIR class     a class on one GPU: tools/class-sim.sh 8 03 and 8 02, with
 #                                          and without --no-queue; a student SIGKILLed while it holds
-#                                          the GPU; five lone processes of 01-09 against the built-in
+#                                          the GPU; five lone processes of every lesson against the built-in
 #                                          references, with each lesson's GPU time per turn
+#   tools/gpu-batch.sh BUILD_DIR tenants   a class of 8 of 03 beside an idle tenant, a busy one,
+#                                          Ctrl-Z and kill -STOP on the first holder (README)
+#   tools/gpu-batch.sh BUILD_DIR peers     nvbandwidth's pinned host<->device copies and cuda-samples'
+#                                          simpleStreams, then 02 and 03, in one session (PEERS=DIR
+#                                          holds the two binaries, built elsewhere for this GPU)
 # LESSONS="08" limits record and sanitize to those lessons (by number); LONE does so for class.
+# CLASS_SIZE (default 8) is the class for class mode; CLASS_LESSONS its lessons (default 03 02).
 set -u
 build=${1:?build dir}
 mode=${2:-record}
@@ -53,9 +59,9 @@ class)
   export CUDALAB=$bin
   for lesson in ${CLASS_LESSONS-03 02}; do
     for queue in "" --no-queue; do
-      echo "== tools/class-sim.sh 8 $lesson $queue"
+      echo "== tools/class-sim.sh ${CLASS_SIZE:-8} $lesson $queue"
       # shellcheck disable=SC2086
-      CLASS_SIM_KEEP="$out/runs/class-$lesson$queue" tools/class-sim.sh 8 "$lesson" $queue 2>&1 |
+      CLASS_SIM_KEEP="$out/runs/class-$lesson$queue" tools/class-sim.sh "${CLASS_SIZE:-8}" "$lesson" $queue 2>&1 |
         tee "$out/logs/class-$lesson$queue.txt" | grep -v "runs kept"
     done
   done
@@ -84,7 +90,7 @@ PY
   echo "== five lone processes of each lesson, compared with ${BASELINES:-the built-in reference}"
   for folder in lessons/[0-9][0-9]-*/; do
     s=$(basename "$folder"); n=${s%%-*}
-    case " ${LONE:-01 02 03 04 05 06 07 08 09 11} " in *" $n "*) ;; *) continue ;; esac
+    case " ${LONE:-$n} " in *" $n "*) ;; *) continue ;; esac
     baseline=$n
     [ -n "${BASELINES:-}" ] && baseline=$BASELINES/$s.json
     for i in 1 2 3 4 5; do
@@ -93,11 +99,11 @@ PY
       echo $? >"$out/logs/lone-$n-$i.compare.rc"
     done
   done
-  python3 - "$out" <<'PY'
+  LONE=${LONE:-$(ls -d lessons/[0-9][0-9]-*/ | sed 's|lessons/\([0-9]*\)-.*|\1|' | tr '\n' ' ')} python3 - "$out" <<'PY'
 import json, os, statistics, sys
 out = sys.argv[1]
 print(f"{'lesson':7} {'headline':34} {'five lone processes':36} {'compare exits':14} {'GPU s/turn (median)':>20}")
-for n in os.environ.get("LONE", "01 02 03 04 05 06 07 08 09 11").split():
+for n in os.environ["LONE"].split():
     runs, rcs = [], []
     for i in range(1, 6):
         try:
@@ -129,6 +135,30 @@ for n in os.environ.get("LONE", "01 02 03 04 05 06 07 08 09 11").split():
         first = False
 PY
   pack class
+  exit 0 ;;
+tenants)
+  export CUDALAB=$bin
+  for stage in CLASS_SIM_TENANT=idle CLASS_SIM_TENANT=kernels CLASS_SIM_CTRL_Z=3 CLASS_SIM_STOP=3; do
+    echo "== $stage tools/class-sim.sh 8 03"
+    env "$stage" CLASS_SIM_KEEP="$out/runs/${stage#CLASS_SIM_}" tools/class-sim.sh 8 03 2>&1 |
+      tee "$out/logs/${stage#CLASS_SIM_}.txt" | grep -v "runs kept"
+  done
+  pack tenants
+  exit 0 ;;
+peers)
+  peers=${PEERS:?PEERS=DIR with nvbandwidth and simpleStreams}
+  echo "== nvbandwidth: pinned host<->device copies (copy engines)"
+  "$peers/nvbandwidth" -t host_to_device_memcpy_ce device_to_host_memcpy_ce \
+    host_to_device_bidirectional_memcpy_ce >"$out/logs/nvbandwidth.txt" 2>&1
+  echo "nvbandwidth: exit $?"; grep -E "^Running|SUM|^ +0 +[0-9]" "$out/logs/nvbandwidth.txt"
+  echo "== simpleStreams"
+  "$peers/simpleStreams" >"$out/logs/simpleStreams.txt" 2>&1
+  echo "simpleStreams: exit $?"; grep -iE "time|streams|elapsed" "$out/logs/simpleStreams.txt" | head -n 12
+  for n in 02 03; do
+    "$bin" "$n" --json "$out/runs/peers-$n.json" >"$out/logs/peers-$n.txt" 2>&1
+    echo "cudalab $n: exit $?"; grep -E "GB/s|speed-up|×" "$out/logs/peers-$n.txt" | head -n 8
+  done
+  pack peers
   exit 0 ;;
 esac
 

@@ -29,6 +29,7 @@ int dispatch(CommandLine& command_line, Invocation& inv) {
     case Command::grade: return run_grade(inv);
     case Command::submit: return run_submit(inv);
     case Command::list: return run_list(inv);
+    case Command::exercise: return run_exercise(inv);
     case Command::help:
       if (inv.manual && !inv.help_topic.empty()) throw UsageError("help --man prints the whole manual; give no TOPIC");
       std::cout << (inv.manual ? man_page(command_line.app(), inv.output.lang()) : command_line.help_of(inv.help_topic));

@@ -37,6 +37,7 @@ void setup_submit(CLI::App& app, CommandSetup& setup);
 void setup_list(CLI::App& app, CommandSetup& setup);
 void setup_help(CLI::App& app, CommandSetup& setup);
 void setup_completion(CLI::App& app, CommandSetup& setup);
+void setup_exercise(CLI::App& app, CommandSetup& setup);
 
 int run_lesson_command(Invocation& inv);
 int run_all(Invocation& inv);
@@ -46,6 +47,7 @@ int run_compare(const Invocation& inv);
 int run_grade(const Invocation& inv);
 int run_submit(const Invocation& inv);
 int run_list(const Invocation& inv);
+int run_exercise(Invocation& inv);
 int run_course(const Invocation& inv);  // no command: the course list and where to start
 
 // Adds a lesson's subcommand to `parent` (the top level, or `live`): its own flags and the common

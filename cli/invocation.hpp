@@ -14,10 +14,12 @@
 #include "cli/flags.hpp"
 #include "cli/output.hpp"
 #include "cli/presets.hpp"
+#include "common/exercise/exercise.hpp"
+#include "common/exercise/workspace.hpp"
 
 namespace cudalab {
 
-enum class Command { course, lesson, all, live, show, compare, grade, submit, list, help, completion };
+enum class Command { course, lesson, all, live, show, compare, grade, submit, list, help, completion, exercise };
 
 // Where a flag's value came from, in words: "flag", "preset {where}" ("class.toml:3
 // [stream-overlap]"); a flag with none is "default".
@@ -67,6 +69,15 @@ struct Invocation {
   bool manual = false;               // help --man
   std::string shell;                 // completion
   bool list_times = false;           // list --times
+
+  // `cudalab exercise`: the exercise chosen (null for `exercise list`) and its own flags.
+  struct ExerciseOptions {
+    const ExerciseDescription* exercise = nullptr;
+    std::string dir = kDefaultExerciseFolder;  // --dir: the student's exercise folder
+    bool hint = false;                         // --hint: the next hint, and nothing else
+    bool watch = false;                        // --watch: again whenever the file is saved
+    double time_limit_s = 10;                  // --time-limit: the student's code, then killed
+  } exercise;
 
   // [grade] of the class preset; null when there is none.
   const ClassSettings* class_settings() const { return presets && presets->grade ? &*presets->grade : nullptr; }

@@ -4,7 +4,8 @@
 #   core   -> (nothing else)          model  -> core
 #   report -> core                    lesson -> core, report
 #   queue  -> core                    gpu    -> core, queue
-#   pure (the lessons' params, model and report) -> core, model, report, lesson (never gpu)
+#   exercise -> core, report, lesson (the student's code on the bench: no CUDA)
+#   pure (the lessons' params, model and report) -> core, model, report, lesson, exercise (never gpu)
 # Which file is in which layer comes from the build, not from file names: each target declares
 # its layer (cudalab_layer() in CMakeLists.txt), and CMake writes its sources to
 # BUILD/layers/LAYER/TARGET.txt (first line: the folder they are relative to). Every file listed,
@@ -23,9 +24,10 @@ allowed() {  # layer of the including file -> layers it may include
     model) echo "core model" ;;
     report) echo "core report" ;;
     lesson) echo "core report lesson" ;;
+    exercise) echo "core report lesson exercise" ;;
     queue) echo "core queue" ;;
     gpu) echo "core queue gpu" ;;
-    pure) echo "core model report lesson" ;;
+    pure) echo "core model report lesson exercise" ;;
   esac
 }
 # The layer a header of common/ belongs to by its folder; "" for any other file.

@@ -15,6 +15,10 @@
 #   tools/gpu-batch.sh BUILD_DIR peers     nvbandwidth's pinned host<->device copies and cuda-samples'
 #                                          simpleStreams, then 02 and 03, in one session (PEERS=DIR
 #                                          holds the two binaries, built elsewhere for this GPU)
+#   tools/gpu-batch.sh BUILD_DIR exercise  every exercise: its GPU tests (solution, starter, each mistake
+#                                          in exercise/cases), five checks of its solution with the
+#                                          compile time and the GPU turn, and memcheck of the
+#                                          solution's run (the child process too)
 # LESSONS="08" limits record and sanitize to those lessons (by number); LONE does so for class.
 # CLASS_SIZE (default 8) is the class for class mode; CLASS_LESSONS its lessons (default 03 02).
 set -u
@@ -135,6 +139,36 @@ for n in os.environ["LONE"].split():
         first = False
 PY
   pack class
+  exit 0 ;;
+exercise)
+  echo "== ctest -R gpu.exercise"
+  (cd "$build" && ctest -R 'gpu\.exercise' --output-on-failure --timeout 120) >"$out/logs/ctest-exercise.txt" 2>&1
+  grep -E "tests passed|Failed|\*\*\*|Passed|Skipped" "$out/logs/ctest-exercise.txt" | tail -n 20
+  for n in $("$bin" exercise list --dir "$out/logs/list" | sed -n 's/^  \([0-9][0-9]\)  .*/\1/p'); do
+    dir=$out/logs/solution-$n
+    "$bin" exercise "$n" --dir "$dir" >/dev/null 2>&1
+    cp lessons/"$n"-*/exercise/solution.cu "$dir"/"$n"-*.cu
+    for i in 1 2 3 4 5; do
+      start=$(date +%s%N)
+      "$bin" exercise "$n" --dir "$dir" --json "$out/runs/exercise-$n-$i.json" >"$out/logs/exercise-$n-$i.txt" 2>&1
+      echo "exercise $n, solution, check $i: exit $? in $(( ($(date +%s%N) - start) / 1000000 )) ms; $(grep -m1 'compiled in' "$out/logs/exercise-$n-$i.txt")"
+    done
+    python3 - "$out/runs" "$n" <<'PY'
+import json, sys, statistics
+runs = [json.load(open(f"{sys.argv[1]}/exercise-{sys.argv[2]}-{i}.json")) for i in range(1, 6)]
+held = [r["queue"]["held_s"] for r in runs]
+print(f"exercise {sys.argv[2]}: GPU turn held {min(held):.2f}-{max(held):.2f} s (median {statistics.median(held):.2f})")
+for r in runs:
+    print("   ", r["headline"].get("en") if isinstance(r["headline"], dict) else r["headline"],
+          "|", " ".join(f"{c['key']}={'pass' if c['passed'] else 'FAIL'}" for c in r["checks"] if c["key"].startswith("exercise")))
+PY
+    sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+    "$sanitizer" --tool memcheck --leak-check full --target-processes all --error-exitcode 99 \
+      "$bin" exercise "$n" --dir "$dir" --time-limit 120 $(head -n 1 lessons/"$n"-*/smoke-args.txt 2>/dev/null) --format json \
+      >"$out/logs/memcheck-exercise-$n.json" 2>"$out/logs/memcheck-exercise-$n.txt"
+    echo "memcheck of exercise $n's solution (child included): exit $?; $(grep -E 'ERROR SUMMARY|LEAK SUMMARY' "$out/logs/memcheck-exercise-$n.txt" "$out/logs/memcheck-exercise-$n.json" | tr '\n' ' ')"
+  done
+  pack exercise
   exit 0 ;;
 tenants)
   export CUDALAB=$bin

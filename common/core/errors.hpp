@@ -15,7 +15,8 @@ namespace cudalab {
 enum class ExitCode : int {
   success = 0,
   verify_failed = 1,   // a verify check failed (or an expect check under --strict); a saved run
-                       // failed verify or was modified, or compare found a headline out of tolerance
+                       // failed verify or was modified, or compare found a headline out of tolerance;
+                       // an exercise's file did not compile, or its code did not run to its end
   usage = 2,           // bad flag, bad value, bad config file, unwritable output path
   runtime = 3,         // a CUDA or CUPTI call failed, or the device ran out of memory
   waived = 77,         // no usable CUDA device or driver, or a feature the device lacks

@@ -36,6 +36,9 @@ struct TimelineOp {
   std::string name;            // kernel name; "" for copies
   std::string src_memory;      // copies: "pageable", "pinned", "device", "managed", ...
   std::string dst_memory;
+  // CUPTI's id of the API call that made it, in the process that traced it (0: none): what ties an
+  // operation to the call that asked for it (gpu/api_calls.hpp). Never saved with a run.
+  std::uint32_t correlation = 0;
 
   std::int64_t duration_ns() const { return end_ns - start_ns; }
 };

@@ -40,6 +40,18 @@ int device_count() {
   return count;
 }
 
+std::string architecture_of_device(int index) {
+  const int count = device_count();
+  if (index < 0 || index >= count) {
+    throw WaivedError(msg("--device {index}: no such CUDA device; this machine has {count} (0 to {last})",
+                          arg("index", index), arg("count", count), arg("last", count - 1)));
+  }
+  int major = 0, minor = 0;
+  CUDALAB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, index));
+  CUDALAB_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, index));
+  return "sm_" + std::to_string(major) + std::to_string(minor);
+}
+
 void release_devices(const std::vector<int>& devices) {
   for (const int index : devices) {
     CUDALAB_CUDA_CHECK(cudaSetDevice(index));  // the lesson measured here: it has its context

@@ -29,6 +29,11 @@ void release_devices(const std::vector<int>& devices);
 
 DeviceInfo query_device(int index);
 
+// "sm_90": the architecture nvcc builds machine code for, asked of the driver without a context
+// (a student compiling an exercise must not show up on a GPU while another student measures).
+// Throws WaivedError when there is no such device.
+std::string architecture_of_device(int index);
+
 // Blocks of `kernel` (a __global__ function's address) at `threads_per_block` that one SM of the
 // current device holds at once (the occupancy API); times the SM count, what the GPU runs side by
 // side. Asking loads the kernel, like its first launch.

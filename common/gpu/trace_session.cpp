@@ -2,7 +2,6 @@
 
 #include <cuda.h>
 #include <cxxabi.h>
-#include <dlfcn.h>
 
 #include <algorithm>
 #include <atomic>
@@ -12,128 +11,13 @@
 #include <mutex>
 
 #include "common/gpu/cuda_check.hpp"
+#include "common/gpu/cupti_loader.hpp"
 #include "common/gpu/cupti_records.hpp"
 #include "common/core/errors.hpp"
 
 namespace cudalab {
 
 namespace {
-
-// ---- libcupti, loaded at run time ----------------------------------------------------------
-
-struct CuptiLibrary {
-  void* handle = nullptr;
-  CUptiResult (*get_version)(uint32_t*) = nullptr;
-  CUptiResult (*get_result_string)(CUptiResult, const char**) = nullptr;
-  CUptiResult (*register_callbacks)(CUpti_BuffersCallbackRequestFunc, CUpti_BuffersCallbackCompleteFunc) = nullptr;
-  CUptiResult (*enable)(CUpti_ActivityKind) = nullptr;
-  CUptiResult (*disable)(CUpti_ActivityKind) = nullptr;
-  CUptiResult (*flush_all)(uint32_t) = nullptr;
-  CUptiResult (*next_record)(uint8_t*, size_t, CUpti_Activity**) = nullptr;
-  CUptiResult (*dropped_records)(CUcontext, uint32_t, size_t*) = nullptr;
-  CUptiResult (*stream_id)(CUcontext, CUstream, uint8_t, uint32_t*) = nullptr;
-  CUptiResult (*timestamp)(uint64_t*) = nullptr;
-  // Optional: without it the timeline simply has no page faults.
-  CUptiResult (*configure_unified_memory)(CUpti_ActivityUnifiedMemoryCounterConfig*, uint32_t) = nullptr;
-  Message load_error;  // empty when every function was found
-};
-
-template <typename Fn>
-bool resolve(void* handle, const char* symbol, Fn& fn, Message& error) {
-  fn = reinterpret_cast<Fn>(dlsym(handle, symbol));
-  if (fn == nullptr && error.empty()) error = msg("libcupti has no {symbol}", arg("symbol", std::string(symbol)));
-  return fn != nullptr;
-}
-
-const CuptiLibrary& cupti_library() {
-  static const CuptiLibrary library = [] {
-    CuptiLibrary lib;
-    // The soname first (LD_LIBRARY_PATH, ldconfig), then where the CUDA toolkit puts it.
-    for (const char* path : {"libcupti.so.13", "/usr/local/cuda/lib64/libcupti.so.13",
-                             "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13"}) {
-      lib.handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-      if (lib.handle != nullptr) break;
-    }
-    if (lib.handle == nullptr) {
-      lib.load_error = Message("libcupti.so.13 was not found (it comes with the CUDA 13 toolkit)");
-      return lib;
-    }
-    Message& e = lib.load_error;
-    resolve(lib.handle, "cuptiGetVersion", lib.get_version, e);
-    resolve(lib.handle, "cuptiGetResultString", lib.get_result_string, e);
-    resolve(lib.handle, "cuptiActivityRegisterCallbacks", lib.register_callbacks, e);
-    resolve(lib.handle, "cuptiActivityEnable", lib.enable, e);
-    resolve(lib.handle, "cuptiActivityDisable", lib.disable, e);
-    resolve(lib.handle, "cuptiActivityFlushAll", lib.flush_all, e);
-    resolve(lib.handle, "cuptiActivityGetNextRecord", lib.next_record, e);
-    resolve(lib.handle, "cuptiActivityGetNumDroppedRecords", lib.dropped_records, e);
-    resolve(lib.handle, "cuptiGetStreamIdEx", lib.stream_id, e);
-    resolve(lib.handle, "cuptiGetTimestamp", lib.timestamp, e);
-    Message optional_missing;
-    resolve(lib.handle, "cuptiActivityConfigureUnifiedMemoryCounter", lib.configure_unified_memory, optional_missing);
-    return lib;  // kept loaded for the life of the process: CUPTI may call back at exit
-  }();
-  return library;
-}
-
-// ---- errors, in the spirit of CUDALAB_CUDA_CHECK -------------------------------------------
-
-// A CUPTI call failed. TraceSession turns it into "no timeline" and one line, never an exit.
-struct CuptiError : RuntimeError {
-  CuptiError(Message what, CUptiResult code) : RuntimeError(std::move(what)), result(code) {}
-  CUptiResult result;
-};
-
-// CUPTI's own name for the result (data), or its number when the library cannot say.
-Message cupti_error_text(CUptiResult result) {
-  const char* text = nullptr;
-  if (cupti_library().get_result_string == nullptr || cupti_library().get_result_string(result, &text) != CUPTI_SUCCESS ||
-      text == nullptr) {
-    return msg("CUPTI error {code}", arg("code", static_cast<int>(result)));
-  }
-  return verbatim(text);
-}
-
-[[noreturn]] void throw_cupti_error(CUptiResult result, const char* call, const char* file, int line) {
-  throw CuptiError(msg("{error} in `{call}` at {file}:{line}", arg("error", cupti_error_text(result)),
-                       arg("call", std::string(call)), arg("file", std::string(file)), arg("line", line)),
-                   result);
-}
-
-void report_cupti_error_noexcept(CUptiResult result, const char* call, const char* file, int line) noexcept {
-  std::fprintf(stderr, "cudalab: warning: %s in `%s` at %s:%d\n", cupti_error_text(result).en().c_str(), call, file,
-               line);
-}
-
-#define CUDALAB_CUPTI_CHECK(call)                                     \
-  do {                                                                \
-    const CUptiResult cudalab_cupti_ = (call);                        \
-    if (cudalab_cupti_ != CUPTI_SUCCESS) {                            \
-      throw_cupti_error(cudalab_cupti_, #call, __FILE__, __LINE__);   \
-    }                                                                 \
-  } while (false)
-
-#define CUDALAB_CUPTI_CHECK_NOEXCEPT(call)                                      \
-  do {                                                                          \
-    const CUptiResult cudalab_cupti_ = (call);                                  \
-    if (cudalab_cupti_ != CUPTI_SUCCESS) {                                      \
-      report_cupti_error_noexcept(cudalab_cupti_, #call, __FILE__, __LINE__);   \
-    }                                                                           \
-  } while (false)
-
-// Why CUPTI refused, in words a student can act on.
-std::string refusal_hint(CUptiResult result) {
-  switch (result) {
-    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-      return " — another profiler (Nsight Systems/Compute?) is already attached";
-    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-      return " — this user may not profile the GPU (see NVreg_RestrictProfilingToAdminUsers)";
-    case CUPTI_ERROR_NOT_INITIALIZED:
-      return " — CUPTI could not initialise (driver too old for this CUPTI?)";
-    default:
-      return "";
-  }
-}
 
 // ---- the records, collected by CUPTI's buffer callbacks ------------------------------------
 
@@ -154,6 +38,7 @@ struct RawOp {
   std::string name;
   std::string src_memory;
   std::string dst_memory;
+  std::uint32_t correlation = 0;  // the API call that made it (kernels, copies, memsets)
 };
 
 struct Collector {
@@ -282,19 +167,20 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
     switch (record->kind) {
       case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
         const auto* k = reinterpret_cast<const cupti::KernelRecord*>(record);
-        ops.push_back(RawOp{ActivityKind::kernel, k->deviceId, k->streamId, k->start, k->end, 0, short_kernel_name(k->name), {}, {}});
+        ops.push_back(RawOp{ActivityKind::kernel, k->deviceId, k->streamId, k->start, k->end, 0, short_kernel_name(k->name), {}, {},
+                            k->correlationId});
         break;
       }
       case CUPTI_ACTIVITY_KIND_MEMCPY: {
         const auto* m = reinterpret_cast<const cupti::MemcpyRecord*>(record);
         ops.push_back(RawOp{copy_kind(m->copyKind), m->deviceId, m->streamId, m->start, m->end, m->bytes, {},
-                            memory_kind_name(m->srcKind), memory_kind_name(m->dstKind)});
+                            memory_kind_name(m->srcKind), memory_kind_name(m->dstKind), m->correlationId});
         break;
       }
       case CUPTI_ACTIVITY_KIND_MEMSET: {
         const auto* m = reinterpret_cast<const cupti::MemsetRecord*>(record);
         ops.push_back(RawOp{ActivityKind::memset, m->deviceId, m->streamId, m->start, m->end, m->bytes, {}, {},
-                            memory_kind_name(m->memoryKind)});
+                            memory_kind_name(m->memoryKind), m->correlationId});
         break;
       }
       case CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER: {
@@ -614,6 +500,7 @@ std::optional<Timeline> TraceSession::finish(const Message& title, const std::st
     out.name = std::move(op.name);
     out.src_memory = std::move(op.src_memory);
     out.dst_memory = std::move(op.dst_memory);
+    out.correlation = op.correlation;
     t.ops.push_back(std::move(out));
   }
   if (dropped > 0) {

@@ -245,6 +245,18 @@ struct Provenance {
   const std::string& node() const { return scheduler.node.empty() ? host : scheduler.node; }
 };
 
+// The student's code an exercise run measured (common/exercise/): which exercise, the interface it
+// spoke, the file as it was compiled and its digest. Inside the run's digest like every field, so
+// a run's source cannot be swapped without breaking its seal.
+struct ExerciseRecord {
+  std::string id;               // "03-stream-overlap"
+  std::string interface_name;   // "stream_overlap_pipeline"
+  int interface_version = 0;
+  std::string file;             // the file's name as the student has it: "03-stream-overlap.cu"
+  std::string source;           // its text
+  std::string source_digest;    // "sha256:<hex>" of source, recomputed when a run is read back
+};
+
 struct TryNext {
   std::string command;  // "cudalab NN --flag value"
   Message why;          // "where did the overlap go?"
@@ -267,6 +279,7 @@ struct Report {
   std::vector<Check> checks;
   std::vector<TryNext> try_next;
   std::vector<Guess> guesses;  // --predict: the student's answers, asked before the run
+  std::optional<ExerciseRecord> exercise;  // an exercise run: the student's code it measured
   Message headline;  // one short figure for the `cudalab all` summary table
   // What the GPU did in the traced run(s), when the lesson was asked to trace (--timeline,
   // --trace). Drawn by the text form with --timeline and by `cudalab show`; never in --stable.

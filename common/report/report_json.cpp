@@ -13,6 +13,7 @@
 #include "common/core/files.hpp"
 #include "common/core/interrupt.hpp"
 #include "common/core/text_format.hpp"
+#include "common/report/digest.hpp"
 #include "common/report/json_field.hpp"
 #include "common/report/timeline_json.hpp"
 
@@ -115,6 +116,10 @@ void to_json(json& j, const SchedulerContext& s) {
     if (!value->empty()) j[key] = *value;
   }
 }
+void to_json(json& j, const ExerciseRecord& e) {
+  j = json{{"id", e.id},         {"interface", e.interface_name}, {"interface_version", e.interface_version},
+           {"file", e.file},     {"source", e.source},            {"source_digest", e.source_digest}};
+}
 void to_json(json& j, const Provenance& p) {
   j = json{{"user", p.user}, {"uid", p.uid}, {"host", p.host}, {"run_id", p.run_id}, {"gpus", p.gpu_uuids}};
   if (!p.scheduler.empty()) j["scheduler"] = p.scheduler;
@@ -138,6 +143,7 @@ json report_to_json(const Report& r) {
   // Added after the first runs were recorded; written only when set, so older runs round-trip.
   if (!r.headline_metrics.empty()) j["headline_metrics"] = r.headline_metrics;
   if (r.compare_tolerance) j["compare_tolerance"] = *r.compare_tolerance;
+  if (r.exercise) j["exercise"] = *r.exercise;
   if (!r.headline_checks.empty()) j["headline_checks"] = r.headline_checks;
   if (r.turn) {
     j["queue"] = {{"queued", r.turn->queued}, {"wait_s", r.turn->wait_s}, {"held_s", r.turn->held_s},
@@ -342,6 +348,19 @@ Provenance read_provenance(const JsonField& f) {
   return p;
 }
 
+// The source's digest is computed again from the text: a file cannot pair one source with
+// another's digest (the run's own digest then fails too).
+ExerciseRecord read_exercise(const JsonField& f) {
+  ExerciseRecord e;
+  e.id = f.at("id").text();
+  e.interface_name = f.at("interface").text();
+  e.interface_version = static_cast<int>(f.at("interface_version").integer(0, 1000000));
+  e.file = f.at("file").text();
+  e.source = f.at("source").text();
+  e.source_digest = "sha256:" + sha256_hex(e.source);
+  return e;
+}
+
 void read_lesson(const JsonField& lesson, Report& r) {
   r.lesson_number = small_integer(lesson.at("number"));
   r.lesson_slug = lesson.at("slug").text();
@@ -368,6 +387,7 @@ void read_later_fields(const JsonField& f, Report& r) {
   // environment_verdict and disturbance are derived (Report::disturbance): not read.
   r.compare_tolerance = optional_number(f, "compare_tolerance");
   if (const auto p = f.find("provenance")) r.provenance = read_provenance(*p);
+  if (const auto e = f.find("exercise")) r.exercise = read_exercise(*e);
   r.digest = optional_text(f, "digest");
 }
 
@@ -452,6 +472,9 @@ void make_printable(Report& r) {
   }
   fix_all(r.headline_metrics);
   fix_all(r.headline_checks);
+  // The exercise's source stays as written: a grader compiles it again (grade --rerun), and no
+  // renderer prints it whole.
+  if (r.exercise) fix(r.exercise->id), fix(r.exercise->interface_name), fix(r.exercise->file);
   if (r.provenance) {
     auto& p = *r.provenance;
     fix(p.user), fix(p.host), fix(p.run_id), fix_all(p.gpu_uuids);

@@ -112,6 +112,7 @@ const Catalogue& zh_catalogue(std::string_view notes_file) {
   }
   if (const auto shared = embedded_file("zh/labels", "cudalab")) c.append(Catalogue::parse(*shared, "cudalab"));
   if (const auto cli = embedded_file("zh/labels", "cli")) c.append(Catalogue::parse(*cli, "cli"));
+  if (const auto exercise = embedded_file("zh/labels", "exercise")) c.append(Catalogue::parse(*exercise, "exercise"));
   return cache.emplace(std::string(notes_file), std::move(c)).first->second;
 }
 

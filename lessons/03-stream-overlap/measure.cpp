@@ -6,6 +6,7 @@
 #include "measure.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -242,6 +243,39 @@ int calibrate_iters(Rig& r, Measurements& m, const RunContext& ctx, const Stream
   return static_cast<int>(std::clamp(std::lround(solved), 1L, static_cast<long>(kMaxKernelIters)));
 }
 
+// --full: the depth-first pipeline at each stream count of the sweep, two chunks per stream, each
+// point on a rig of its own with its own stages (the chunks shrink as the streams grow) and the
+// host's enqueue time beside the GPU's; every point verified once.
+std::vector<SweepPoint> measure_stream_sweep(const Params& p, const Measurements& m, const RunContext& ctx,
+                                             const Stream& origin) {
+  std::vector<SweepPoint> sweep;
+  for (const int streams : kSweepStreams) {
+    const int chunks = std::min<std::uint64_t>(2ull * streams, p.size);
+    Rig rig(p.size, chunks, streams);
+    rig.set_iters(m.iters);
+    SweepPoint point;
+    point.streams = streams;
+    point.chunks = chunks;
+    point.chunk_bytes = rig.slot_bytes;
+    Measurements stages;
+    measure_stages(rig, stages, ctx, origin);
+    point.h2d = stages.h2d_pinned;
+    point.d2h = stages.d2h_pinned;
+    point.kernel = kernel_samples(rig, m.iters, ctx, origin);
+    point.ms = time_on_stream(origin, ctx.reps, [&](cudaStream_t s) { enqueue(rig, Variant::depth_first, s); });
+    point.enqueue_ms = repeat(ctx.reps, [&] {
+      const auto start = std::chrono::steady_clock::now();
+      enqueue(rig, Variant::depth_first, origin);
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      origin.synchronize();
+      return ms;
+    });
+    point.bytes = run_verified(rig, Variant::depth_first, origin);
+    sweep.push_back(std::move(point));
+  }
+  return sweep;
+}
+
 // Each variant once more, untimed, for its picture; and the lanes' busy time for the check
 // that the trace agrees with the timed runs.
 void trace_variants(Rig& r, const Params& p, Measurements& m, const Stream& origin) {
@@ -285,7 +319,11 @@ int hardware_queues_from_env(bool* from_env) {
   return static_cast<int>(n);
 }
 
-Measurements measure(const Params& p, const RunContext& ctx) {
+namespace {
+
+// What a run knows before it measures: the chunks, the copy engines, the hardware queues, and
+// whether the device has room for it.
+Measurements prepare(const Params& p, const RunContext& ctx) {
   Measurements m;
   m.chunk_count = chunk_count(p);
   if (m.chunk_count < p.streams) {
@@ -299,9 +337,12 @@ Measurements measure(const Params& p, const RunContext& ctx) {
   m.smallest_chunk = chunks.back().count;
   require_device_memory("--size " + format_bytes(p.size), p.size + 2 * m.largest_chunk + kLectureDeviceBytes,
                         Message("the data, two double-buffer chunks and the lecture program's buffers"));
+  return m;
+}
 
-  const Stream origin;
-  Rig rig(p.size, m.chunk_count, p.streams);
+// The stages, the kernel's iterations and the headline pair, sequential against depth-first: what
+// every run of the lesson measures first, and all that an exercise run needs of the lab's own.
+void measure_headline(const Params& p, const RunContext& ctx, Rig& rig, Measurements& m, const Stream& origin) {
   // The stages, the line through two kernel timings (unless --kernel-iters gives the count), and
   // the kernel at that count; `pass` names the phases of a second go.
   const auto stages_and_kernel = [&](const std::string& pass) {
@@ -329,6 +370,15 @@ Measurements measure(const Params& p, const RunContext& ctx) {
   m.set_aside_speedups = pairs.set_aside_ratios;
   m.runs[Variant::sequential] = VariantRun{pairs.a_ms, run_verified(rig, Variant::sequential, origin)};
   m.runs[Variant::depth_first] = VariantRun{pairs.b_ms, run_verified(rig, Variant::depth_first, origin)};
+}
+
+}  // namespace
+
+Measurements measure(const Params& p, const RunContext& ctx) {
+  Measurements m = prepare(p, ctx);
+  const Stream origin;
+  Rig rig(p.size, m.chunk_count, p.streams);
+  measure_headline(p, ctx, rig, m, origin);
   for (Variant v : {Variant::breadth_first, Variant::pageable, Variant::transfer_compute, Variant::missing_wait}) {
     m.runs[v] = in_phase(fmt::format("variant {}", static_cast<int>(v)), [&] { return time_and_verify(rig, v, ctx, origin); });
   }
@@ -336,7 +386,16 @@ Measurements measure(const Params& p, const RunContext& ctx) {
   // run is timed cold, as the lecture's program times it; and its long GPU-filling kernels come
   // after the headline pairs, not just before them.
   if (p.full) m.lecture = in_phase("lecture replica", [&] { return measure_lecture_replica(ctx); });
+  if (p.full) m.stream_sweep = in_phase("stream sweep", [&] { return measure_stream_sweep(p, m, ctx, origin); });
   if (ctx.tracing()) in_phase("trace", [&] { trace_variants(rig, p, m, origin); });
+  return m;
+}
+
+Measurements measure_yardstick(const Params& p, const RunContext& ctx) {
+  Measurements m = prepare(p, ctx);
+  const Stream origin;
+  Rig rig(p.size, m.chunk_count, p.streams);
+  measure_headline(p, ctx, rig, m, origin);
   return m;
 }
 

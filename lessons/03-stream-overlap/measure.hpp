@@ -36,6 +36,21 @@ struct VariantRun {
   Tally bytes;             // bytes that matched the CPU reference in the verified run
 };
 
+// --full: the depth-first pipeline at one stream count of the sweep (two chunks per stream, the
+// same bytes and kernel), with its own stages at that chunk size and the host's time to enqueue it.
+struct SweepPoint {
+  int streams = 0;
+  int chunks = 0;
+  std::size_t chunk_bytes = 0;
+  std::vector<double> h2d, kernel, d2h;  // one chunk's stages, each alone
+  std::vector<double> ms;                // the whole pipeline
+  std::vector<double> enqueue_ms;        // host time inside the enqueue loop (the GPU starts meanwhile)
+  Tally bytes;                           // every output byte of one run, against the CPU
+};
+
+// The stream counts of the sweep: one to the flag's highest, doubling.
+inline const std::vector<int> kSweepStreams = {1, 2, 4, 8, 16, 32, 64};
+
 struct Measurements {
   int copy_engines = 0;
   int hardware_queues = 8;      // CUDA_DEVICE_MAX_CONNECTIONS as the run saw it
@@ -60,6 +75,7 @@ struct Measurements {
   std::optional<double> traced_sequential_busy_ms;
   std::vector<double> traced_depth_lane_busy_ms;
   std::optional<LectureReplica> lecture;  // --full: lecture 002's program, replayed as written
+  std::vector<SweepPoint> stream_sweep;   // --full: the depth-first pipeline over kSweepStreams
 };
 
 // CUDA_DEVICE_MAX_CONNECTIONS from the environment: CUDA's default (8) when unset or not a
@@ -67,5 +83,9 @@ struct Measurements {
 int hardware_queues_from_env(bool* from_env);
 
 Measurements measure(const Params& p, const RunContext& ctx);
+
+// The lab's own yardstick for the exercise (exercise_bench.hpp): the stages, the kernel's
+// iterations and the headline pair, measured as measure() measures them, and nothing else.
+Measurements measure_yardstick(const Params& p, const RunContext& ctx);
 
 }  // namespace cudalab::stream_overlap

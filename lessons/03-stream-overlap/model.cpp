@@ -67,6 +67,17 @@ Prediction predict(const Params& p, const Measurements& m) {
   return out;
 }
 
+SweepPrediction predict_sweep_point(const SweepPoint& point, int copy_engines, int queues) {
+  SweepPrediction out;
+  if (point.h2d.empty() || point.kernel.empty() || point.d2h.empty()) return out;
+  const PipelineStages stages{median_of(point.h2d), median_of(point.kernel), median_of(point.d2h)};
+  out.engines_ms = simulate(pipeline_ops(point.chunks, point.streams, stages, IssueOrder::depth_first, false),
+                            engines(copy_engines, queues))
+                       .makespan;
+  if (!point.enqueue_ms.empty()) out.host_floor_ms = median_of(point.enqueue_ms) + stages.h2d + stages.kernel + stages.d2h;
+  return out;
+}
+
 LecturePrediction predict_lecture(const LectureReplica& r, int copy_engines) {
   LecturePrediction out;
   if (r.h2d_ms.empty() || r.kernel_ms.empty() || r.d2h_ms.empty()) return out;

@@ -47,4 +47,15 @@ double predict_variant_ms(Variant v, const Params& p, const Measurements& m, int
 
 Prediction predict(const Params& p, const Measurements& m);
 
+// One point of the stream sweep (--full): the engine model's depth-first makespan from the point's
+// own stages, and the floor the host sets, which must enqueue every chunk before the last one can
+// start (its enqueue time, then the last chunk's three stages). The pipeline takes the larger.
+struct SweepPrediction {
+  double engines_ms = 0;
+  double host_floor_ms = 0;
+  double ms() const { return engines_ms > host_floor_ms ? engines_ms : host_floor_ms; }
+  bool host_bound() const { return host_floor_ms > engines_ms; }
+};
+SweepPrediction predict_sweep_point(const SweepPoint& point, int copy_engines, int queues);
+
 }  // namespace cudalab::stream_overlap

@@ -224,6 +224,60 @@ void add_expects(ReportBuilder& b, const Params& p, const Measurements& m, const
            "kernel that leaves most bytes unchanged could hide the bug");
 }
 
+// --full: where more streams stop paying. Each point of the sweep beside the model's figure (the
+// engines' makespan from the point's own stages, or the host's floor where enqueueing takes
+// longer), drawn as the speed-up over the run's one-stream baseline.
+void add_stream_sweep(ReportBuilder& b, const Measurements& m) {
+  const double sequential = median_ms(m, Variant::sequential);
+  auto s = b.section("stream_sweep", "more streams: where the gain stops", "stream_sweep");
+  Plot plot{"stream_sweep", "speed-up over one stream against the number of streams", "number of streams", "", "speed-up",
+            "x", true, false, {}};
+  PlotSeries points{"measured", {}, false};
+  PlotSeries model{"model (the engines, or the host's floor)", {}, true};
+  const SweepPoint* best = nullptr;
+  int host_bound_from = 0;
+  Tally bytes;
+  for (const auto& pt : m.stream_sweep) {
+    const std::string key = fmt::format("sweep.streams{}", pt.streams);
+    const SweepPrediction predicted = predict_sweep_point(pt, m.copy_engines, m.hardware_queues);
+    s.metric(measured(key, msg("{streams} streams, {chunks} chunks of {size}", arg("streams", pt.streams),
+                               arg("chunks", pt.chunks), arg("size", format_bytes(pt.chunk_bytes))),
+                      "ms", pt.ms)
+                 .with_prediction(predicted.ms())
+                 .with_note(predicted.host_bound() ? Message("the host's enqueueing sets the model's figure") : Message()));
+    s.metric(measured(key + ".enqueue", msg("the host enqueueing them ({streams} streams)", arg("streams", pt.streams)),
+                      "ms", pt.enqueue_ms));
+    s.metric(derived(key + ".speedup", msg("speed-up over one stream ({streams} streams)", arg("streams", pt.streams)),
+                     "x", sequential / median_of(pt.ms))
+                 .from({"variant.sequential", key}));
+    points.points.push_back({static_cast<double>(pt.streams), key + ".speedup", 0});
+    model.points.push_back({static_cast<double>(pt.streams), "", predicted.ms() > 0 ? sequential / predicted.ms() : 0});
+    if (best == nullptr || median_of(pt.ms) < median_of(best->ms)) best = &pt;
+    if (host_bound_from == 0 && predicted.host_bound()) host_bound_from = pt.streams;
+    bytes.add(pt.bytes.correct, pt.bytes.checked);
+  }
+  plot.series = {points, model};
+  s.get().plots.push_back(std::move(plot));
+  const SweepPoint& last = m.stream_sweep.back();
+  s.fact("sweep_best", "the sweep's best",
+         msg("{streams} streams: {speedup}× over one stream", arg("streams", best->streams),
+             arg("speedup", format_number(sequential / median_of(best->ms)))),
+         {}, false);
+  s.fact("sweep_last", "at the most streams",
+         msg("{streams} streams: {speedup}×, {percent}% of the best", arg("streams", last.streams),
+             arg("speedup", format_number(sequential / median_of(last.ms))),
+             arg("percent", fmt::format("{:.0f}", 100.0 * median_of(best->ms) / median_of(last.ms)))),
+         {}, false);
+  s.fact("sweep_host_bound", "the host's floor",
+         host_bound_from > 0
+             ? msg("from {streams} streams on, enqueueing the chunks takes the host longer than the engines take to "
+                   "run them",
+                   arg("streams", host_bound_from))
+             : Message("at every stream count of the sweep the engines, not the host's enqueueing, set the pace"),
+         {}, false);
+  b.verify("stream_sweep", bytes, Counted::bytes, "the stream sweep, every point");
+}
+
 }  // namespace
 
 Report build_report(const Params& p, const Measurements& m, const Prediction& predicted) {
@@ -234,6 +288,7 @@ Report build_report(const Params& p, const Measurements& m, const Prediction& pr
   add_variants(b, p, m, predicted);
   add_missing_wait(b, m);
   if (m.lecture) add_lecture_replica(b, *m.lecture, predicted.lecture);
+  if (!m.stream_sweep.empty()) add_stream_sweep(b, m);
   add_verifies(b, m);
   add_expects(b, p, m, predicted);
   const double speedup = median_ms(m, Variant::sequential) / median_ms(m, Variant::depth_first);

@@ -420,3 +420,48 @@ TEST(StreamOverlapReport, QueueFactsSayWhereTheCountCameFrom) {
   EXPECT_NE(find_fact(one, "hardware_queues")->note.en().find("from CUDA_DEVICE_MAX_CONNECTIONS"), std::string::npos);
   EXPECT_EQ(find_fact(one, "hardware_queues")->value.en(), "1");
 }
+
+// --full's stream sweep, from made-up points: the model's two limits and the facts the report
+// computes (the best point, the last one against it, and where the host sets the pace).
+namespace {
+
+SweepPoint sweep_point(int streams, double stage_ms, double ms, double enqueue_ms) {
+  SweepPoint pt;
+  pt.streams = streams;
+  pt.chunks = 2 * streams;
+  pt.chunk_bytes = (64u << 20) / static_cast<unsigned>(pt.chunks);
+  pt.h2d = pt.kernel = pt.d2h = same(stage_ms);
+  pt.ms = same(ms);
+  pt.enqueue_ms = same(enqueue_ms);
+  pt.bytes.add(64u << 20, 64u << 20);
+  return pt;
+}
+
+TEST(StreamSweep, TheModelTakesTheEnginesOrTheHostsFloor) {
+  // 8 chunks of 0.1 ms stages: the engines need (8 + 2) × 0.1 = 1.0 ms.
+  const SweepPrediction engines = predict_sweep_point(sweep_point(4, 0.1, 1.1, 0.2), 3, 8);
+  EXPECT_NEAR(engines.engines_ms, 1.0, 1e-9);
+  EXPECT_FALSE(engines.host_bound());
+  EXPECT_NEAR(engines.ms(), 1.0, 1e-9);
+  // 128 tiny chunks whose enqueueing takes 2 ms: the host's floor, 2 ms + one chunk's stages.
+  const SweepPrediction host = predict_sweep_point(sweep_point(64, 0.005, 2.2, 2.0), 3, 8);
+  EXPECT_TRUE(host.host_bound());
+  EXPECT_NEAR(host.ms(), 2.015, 1e-9);
+}
+
+TEST(StreamSweep, TheReportSaysWhereTheGainStopsAndWhereTheHostSetsThePace) {
+  Measurements m = healthy();
+  Params p;
+  p.full = true;
+  m.stream_sweep = {sweep_point(1, 1.28, 3.84, 0.02), sweep_point(8, 0.16, 1.45, 0.3), sweep_point(64, 0.02, 2.4, 2.8)};
+  const Report r = report_of(m, p);
+  ASSERT_NE(find_fact(r, "sweep_best"), nullptr);
+  EXPECT_EQ(find_fact(r, "sweep_best")->value.en(), "8 streams: 2.648× over one stream");
+  EXPECT_EQ(find_fact(r, "sweep_last")->value.en(), "64 streams: 1.600×, 60% of the best");
+  EXPECT_EQ(find_fact(r, "sweep_host_bound")->value.en(),
+            "from 64 streams on, enqueueing the chunks takes the host longer than the engines take to run them");
+  EXPECT_TRUE(has_check(r, "stream_sweep"));
+  EXPECT_NE(r.find_metric("sweep.streams8.speedup"), nullptr);
+}
+
+}  // namespace

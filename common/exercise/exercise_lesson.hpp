@@ -1,0 +1,75 @@
+// An exercise run is a lesson run: the lesson's own flags, the queue's turn, the stamp and the
+// seal, every renderer, `show`, `compare` and `grade` work on it unchanged. What differs is one
+// input, the student's compiled code, and what the run measures: the lab's own variants in this
+// process's context, then the student's code in a child process (student_run.hpp), side by side.
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "common/lesson/lesson.hpp"
+
+namespace cudalab {
+
+// The student's file, compiled: what the bench runs and what the run records.
+struct StudentBuild {
+  std::string exercise_id;    // "03-stream-overlap"
+  std::string interface_name;  // the interface it was compiled against, and its version
+  int interface_version = 0;
+  std::string file_name;      // "03-stream-overlap.cu"
+  std::string source_path;    // as the student named it: "cudalab-exercises/03-stream-overlap.cu"
+  std::string source_text;    // the file as compiled (bounded by source_check.hpp)
+  std::string library_path;   // the shared library nvcc made of it
+  double compile_s = 0;       // how long nvcc took
+  double time_limit_s = 10;   // the child's, named in the report when it is reached
+};
+
+class ExerciseLesson : public Lesson {
+ public:
+  // The build the next run() measures. Set before every run.
+  virtual void use(const StudentBuild& build) = 0;
+};
+
+// The adapter an exercise's factory is one line of: its lesson's flag table, and a bench that
+// measures the lab's variants and the student's code and builds the report.
+template <class P>
+class BenchLesson final : public ExerciseLesson {
+ public:
+  using Flags = const FlagTable<P>& (*)();
+  using Bench = Report (*)(const P&, const RunContext&, const StudentBuild&);
+
+  BenchLesson(Flags table, Repetitions reps, Bench bench) : flags_(table), reps_(reps), bench_(bench) {}
+
+  std::vector<FlagSpec> flags() const override { return flags_().specs(); }
+  Message set_flag(const std::string& name, const std::string& text) override { return row(name).set(params_, text); }
+  std::string flag_value(const std::string& name) const override { return row(name).value(params_); }
+  std::vector<Param> params() const override { return flags_().params(params_); }
+  Repetitions default_repetitions() const override { return reps_; }
+  std::unique_ptr<Lesson> clone() const override { return std::make_unique<BenchLesson>(*this); }
+  std::optional<int> gpus_measured() const override { return gpus_of(params_); }
+  bool shares_host_path() const override { return shares_host_path_of(params_); }
+  void use(const StudentBuild& build) override { build_ = build; }
+  Report run(const RunContext& ctx) override { return bench_(params_, ctx, build_); }
+
+ private:
+  const typename FlagTable<P>::Row& row(const std::string& name) const {
+    const auto* found = flags_().find(name);
+    if (found == nullptr) throw std::logic_error("no flag --" + name);
+    return *found;
+  }
+
+  Flags flags_;
+  Repetitions reps_;
+  Bench bench_;
+  P params_;
+  StudentBuild build_;
+};
+
+template <class P>
+std::unique_ptr<ExerciseLesson> make_exercise(const FlagTable<P>& (*flags)(), Repetitions reps,
+                                              Report (*bench)(const P&, const RunContext&, const StudentBuild&)) {
+  return std::make_unique<BenchLesson<P>>(flags, reps, bench);
+}
+
+}  // namespace cudalab

@@ -7,7 +7,7 @@ set -u
 cudalab=$1 lesson=$2 case_file=$3 status=$4 text=$5 limit=${6:-10}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-export NO_COLOR=1
+export NO_COLOR=1 COLUMNS=1000  # one finding, one line: the text is grepped whole
 "$cudalab" exercise "$lesson" --dir "$work" >/dev/null 2>&1
 rc=$?
 [ $rc -eq 77 ] && exit 77

@@ -14,6 +14,7 @@
 
 #include "common/core/errors.hpp"
 #include "common/core/interrupt.hpp"
+#include "common/core/run_children.hpp"
 
 namespace cudalab {
 
@@ -127,6 +128,60 @@ std::string signal_name(int signal) {
   }
 }
 
+namespace {
+
+// The pipes of one child, from the parent's side.
+struct ChildPipes {
+  Pipe in, out, result, exec_error;
+};
+
+// Feeds the child's stdin, reads its output and result, and waits for it to end, its time limit
+// to pass, or a signal to the lab; returns with the child reaped. Sets outcome's ending for a
+// child killed here (timed out, interrupted), else returns its wait status.
+int watch_child(pid_t pid, const ChildSpec& spec, ChildPipes& pipes, Clock::time_point started, ChildOutcome& outcome) {
+  ::fcntl(pipes.in.write, F_SETFL, O_NONBLOCK);
+  std::size_t written = 0;
+  if (spec.input.empty()) pipes.in.close_write();
+  const auto deadline =
+      started + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(spec.time_limit_s));
+  bool out_open = true, result_open = true, reaped = false;
+  Clock::time_point exited_at{};
+  int status = 0;
+  for (;;) {
+    if (!reaped && ::waitpid(pid, &status, WNOHANG) == pid) {
+      reaped = true;
+      exited_at = Clock::now();
+    }
+    if (reaped && ((!out_open && !result_open) || Clock::now() - exited_at > kDrainAfterExit)) return status;
+    if (!reaped && (Clock::now() >= deadline || interrupted())) {
+      outcome.ending = interrupted() ? ChildEnding::interrupted : ChildEnding::timed_out;
+      kill_group(pid);
+      ::waitpid(pid, &status, 0);
+      return status;
+    }
+    pollfd fds[3];
+    nfds_t n = 0;
+    if (out_open) fds[n++] = {pipes.out.read, POLLIN, 0};
+    if (result_open) fds[n++] = {pipes.result.read, POLLIN, 0};
+    if (pipes.in.write >= 0) fds[n++] = {pipes.in.write, POLLOUT, 0};
+    if (::poll(fds, n, kPollMs) <= 0) continue;
+    for (nfds_t i = 0; i < n; ++i) {
+      if (fds[i].revents == 0) continue;
+      if (fds[i].fd == pipes.out.read) {
+        out_open = drain(pipes.out.read, outcome.output, spec.output_limit, true, nullptr);
+      } else if (fds[i].fd == pipes.result.read) {
+        result_open = drain(pipes.result.read, outcome.result, spec.result_limit, false, &outcome.result_cut);
+      } else {
+        const ssize_t w = ::write(pipes.in.write, spec.input.data() + written, spec.input.size() - written);
+        if (w > 0) written += static_cast<std::size_t>(w);
+        if ((w < 0 && errno != EAGAIN && errno != EINTR) || written == spec.input.size()) pipes.in.close_write();
+      }
+    }
+  }
+}
+
+}  // namespace
+
 ChildOutcome run_child(const ChildSpec& spec) {
   ChildOutcome outcome;
   if (spec.argv.empty()) {
@@ -143,7 +198,7 @@ ChildOutcome run_child(const ChildSpec& spec) {
     }
     ~IgnorePipe() { ::sigaction(SIGPIPE, &before, nullptr); }
   } ignore_pipe;
-  Pipe in, out, result, exec_error;
+  ChildPipes pipes;
   std::vector<char*> argv;
   for (const auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
@@ -153,62 +208,21 @@ ChildOutcome run_child(const ChildSpec& spec) {
     outcome.start_error = msg("cannot start a process: {error}", arg("error", errno_words(errno)));
     return outcome;
   }
-  if (pid == 0) become_child(spec, argv, in, out, result, exec_error);
+  if (pid == 0) become_child(spec, argv, pipes.in, pipes.out, pipes.result, pipes.exec_error);
   ::setpgid(pid, pid);
-  in.close_read();
-  out.close_write();
-  result.close_write();
-  exec_error.close_write();
+  const RunChild ours(pid);  // its GPU work is this run's, not another tenant's
+  pipes.in.close_read();
+  pipes.out.close_write();
+  pipes.result.close_write();
+  pipes.exec_error.close_write();
   int exec_errno = 0;
-  if (::read(exec_error.read, &exec_errno, sizeof exec_errno) == static_cast<ssize_t>(sizeof exec_errno)) {
+  if (::read(pipes.exec_error.read, &exec_errno, sizeof exec_errno) == static_cast<ssize_t>(sizeof exec_errno)) {
     ::waitpid(pid, nullptr, 0);
-    outcome.start_error = msg("cannot run {program}: {error}", arg("program", spec.argv[0]), arg("error", errno_words(exec_errno)));
+    outcome.start_error =
+        msg("cannot run {program}: {error}", arg("program", spec.argv[0]), arg("error", errno_words(exec_errno)));
     return outcome;
   }
-  ::fcntl(in.write, F_SETFL, O_NONBLOCK);
-  std::size_t written = 0;
-  if (spec.input.empty()) in.close_write();
-  const auto deadline = started + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(spec.time_limit_s));
-  bool out_open = true, result_open = true, reaped = false;
-  Clock::time_point exited_at{};
-  int status = 0;
-  for (;;) {
-    if (!reaped && ::waitpid(pid, &status, WNOHANG) == pid) {
-      reaped = true;
-      exited_at = Clock::now();
-    }
-    if (reaped && ((!out_open && !result_open) || Clock::now() - exited_at > kDrainAfterExit)) break;
-    if (!reaped && Clock::now() >= deadline) {
-      kill_group(pid);
-      ::waitpid(pid, &status, 0);
-      outcome.ending = ChildEnding::timed_out;
-      break;
-    }
-    if (!reaped && interrupted()) {
-      kill_group(pid);
-      ::waitpid(pid, &status, 0);
-      outcome.ending = ChildEnding::interrupted;
-      break;
-    }
-    pollfd fds[3];
-    nfds_t n = 0;
-    if (out_open) fds[n++] = {out.read, POLLIN, 0};
-    if (result_open) fds[n++] = {result.read, POLLIN, 0};
-    if (in.write >= 0) fds[n++] = {in.write, POLLOUT, 0};
-    if (::poll(fds, n, kPollMs) <= 0) continue;
-    for (nfds_t i = 0; i < n; ++i) {
-      if (fds[i].revents == 0) continue;
-      if (fds[i].fd == out.read) {
-        out_open = drain(out.read, outcome.output, spec.output_limit, true, nullptr);
-      } else if (fds[i].fd == result.read) {
-        result_open = drain(result.read, outcome.result, spec.result_limit, false, &outcome.result_cut);
-      } else if (fds[i].fd == in.write) {
-        const ssize_t w = ::write(in.write, spec.input.data() + written, spec.input.size() - written);
-        if (w > 0) written += static_cast<std::size_t>(w);
-        if ((w < 0 && errno != EAGAIN && errno != EINTR) || written == spec.input.size()) in.close_write();
-      }
-    }
-  }
+  const int status = watch_child(pid, spec, pipes, started, outcome);
   ::kill(-pid, SIGKILL);  // whatever it left behind in its group
   if (outcome.ending != ChildEnding::timed_out && outcome.ending != ChildEnding::interrupted) set_ending(outcome, status);
   outcome.wall_s = std::chrono::duration<double>(Clock::now() - started).count();

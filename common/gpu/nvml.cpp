@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <chrono>
 #include <tuple>
-
 #include <vector>
 
+#include "common/core/run_children.hpp"
 #include "common/queue/gpu_presence.hpp"
 #include "common/queue/holders.hpp"
 
@@ -103,7 +103,10 @@ std::optional<std::vector<long>> compute_process_pids(void* device) {
     rc = fn(device, &count, listed.data());
     if (rc == kNvmlSuccess) {
       std::vector<long> pids;
-      for (unsigned i = 0; i < count && i < listed.size(); ++i) pids.push_back(static_cast<long>(listed[i].pid));
+      for (unsigned i = 0; i < count && i < listed.size(); ++i) {
+        // A process this run started to measure for it (an exercise's child) is this run.
+        if (!is_run_child(static_cast<long>(listed[i].pid))) pids.push_back(static_cast<long>(listed[i].pid));
+      }
       return pids;
     }
   }

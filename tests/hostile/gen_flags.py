@@ -75,7 +75,9 @@ class Invocations:
         """argv that runs `command` validly, with `extra` flags added."""
         if command.name == "":  # global options go before a lesson
             return [*extra, self.lesson]
-        lesson = [self.lesson] if command.takes_lesson else []  # `live 03`: its own flags come first
+        # `live 03`: its own flags come first. `exercise` takes an exercise, not any lesson: `list`,
+        # which reads and writes nothing (a real exercise would write its starter here).
+        lesson = (["list"] if command.name == "exercise" else [self.lesson]) if command.takes_lesson else []
         return [command.word, *self.positionals(command), *extra, *lesson]
 
     def allowed_if_valid(self, command):

@@ -68,7 +68,8 @@ std::vector<std::string> english_words(const std::string& text) {
   static const std::set<std::string> allowed = {
       "us", "ms", "ns", "x", "mod", "ln", "max", "min", "cudalab", "multi-stream", "graph-serial",
       // code: C and CUDA words, subcommands and tools named in commands
-      "malloc", "float", "void", "sin", "cos", "memcpy", "memset", "globaltimer", "list", "dot", "args"};
+      "malloc", "float", "void", "sin", "cos", "memcpy", "memset", "globaltimer", "list", "dot", "args",
+      "exercise"};
   static const std::regex word("^[a-z]+(-[a-z]+)*$");
   static const std::regex call("[A-Za-z_][A-Za-z0-9_]*[({][^(){}]*[)}]");
   std::string line = text;
@@ -355,7 +356,7 @@ std::vector<std::string> untyped_english_words(const std::string& screen, const 
   static const std::regex typed_default(R"(\[默认：[^ \]]*\])");
   static const std::regex code_span("`[^`]*`");
   // An example command in a description: "compare 03 mine.json", "cudalab completion bash".
-  static const std::regex example(R"((cudalab )?\b(show|compare|grade|submit|completion|list|help|live|all)( [A-Za-z0-9_./-]+)+)");
+  static const std::regex example(R"((cudalab )?\b(show|compare|grade|submit|completion|list|help|live|all|exercise)( [A-Za-z0-9_./-]+)+)");
   static const std::regex choices(R"([a-z]+(\|[a-z]+)+|--[a-z][a-z0-9-]*)");
   // The kinds of check as the grader forms print them ("verify KEY pass"), named so in the help;
   // "shell", which Chinese writes as it is.
@@ -394,7 +395,7 @@ TEST(Lang, HelpConfigAndErrorsInChineseLeaveNoEnglishLabel) {
   setenv("COLUMNS", "80", 1);
   std::vector<std::vector<std::string>> typed = {{"--help"}, {"help"}, {"all", "--print-config"},
                                                  {"live", "03", "--print-config"}};
-  for (const std::string command : {"list", "all", "show", "live", "compare", "grade", "submit", "help"}) {
+  for (const std::string command : {"list", "all", "show", "live", "compare", "grade", "submit", "help", "exercise"}) {
     typed.push_back({command, "--help"});
   }
   typed.push_back({"help", "completion"});  // completion takes no --lang: its script has no words

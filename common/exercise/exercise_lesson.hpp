@@ -5,7 +5,6 @@
 #pragma once
 
 #include <memory>
-#include <stdexcept>
 #include <string>
 
 #include "common/lesson/lesson.hpp"
@@ -31,38 +30,23 @@ class ExerciseLesson : public Lesson {
   virtual void use(const StudentBuild& build) = 0;
 };
 
-// The adapter an exercise's factory is one line of: its lesson's flag table, and a bench that
-// measures the lab's variants and the student's code and builds the report.
+// The adapter an exercise's factory is one line of: its lesson's flag table (the same flags as
+// the lesson, lesson.hpp's TableLesson), and a bench that measures the lab's variants and the
+// student's code and builds the report.
 template <class P>
-class BenchLesson final : public ExerciseLesson {
+class BenchLesson final : public TableLesson<P, ExerciseLesson> {
  public:
-  using Flags = const FlagTable<P>& (*)();
   using Bench = Report (*)(const P&, const RunContext&, const StudentBuild&);
 
-  BenchLesson(Flags table, Repetitions reps, Bench bench) : flags_(table), reps_(reps), bench_(bench) {}
+  BenchLesson(typename TableLesson<P, ExerciseLesson>::Flags table, Repetitions reps, Bench bench)
+      : TableLesson<P, ExerciseLesson>(table, reps), bench_(bench) {}
 
-  std::vector<FlagSpec> flags() const override { return flags_().specs(); }
-  Message set_flag(const std::string& name, const std::string& text) override { return row(name).set(params_, text); }
-  std::string flag_value(const std::string& name) const override { return row(name).value(params_); }
-  std::vector<Param> params() const override { return flags_().params(params_); }
-  Repetitions default_repetitions() const override { return reps_; }
   std::unique_ptr<Lesson> clone() const override { return std::make_unique<BenchLesson>(*this); }
-  std::optional<int> gpus_measured() const override { return gpus_of(params_); }
-  bool shares_host_path() const override { return shares_host_path_of(params_); }
   void use(const StudentBuild& build) override { build_ = build; }
-  Report run(const RunContext& ctx) override { return bench_(params_, ctx, build_); }
+  Report run(const RunContext& ctx) override { return bench_(this->params_of(), ctx, build_); }
 
  private:
-  const typename FlagTable<P>::Row& row(const std::string& name) const {
-    const auto* found = flags_().find(name);
-    if (found == nullptr) throw std::logic_error("no flag --" + name);
-    return *found;
-  }
-
-  Flags flags_;
-  Repetitions reps_;
   Bench bench_;
-  P params_;
   StudentBuild build_;
 };
 

@@ -63,6 +63,24 @@ StudentRun from_frame(const std::string& frame, const std::string& function) {
 
 }  // namespace
 
+namespace {
+std::optional<StudentFailure> g_student_failure;  // the child runs the student's code on one thread
+}  // namespace
+
+void note_student_failure(const char* call, int error, const char* file, int line) {
+  if (g_student_failure) return;  // the first one is the cause
+  g_student_failure = StudentFailure{call != nullptr ? call : "?",
+                                     fmt::format("{}:{}", file != nullptr ? file : "?", line), error};
+}
+
+std::optional<StudentFailure> student_failure() { return g_student_failure; }
+
+Message student_failure_words(const StudentFailure& failure, const std::string& function, const char* error_name) {
+  return msg("your {function}: {call} failed with {error} at {where}", arg("function", function),
+             arg("call", failure.call), arg("error", std::string(error_name != nullptr ? error_name : "?")),
+             arg("where", failure.where));
+}
+
 std::string child_result_frame(const nlohmann::json& result) { return nlohmann::json{{"result", result}}.dump(); }
 
 std::string child_failure_frame(const std::string& kind, const Message& words, bool sticky) {

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/core/errors.hpp"
 #include "common/core/message.hpp"
 #include "common/exercise/exercise_lesson.hpp"
 
@@ -33,6 +34,30 @@ struct StudentRun {
   double wall_s = 0;
 };
 
+// The student's run as an exercise's report reads it: the exercise's own result when the code ran
+// (`parse` reads it and throws UsageError when it is not one; `timed` says whether it holds a
+// timing), else the verdict that ended it.
+template <class Result>
+struct StudentOutcome {
+  bool ran = false;
+  Message verdict;  // why it did not run
+  Result result;
+};
+template <class Result, class Parse, class Timed>
+StudentOutcome<Result> outcome_of(const StudentRun& student, const std::string& function, Parse parse, Timed timed);
+
+// What a student's CUDALAB_CHECK reported (every interface header's `failed` hook calls
+// note_student_failure): the first failure in this process, asked after each call of theirs.
+struct StudentFailure {
+  std::string call;   // the call's text
+  std::string where;  // "file:line"
+  int error = 0;      // its cudaError_t
+};
+void note_student_failure(const char* call, int error, const char* file, int line);
+std::optional<StudentFailure> student_failure();
+// "your pipeline(): cudaMemcpyAsync(...) failed with cudaErrorInvalidValue at file:line"
+Message student_failure_words(const StudentFailure& failure, const std::string& function, const char* error_name);
+
 // `function` names the student's function in the verdicts ("pipeline()").
 StudentRun run_student(const StudentBuild& build, const std::string& request, const std::string& visible_device,
                        const std::string& function);
@@ -48,5 +73,25 @@ std::string child_failure_frame(const std::string& kind, const Message& words, b
 // How the parent reads a child's outcome; split out so the unit tests drive it with made-up ones.
 struct ChildOutcome;
 StudentRun judge_child(const ChildOutcome& outcome, const std::string& function, double limit_s);
+
+// ---- implementation ----------------------------------------------------------------------
+
+template <class Result, class Parse, class Timed>
+StudentOutcome<Result> outcome_of(const StudentRun& student, const std::string& function, Parse parse, Timed timed) {
+  StudentOutcome<Result> o;
+  if (student.verdict != StudentVerdict::ran) {
+    o.verdict = student.words;
+    return o;
+  }
+  try {
+    o.result = parse(student.result);
+    o.ran = timed(o.result);
+    if (!o.ran) o.verdict = msg("your {function} ran, but the bench timed nothing", arg("function", function));
+  } catch (const Error& e) {
+    o.verdict = msg("the bench could not read what your {function} run brought back: {why}", arg("function", function),
+                    arg("why", words_of(e)));
+  }
+  return o;
+}
 
 }  // namespace cudalab

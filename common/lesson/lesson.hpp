@@ -86,20 +86,15 @@ std::vector<std::pair<std::string, std::string>> rank_environment_of(const P&) {
   return {};
 }
 
-// The thin adapter that runs a lesson's four parts in order: measure on the GPU, predict from
-// what was measured, build the report. A lesson's factory is one line that names its parts:
-//   return make_lesson(priority::flags, Repetitions{2, 15}, priority::measure, priority::predict,
-//                      priority::build_report);
-template <class P, class M, class Pr>
-class FourPartLesson final : public Lesson {
+// What every lesson made of a flag table shares: its flags and params are the table's over one
+// P, and the queue's and the ranks' questions are answered from those params. `Base` is the
+// interface it implements (Lesson, or an exercise's, which is one: common/exercise/).
+template <class P, class Base = Lesson>
+class TableLesson : public Base {
  public:
   using Flags = const FlagTable<P>& (*)();
-  using Measure = M (*)(const P&, const RunContext&);
-  using Predict = Pr (*)(const P&, const M&);
-  using Build = Report (*)(const P&, const M&, const Pr&);
 
-  FourPartLesson(Flags table, Repetitions reps, Measure measure, Predict predict, Build build)
-      : flags_(table), reps_(reps), measure_(measure), predict_(predict), build_(build) {}
+  TableLesson(Flags table, Repetitions reps) : flags_(table), reps_(reps) {}
 
   std::vector<FlagSpec> flags() const override { return flags_().specs(); }
   Message set_flag(const std::string& name, const std::string& text) override {
@@ -108,7 +103,6 @@ class FourPartLesson final : public Lesson {
   std::string flag_value(const std::string& name) const override { return row(name).value(params_); }
   std::vector<Param> params() const override { return flags_().params(params_); }
   Repetitions default_repetitions() const override { return reps_; }
-  std::unique_ptr<Lesson> clone() const override { return std::make_unique<FourPartLesson>(*this); }
   std::optional<int> gpus_measured() const override { return gpus_of(params_); }
   bool shares_host_path() const override { return shares_host_path_of(params_); }
   bool runs_as_ranks() const override { return accepts_ranks(params_); }
@@ -116,11 +110,9 @@ class FourPartLesson final : public Lesson {
   std::vector<std::pair<std::string, std::string>> environment_of_ranks() const override {
     return rank_environment_of(params_);
   }
-  Report run(const RunContext& ctx) override {
-    const M measurements = measure_(params_, ctx);
-    const Pr prediction = predict_(params_, measurements);
-    return build_(params_, measurements, prediction);
-  }
+
+ protected:
+  const P& params_of() const { return params_; }
 
  private:
   const typename FlagTable<P>::Row& row(const std::string& name) const {
@@ -131,10 +123,35 @@ class FourPartLesson final : public Lesson {
 
   Flags flags_;
   Repetitions reps_;
+  P params_;
+};
+
+// The thin adapter that runs a lesson's four parts in order: measure on the GPU, predict from
+// what was measured, build the report. A lesson's factory is one line that names its parts:
+//   return make_lesson(priority::flags, Repetitions{2, 15}, priority::measure, priority::predict,
+//                      priority::build_report);
+template <class P, class M, class Pr>
+class FourPartLesson final : public TableLesson<P> {
+ public:
+  using Measure = M (*)(const P&, const RunContext&);
+  using Predict = Pr (*)(const P&, const M&);
+  using Build = Report (*)(const P&, const M&, const Pr&);
+
+  FourPartLesson(typename TableLesson<P>::Flags table, Repetitions reps, Measure measure, Predict predict, Build build)
+      : TableLesson<P>(table, reps), measure_(measure), predict_(predict), build_(build) {}
+
+  std::unique_ptr<Lesson> clone() const override { return std::make_unique<FourPartLesson>(*this); }
+  Report run(const RunContext& ctx) override {
+    const P& p = this->params_of();
+    const M measurements = measure_(p, ctx);
+    const Pr prediction = predict_(p, measurements);
+    return build_(p, measurements, prediction);
+  }
+
+ private:
   Measure measure_;
   Predict predict_;
   Build build_;
-  P params_;
 };
 
 template <class P, class M, class Pr>

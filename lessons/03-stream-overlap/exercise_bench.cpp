@@ -28,18 +28,6 @@ namespace {
 
 constexpr std::uint32_t kInputSeed = 3;  // the lesson's own (measure.cpp): the same bytes
 
-// The first failure the student's CUDALAB_CHECK reported, in this child.
-struct Failed {
-  bool set = false;
-  std::string call, where;
-  int error = 0;
-} g_failed;
-
-void student_failed(const char* call, int error, const char* file, int line) {
-  if (g_failed.set) return;
-  g_failed = {true, call != nullptr ? call : "?", fmt::format("{}:{}", file != nullptr ? file : "?", line), error};
-}
-
 // The chunk whose bytes start at device pointer `p`: the kernel launcher's tag for the trace.
 struct ChildRig;
 ChildRig* g_rig = nullptr;
@@ -64,7 +52,7 @@ struct ChildRig {
     for (std::size_t b = 0; b < q.size; ++b) expected[b] = table[in[b]];
     for (const Chunk& c : chunks) lab_chunks.push_back({c.offset, c.count});
     lab = {in.data(), out.data(), device.data(), q.size, lab_chunks.data(), static_cast<int>(lab_chunks.size()),
-           handles.data(), static_cast<int>(handles.size()), &launch_for_student, &student_failed};
+           handles.data(), static_cast<int>(handles.size()), &launch_for_student, &note_student_failure};
   }
 
   int chunk_at(std::uintptr_t address, std::uintptr_t base) const {
@@ -94,11 +82,9 @@ struct ChildRig {
   void enqueue(cudaStream_t origin, const cudalab_exercise::PipelineHooks& hooks) {
     streams.fork(origin);
     hooks.pipeline(lab);
-    if (g_failed.set) {
-      throw StudentCudaError(msg("your pipeline(): {call} failed with {error} at {where}", arg("call", g_failed.call),
-                                 arg("error", std::string(cudaGetErrorName(static_cast<cudaError_t>(g_failed.error)))),
-                                 arg("where", g_failed.where)),
-                             false);
+    if (const auto failed = student_failure()) {
+      throw StudentCudaError(
+          student_failure_words(*failed, "pipeline()", cudaGetErrorName(static_cast<cudaError_t>(failed->error))), false);
     }
     streams.join(origin);
   }

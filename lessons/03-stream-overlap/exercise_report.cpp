@@ -214,27 +214,11 @@ std::vector<Finding> read_pipeline(const PipelineResult& result, const PipelineR
 
 namespace {
 
-// The student's run as the bench saw it: its result when it ran, else the verdict that ended it.
-struct Outcome {
-  bool ran = false;
-  Message verdict;  // why it did not run
-  PipelineResult result;
-};
+using Outcome = StudentOutcome<PipelineResult>;
 
 Outcome outcome_of(const StudentRun& student) {
-  Outcome o;
-  if (student.verdict != StudentVerdict::ran) {
-    o.verdict = student.words;
-    return o;
-  }
-  try {
-    o.result = result_from_json(student.result);
-    o.ran = !o.result.ms.empty();
-    if (!o.ran) o.verdict = "your pipeline() ran, but the bench timed nothing";
-  } catch (const UsageError& e) {
-    o.verdict = msg("the bench could not read what your pipeline() run brought back: {why}", arg("why", words_of(e)));
-  }
-  return o;
+  return cudalab::outcome_of<PipelineResult>(student, "pipeline()", result_from_json,
+                                             [](const PipelineResult& r) { return !r.ms.empty(); });
 }
 
 void add_yardstick(ReportBuilder& b, const Params& p, const Measurements& lab, const Outcome& o,

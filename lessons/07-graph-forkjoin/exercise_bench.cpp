@@ -20,18 +20,6 @@ namespace {
 
 using namespace graphs;
 
-// The first failure the student's CUDALAB_CHECK reported, in this child.
-struct Failed {
-  bool set = false;
-  std::string call, where;
-  int error = 0;
-} g_failed;
-
-void student_failed(const char* call, int error, const char* file, int line) {
-  if (g_failed.set) return;
-  g_failed = {true, call != nullptr ? call : "?", fmt::format("{}:{}", file != nullptr ? file : "?", line), error};
-}
-
 const TrainingStep* g_step = nullptr;
 void enqueue_for_student(int batch, cudaStream_t stream) {
   if (g_step != nullptr && batch >= 0 && batch < g_step->shape().batches) g_step->enqueue_batch(batch, stream);
@@ -71,11 +59,9 @@ Graph capture_students_graph(const cudalab_exercise::CaptureLab& lab, const cuda
   cudaGraph_t raw = nullptr;
   const cudaError_t ended = cudaStreamEndCapture(lab.origin, &raw);
   Graph graph(raw);  // owned whatever happens next
-  if (g_failed.set) {
-    throw StudentCudaError(msg("your capture(): {call} failed with {error} at {where}", arg("call", g_failed.call),
-                               arg("error", std::string(cudaGetErrorName(static_cast<cudaError_t>(g_failed.error)))),
-                               arg("where", g_failed.where)),
-                           false);
+  if (const auto failed = student_failure()) {
+    throw StudentCudaError(
+        student_failure_words(*failed, "capture()", cudaGetErrorName(static_cast<cudaError_t>(failed->error))), false);
   }
   if (ended != cudaSuccess) {
     (void)cudaGetLastError();
@@ -139,7 +125,7 @@ std::string serve_capture(const std::string& request_text, const StudentLibrary&
   for (int s = 0; s < streams.count(); ++s) workers.push_back(streams.worker(s));
   const cudalab_exercise::CaptureLab lab{streams.origin(), workers.data(), streams.count(), event_handles.data(),
                                          static_cast<int>(event_handles.size()), q.batches, &enqueue_for_student,
-                                         &student_failed};
+                                         &note_student_failure};
   const Graph graph = capture_students_graph(lab, hooks);
   CaptureResult result;
   result.shape = shape_of(graph.get());

@@ -22,26 +22,11 @@ std::size_t expected_width(const CaptureRequest& q) {
   return static_cast<std::size_t>(std::min(q.batches, q.streams));
 }
 
-struct Outcome {
-  bool ran = false;
-  Message verdict;
-  CaptureResult result;
-};
+using Outcome = StudentOutcome<CaptureResult>;
 
 Outcome outcome_of(const StudentRun& student) {
-  Outcome o;
-  if (student.verdict != StudentVerdict::ran) {
-    o.verdict = student.words;
-    return o;
-  }
-  try {
-    o.result = result_from_json(student.result);
-    o.ran = !o.result.per_step_us.empty();
-    if (!o.ran) o.verdict = "your capture() ran, but the bench timed nothing";
-  } catch (const UsageError& e) {
-    o.verdict = msg("the bench could not read what your capture() run brought back: {why}", arg("why", words_of(e)));
-  }
-  return o;
+  return cudalab::outcome_of<CaptureResult>(student, "capture()", result_from_json,
+                                            [](const CaptureResult& r) { return !r.per_step_us.empty(); });
 }
 
 void add_yardstick(ReportBuilder& b, const CaptureYardstick& lab, const Outcome& o, const StudentBuild& build) {

@@ -14,6 +14,12 @@ namespace cudalab {
 std::string render_stable(const Report& report) {
   std::ostringstream out;
   out << fmt::format("lesson {:02d} {}\n", report.lesson_number, report.lesson_slug);
+  // An exercise run says so, and which interface the student's file spoke (its source is theirs:
+  // the digest differs from student to student, so it is not for a diff).
+  if (report.exercise) {
+    out << fmt::format("exercise {} {} v{}\n", report.exercise->id, report.exercise->interface_name,
+                       report.exercise->interface_version);
+  }
   for (const auto& p : report.params) {
     out << fmt::format("param {}={}\n", p.name, p.stable ? p.value : "(device-dependent)");
   }

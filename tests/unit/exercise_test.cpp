@@ -16,6 +16,7 @@
 #include "common/exercise/student_run.hpp"
 #include "common/exercise/toolchain.hpp"
 #include "common/exercise/workspace.hpp"
+#include "common/report/render.hpp"
 #include "common/report/report_json.hpp"
 
 namespace cudalab {
@@ -183,6 +184,20 @@ TEST(Workspace, StatusesComeFromTheLastRun) {
   EXPECT_EQ(status_of_run(exercise_run(true, true, false, "")), ExerciseStatus::correct_but_slow);
   EXPECT_EQ(status_of_run(exercise_run(true, true, true, "")), ExerciseStatus::done);
   EXPECT_EQ(status_of_run(Report{}), ExerciseStatus::does_not_run);  // a run with no exercise checks is none
+}
+
+TEST(ExerciseRun, TheGraderFormSaysItIsAnExerciseAndTheJsonKeepsTheSource) {
+  const Report run = exercise_run(true, true, true, "void pipeline() {}\n");
+  const std::string stable = render_stable(run);
+  EXPECT_NE(stable.find("exercise 03-stream-overlap x v1\n"), std::string::npos) << stable;
+  EXPECT_EQ(stable.find("sha256"), std::string::npos);  // the source is the student's: not for a diff
+  const auto back = parse_saved_runs(report_to_json(run).dump(), "made-up");
+  ASSERT_TRUE(back.front().report.exercise.has_value());
+  EXPECT_EQ(back.front().report.exercise->source, "void pipeline() {}\n");  // kept as written, newline and all
+  nlohmann::json forged = report_to_json(run);
+  forged["exercise"]["source_digest"] = "sha256:0000";  // a digest that is not the source's is not believed
+  EXPECT_EQ(parse_saved_runs(forged.dump(), "forged").front().report.exercise->source_digest,
+            source_digest("void pipeline() {}\n"));
 }
 
 TEST(Workspace, TheFolderRemembersAndNeverOverwrites) {

@@ -1,16 +1,18 @@
 #include "common/core/run_children.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <mutex>
-#include <vector>
 
 namespace cudalab {
 
 namespace {
 
+constexpr std::size_t kRemembered = 256;  // far more children than any one run starts
+
 struct Children {
   std::mutex mutex;
-  std::vector<long> pids;
+  std::deque<long> pids;
 };
 
 Children& children() {
@@ -20,15 +22,11 @@ Children& children() {
 
 }  // namespace
 
-RunChild::RunChild(long pid) : pid_(pid) {
-  const std::lock_guard<std::mutex> lock(children().mutex);
-  children().pids.push_back(pid);
-}
-
-RunChild::~RunChild() {
+void count_as_this_run(long pid) {
   const std::lock_guard<std::mutex> lock(children().mutex);
   auto& pids = children().pids;
-  pids.erase(std::remove(pids.begin(), pids.end(), pid_), pids.end());
+  pids.push_back(pid);
+  if (pids.size() > kRemembered) pids.pop_front();
 }
 
 bool is_run_child(long pid) {

@@ -210,7 +210,8 @@ ChildOutcome run_child(const ChildSpec& spec) {
   }
   if (pid == 0) become_child(spec, argv, pipes.in, pipes.out, pipes.result, pipes.exec_error);
   ::setpgid(pid, pid);
-  const RunChild ours(pid);  // its GPU work is this run's, not another tenant's
+  count_as_this_run(pid);  // its GPU work is this run's, not another tenant's
+  outcome.pid = pid;
   pipes.in.close_read();
   pipes.out.close_write();
   pipes.result.close_write();

@@ -38,6 +38,7 @@ enum class ChildEnding {
 
 struct ChildOutcome {
   ChildEnding ending = ChildEnding::not_started;
+  long pid = 0;  // counted as this run's own (core/run_children.hpp): its GPU work is no tenant's
   int exit_code = 0;
   int signal = 0;
   double wall_s = 0;

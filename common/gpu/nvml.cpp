@@ -169,6 +169,7 @@ std::optional<std::vector<ProcessWork>> query_process_work(const std::string& pc
     std::vector<ProcessWork> work;
     for (unsigned i = 0; i < count && i < samples.size(); ++i) {
       const NvmlProcessSample& s = samples[i];
+      if (is_run_child(static_cast<long>(s.pid))) continue;  // the run's own child: the run's work
       work.push_back({static_cast<long>(s.pid), s.time_stamp_us, s.sm_util, s.mem_util, s.enc_util + s.dec_util});
     }
     return work;

@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "common/core/errors.hpp"
+#include "common/core/run_children.hpp"
 #include "common/exercise/child_process.hpp"
 #include "common/exercise/exercise.hpp"
 #include "common/exercise/source_check.hpp"
@@ -100,6 +101,16 @@ TEST(ChildProcess, AProgramThatCannotStartIsTheLabsProblem) {
   const ChildOutcome o = run_child(spec);
   EXPECT_EQ(o.ending, ChildEnding::not_started);
   EXPECT_THROW(judge_child(o, "pipeline()", 5), RuntimeError);
+}
+
+TEST(ChildProcess, TheChildIsCountedAsThisRunEvenAfterItEnded) {
+  // On the lab H200 NVML could not tell idle from working processes: the child, counted as
+  // another tenant, marked every exercise run disturbed, also in utilisation samples read after
+  // it had ended.
+  const ChildOutcome o = run_child(shell("exit 0"));
+  ASSERT_GT(o.pid, 0);
+  EXPECT_TRUE(is_run_child(o.pid));
+  EXPECT_FALSE(is_run_child(static_cast<long>(::getpid())));
 }
 
 TEST(ChildProcess, TheChildGetsNoNewPrivileges) {

@@ -22,10 +22,14 @@ failed=0
 grep -qF -- "$text" "$work/out" || { echo "FAIL: no line says: $text"; failed=1; }
 "$cudalab" exercise list --dir "$work" >"$work/list" 2>&1
 grep -q "^  $lesson  .*  $status" "$work/list" || { echo "FAIL: status is not '$status':"; cat "$work/list"; failed=1; }
-python3 - "$work/run.json" "$limit" <<'PY' || failed=1
+python3 - "$work/run.json" "$limit" "$status" <<'PY' || failed=1
 import json, sys
 run = json.load(open(sys.argv[1]))
 limit = float(sys.argv[2])
+# The child that ran the student's code is the run's own process, never a tenant that disturbs it.
+busy = [e for e in run.get("environment", []) if e.get("key") == "other_processes" and not e.get("ok")]
+if busy and sys.argv[3] == "done":
+    sys.exit("FAIL: the run counts a process beside it: " + busy[0]["summary"].get("en", ""))
 phases = {p["name"]: p["seconds"] for p in (run.get("queue") or {}).get("phases", [])}
 child = [s for name, s in phases.items() if name.startswith("your ")]
 if not child:

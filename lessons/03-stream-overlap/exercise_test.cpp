@@ -6,6 +6,8 @@
 #include "common/core/errors.hpp"
 #include "common/exercise/exercise.hpp"
 #include "common/exercise/workspace.hpp"
+#include "common/report/render.hpp"
+#include "common/report/translate.hpp"
 #include "exercise_report.hpp"
 
 using namespace cudalab;
@@ -219,6 +221,54 @@ TEST(PipelineReport, AVerdictEndsTheRunAndTheLabStillReports) {
   bool said = false;
   for (const auto& c : r.checks) said |= c.key == kExerciseRanCheck && c.summary.en() == crashed.words.en();
   EXPECT_TRUE(said);
+}
+
+}  // namespace
+
+// Every word of an exercise's report has its Chinese: each finding, each verdict, the timeline's
+// lanes, rendered in zh under the catalogue's audit (builder literals included, which xgettext
+// does not collect).
+namespace {
+
+TEST(PipelineReport, EveryFormInChineseHasItsEntry) {
+  const TranslationAudit audit;
+  TextStyle zh;
+  zh.lang = Lang::zh;
+  zh.timelines = true;
+  std::vector<StudentRun> runs;
+  PipelineResult r = result_with(4, 2);  // every finding at once
+  add_chunk(r, 0, 0, 0);
+  add(r, ActivityKind::h2d, 1, 0, 50, 1);
+  add(r, ActivityKind::kernel, 0, 20, 30, 1);
+  add(r, ActivityKind::d2h, 1, 50, 60, 1);
+  add(r, ActivityKind::h2d, 1, 0, 10, 2);
+  add(r, ActivityKind::kernel, 1, 10, 20, 2);
+  add(r, ActivityKind::h2d, 2, 0, 10, 3);
+  add(r, ActivityKind::sync, 5, 1, 2, -1, "cudaStreamSynchronize");
+  r.timeline->lanes.push_back({7, "stream 7"});
+  add(r, ActivityKind::kernel, 4, 70, 80, 3);
+  r.wrong_by_chunk = {0, 5, 6, 7};
+  runs.push_back(ran_with(r));
+  r.timeline.reset();
+  r.chunk_of_op.clear();
+  r.no_timeline = "CUPTI could not be used in this process";
+  runs.push_back(ran_with(r));
+  for (const auto verdict : {StudentVerdict::crashed, StudentVerdict::timed_out, StudentVerdict::cuda_error}) {
+    StudentRun s;
+    s.verdict = verdict;
+    s.words = msg("your {function} crashed with {signal}", arg("function", std::string("pipeline()")),
+                  arg("signal", std::string("SIGSEGV")));
+    s.output = "a line the student printed\n";
+    runs.push_back(s);
+  }
+  for (const auto& run : runs) {
+    Report report = report_for(run);
+    report.lesson_number = 3;  // as the run's stamp names it: its notes and catalogue
+    report.lesson_slug = "stream-overlap";
+    EXPECT_FALSE(render_text(report, zh).empty());
+  }
+  EXPECT_GT(audit.looked_up(), 50u);
+  for (const auto& templ : audit.missing()) ADD_FAILURE() << "no Chinese for the template: " << templ;
 }
 
 }  // namespace

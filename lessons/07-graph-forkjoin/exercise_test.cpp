@@ -5,6 +5,8 @@
 #include "common/core/errors.hpp"
 #include "common/exercise/exercise.hpp"
 #include "common/exercise/workspace.hpp"
+#include "common/report/render.hpp"
+#include "common/report/translate.hpp"
 #include "exercise_report.hpp"
 
 using namespace cudalab;
@@ -84,6 +86,36 @@ TEST(CaptureResultJson, RoundTripsAndRefusesNonsense) {
   bad = result_to_json(graph_of(4, 300));
   bad["width"] = 1000;
   EXPECT_THROW(result_from_json(bad), UsageError);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(CaptureReport, EveryFormInChineseHasItsEntry) {
+  const TranslationAudit audit;
+  TextStyle zh;
+  zh.lang = Lang::zh;
+  zh.timelines = true;
+  for (const std::size_t width : {std::size_t{1}, std::size_t{2}, std::size_t{4}}) {
+    CaptureResult r = graph_of(width, 400);
+    r.shape.nodes = 200;  // more nodes than the step's ops: the extra-nodes finding too
+    Report report = report_for(r);
+    report.lesson_number = 7;  // as the run's stamp names it: its notes and catalogue
+    report.lesson_slug = "graph-forkjoin";
+    EXPECT_FALSE(render_text(report, zh).empty());
+  }
+  StudentRun s;
+  s.verdict = StudentVerdict::cuda_error;
+  s.words = msg("your capture() left a stream unjoined ({error} from cudaStreamEndCapture): record an event on each "
+                "stream you forked into the capture and make lab.origin wait on it before the capture ends",
+                arg("error", std::string("cudaErrorStreamCaptureUnjoined")));
+  Report unjoined = build_capture_report(Params{}, lab(), s, StudentBuild{});
+  unjoined.lesson_number = 7;
+  unjoined.lesson_slug = "graph-forkjoin";
+  EXPECT_FALSE(render_text(unjoined, zh).empty());
+  EXPECT_GT(audit.looked_up(), 30u);
+  for (const auto& templ : audit.missing()) ADD_FAILURE() << "no Chinese for the template: " << templ;
 }
 
 }  // namespace

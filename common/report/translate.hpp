@@ -1,6 +1,6 @@
 // Chinese for every word cudalab prints besides the notes: section titles, labels, checks,
 // "try next" lines, the CLI's words and the renderer's own. One catalogue per lesson
-// (course-notes/zh/labels/NN-slug.po, or zh/NN-slug.labels.po beside a lesson's notes) and three
+// (course-notes/zh/labels/NN-slug.po) and three
 // shared (labels/cudalab.po, labels/cli.po, labels/exercise.po), embedded with the notes.
 //
 // Every text is a template with named arguments (core/message.hpp), translated before it is

@@ -339,10 +339,9 @@ TEST(Glossary, ZhNotesUseTheGlossaryTermsAndNoStraySpaces) {
   EXPECT_GT(files, 0);
 }
 
-// The zh strings the program prints: the msgstr lines of the label catalogues (zh/labels/*.po,
-// the command line's and every lesson's, and zh/NN-slug.labels.po beside a lesson's notes), their
-// placeholders ("{batches}") without their names, which are no words a reader sees. Each as
-// (where, text).
+// The zh strings the program prints: the msgstr lines of the label catalogues (zh/labels/*.po:
+// the shared ones, the command line's and every lesson's), their placeholders ("{batches}")
+// without their names, which are no words a reader sees. Each as (where, text).
 std::vector<std::pair<std::string, std::string>> program_strings() {
   std::vector<std::pair<std::string, std::string>> strings;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(kNotes)) {

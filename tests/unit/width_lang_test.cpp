@@ -488,6 +488,39 @@ TEST(Lang, SvgInChineseLeavesNoEnglishLabel) {
   EXPECT_GT(texts, 100u) << "the reference runs hold plots and timelines";
 }
 
+// Every word a lesson's run holds, rendered or not (sections, tables, facts, checks, plots,
+// timelines: Report's own walk, for_each_message), has its Chinese in the lesson's catalogue or a
+// shared one: every lesson's reference run and every run of another machine, as lesson 11's own
+// audit does for each of its report's forms. A lesson's unit tests audit the forms its runs here
+// do not show. A run of schema 1 holds its words in English, not as templates, and is shown so.
+TEST(Lang, EveryWordOfEveryLessonsRunsHasItsChinese) {
+  namespace fs = std::filesystem;
+  const fs::path runs = fs::path(CUDALAB_SOURCE_DIR) / "course-notes" / "runs";
+  std::set<int> lessons;
+  std::size_t files = 0;
+  for (const auto& folder : {runs, runs / "other-machines"}) {
+    for (const auto& entry : fs::directory_iterator(folder)) {
+      if (entry.path().extension() != ".json") continue;
+      ++files;
+      std::ifstream in(entry.path());
+      const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      if (text.find("\"schema\": \"cudalab-run/1\"") != std::string::npos) continue;
+      for (auto& report : load_runs(entry.path().string())) {
+        const std::string catalogue = fmt::format("{:02d}-{}", report.lesson_number, report.lesson_slug);
+        const TranslationAudit audit;
+        for_each_message(report, [&](const Message& text) { (void)tr(Lang::zh, text, catalogue); });
+        EXPECT_GT(audit.looked_up(), 20u) << entry.path().filename();
+        for (const auto& templ : audit.missing()) {
+          ADD_FAILURE() << entry.path().filename().string() << ": no Chinese for the template: " << templ;
+        }
+        lessons.insert(report.lesson_number);
+      }
+    }
+  }
+  EXPECT_GE(files, 2 * course().size() - 2) << "every lesson's reference run, and the other machines' runs";
+  for (const auto& e : course()) EXPECT_EQ(lessons.count(e.number), 1u) << "no run of lesson " << e.number;
+}
+
 // A grader's terminal at 60, 80 and 120 columns: `compare` against a run whose every figure is
 // out of tolerance and which was disturbed, and `grade` of its folder (write_class_folder).
 // Nothing is cut: the long name and the reasons appear whole, wrapped.

@@ -1,8 +1,10 @@
 #!/bin/sh
 # Every message template in the code has Chinese, and every catalogue entry is a template with
-# named placeholders: gettext's own tools, as a translator would run them. xgettext collects the templates (the literals given to msg(), Message, tr(), the words of
-# arg(), the error types and N_()), msgcat joins the zh catalogues, msgmerge sets them against the
-# templates, and msgattrib lists every template no catalogue translates.
+# named placeholders: gettext's own tools, as a translator would run them. xgettext collects the
+# templates (the literals given to msg(), Message, tr(), the words of arg(), the error types, N_(),
+# and the report builder's calls that take words: a label, a title, a check's summary, a note),
+# msgcat joins the zh catalogues, msgmerge sets them against the templates, and msgattrib lists
+# every template no catalogue translates.
 #   usage: templates_translated.sh SOURCE_DIR
 set -eu
 source_dir=$1
@@ -14,9 +16,13 @@ trap 'rm -rf "$work"' EXIT
 cd "$source_dir"
 find cli common lessons -name '*.cpp' -o -name '*.hpp' -o -name '*.cu' | LC_ALL=C sort > "$work/files"
 xgettext --language=C++ --from-code=UTF-8 --no-location --sort-output -k -kmsg:1 -kMessage:1 -ktr:2 -karg:2 -kN_:1 \
+  -kmeasured:2 -kderived:2 -kset_aside:2 -kfact:2 -ktext_cell:1 -ksection:2 -kverify:3 -kexpect:3 -ktry_next:2 \
+  -kheadline:1 -kwith_note:1 \
   -kError:1 -kUsageError:1 -kWaivedError:1 -kNoGpuError:1 -kRuntimeError:1 -kInterruptedError:1 \
   -kQueueTimeoutError:1 -kQueueUnavailableError:1 -kRendezvousError:1 \
-  --files-from="$work/files" -o "$work/templates.pot"
+  --files-from="$work/files" -o "$work/templates.pot.raw"
+# The catalogue looks a template up without its indent (translate.cpp): so does this check.
+sed 's/^msgid "  */msgid "/' "$work/templates.pot.raw" > "$work/templates.pot"
 templates=$(grep -c '^msgid "' "$work/templates.pot" || true)
 [ "$templates" -gt 10 ] || { echo "xgettext found only $templates templates"; exit 1; }
 find course-notes/zh -name '*.po' | LC_ALL=C sort > "$work/catalogues"

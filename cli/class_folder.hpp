@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cli/invocation.hpp"
-#include "common/report/class_checks.hpp"
+#include "common/grading/class_checks.hpp"
 
 namespace cudalab {
 

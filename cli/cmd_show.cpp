@@ -11,8 +11,8 @@
 #include "cli/preset_merge.hpp"
 #include "common/core/errors.hpp"
 #include "common/core/text_format.hpp"
-#include "common/report/compare.hpp"
-#include "common/report/copies.hpp"
+#include "common/grading/compare.hpp"
+#include "common/grading/copies.hpp"
 #include "common/report/translate.hpp"
 
 namespace cudalab {

@@ -12,7 +12,7 @@
 #include "common/core/errors.hpp"
 #include "common/core/files.hpp"
 #include "common/core/text_format.hpp"
-#include "common/report/copies.hpp"
+#include "common/grading/copies.hpp"
 #include "common/report/translate.hpp"
 
 namespace cudalab {

@@ -15,8 +15,8 @@
 #include "common/core/errors.hpp"
 #include "common/core/text_format.hpp"
 #include "cli/class_folder.hpp"
-#include "common/report/class_checks.hpp"
-#include "common/report/compare.hpp"
+#include "common/grading/class_checks.hpp"
+#include "common/grading/compare.hpp"
 #include "common/report/reference_runs.hpp"
 
 namespace cudalab {

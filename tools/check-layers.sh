@@ -3,6 +3,7 @@
 # already keeps CUDA headers out of the pure targets; this also keeps the folders honest:
 #   core   -> (nothing else)          model  -> core
 #   report -> core                    lesson -> core, report
+#   grading -> core, report (compare, grade, the gradebook: only the CLI includes it)
 #   queue  -> core                    gpu    -> core, queue
 #   exercise -> core, report, lesson (the student's code on the bench: no CUDA)
 #   pure (the lessons' params, model and report) -> core, model, report, lesson, exercise (never gpu)
@@ -23,6 +24,7 @@ allowed() {  # layer of the including file -> layers it may include
     core) echo "core" ;;
     model) echo "core model" ;;
     report) echo "core report" ;;
+    grading) echo "core report grading" ;;
     lesson) echo "core report lesson" ;;
     exercise) echo "core report lesson exercise" ;;
     queue) echo "core queue" ;;

@@ -13,7 +13,7 @@
 #include "common/core/errors.hpp"
 #include "common/core/stats.hpp"
 #include "common/report/builder.hpp"
-#include "common/report/compare.hpp"
+#include "common/grading/compare.hpp"
 #include "common/report/integrity.hpp"
 #include "common/report/json_field.hpp"
 #include "common/report/provenance.hpp"

@@ -1,4 +1,5 @@
-#include "common/report/compare.hpp"
+// B held to A metric by metric and check by check, and the verdict (compare.hpp).
+#include "common/grading/compare.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -128,15 +129,6 @@ void list_param_changes(Comparison& c) {
 
 }  // namespace
 
-TableFormat parse_table_format(const std::string& text) {
-  if (text == "text") return TableFormat::text;
-  if (text == "md") return TableFormat::md;
-  if (text == "csv") return TableFormat::csv;
-  throw UsageError(msg("--format: '{value}' is not one of text, md, csv", arg("value", text)));
-}
-
-Message listed(const std::vector<Message>& items) { return join(items, "; "); }
-
 Message source_words(const SavedRun& run) {
   constexpr std::string_view kBuiltIn = "built-in ";  // graders.cpp, load_run_argument
   if (run.built_in && run.source.rfind(kBuiltIn, 0) == 0) {
@@ -237,18 +229,5 @@ Comparison compare_runs(const SavedRun& a, const SavedRun& b, std::optional<doub
   }
   return c;
 }
-
-std::vector<Message> grade_problems(const GradeRow& row) {
-  if (row.run == nullptr) return {msg("unreadable: {problem}", arg("problem", row.problem))};
-  std::vector<Message> out = row.flags;
-  if (row.run->integrity.state == Integrity::modified) out.push_back(row.run->integrity.describe());
-  for (const auto& check : row.run->report.checks) {
-    if (check.kind == CheckKind::verify && !check.passed) out.push_back(msg("verify {key} failed", arg("key", check.key)));
-  }
-  for (const auto& reason : row.run->report.disturbance()) out.push_back(msg("disturbed: {reason}", arg("reason", reason)));
-  return out;
-}
-
-bool grade_passes(const GradeRow& row) { return row.superseded || grade_problems(row).empty(); }
 
 }  // namespace cudalab

@@ -1,6 +1,6 @@
-// Runs side by side, for instructors and graders: `cudalab compare A B...` holds each run B to a
-// baseline A metric by metric; `cudalab grade DIR` puts a class's submitted runs in one table.
-// Both are pure functions of saved runs (report_json.hpp, SavedRun), so they work without a GPU.
+// Two runs side by side, for instructors and graders: `cudalab compare A B...` holds each run B to
+// a baseline A metric by metric, and says whether B reproduces A. A pure function of saved runs
+// (report_json.hpp, SavedRun), so it works without a GPU.
 #pragma once
 
 #include <optional>
@@ -9,22 +9,17 @@
 
 #include "common/core/lang.hpp"
 #include "common/core/message.hpp"
+#include "common/grading/table_cells.hpp"
 #include "common/report/report_json.hpp"
 
 namespace cudalab {
 
-enum class TableFormat { text, md, csv };
-
 // However widely two runs spread, `compare` holds a metric to at most this many times the
 // lesson's own tolerance: beyond it a run is too noisy to judge, not close enough.
 inline constexpr double kMaxToleranceWidening = 2.0;
-TableFormat parse_table_format(const std::string& text);  // "text" | "md" | "csv"
 
 // A relative tolerance as the percent `--tolerance` takes: 0.15 -> "15%", 0.001 -> "0.1%".
 std::string percent_text(double relative);
-
-// Phrases as one list, "a; b; c" (in Chinese with the full-width semicolon: Catalogue::render).
-Message listed(const std::vector<Message>& items);
 
 // Where a run came from, for people: its file name (data), or "built-in 03-stream-overlap".
 Message source_words(const SavedRun& run);
@@ -93,31 +88,5 @@ Comparison compare_runs(const SavedRun& a, const SavedRun& b, std::optional<doub
 // Text and markdown in `lang`; CSV stays English (its cells are for programs).
 std::string render_comparisons(const std::vector<Comparison>& comparisons, TableFormat format, std::size_t width,
                                Lang lang = Lang::en);
-
-// One row of `cudalab grade`: a submitted run, or a file that is not one.
-struct GradeRow {
-  std::string file;
-  const SavedRun* run = nullptr;  // null when the file could not be read
-  Message problem;                // then why, one line
-
-  // Who handed it in, and when (report/class_checks.hpp).
-  std::string student;                  // "" when the file does not say
-  std::optional<long long> owner_uid;   // the file's owner, when the kernel says who the student is
-  double submitted_s = 0;               // the file's modification time: the latest submission counts
-  std::optional<int> named_lesson;      // the one lesson its file name names, if it names one
-  bool superseded = false;              // a later submission of the same student and lesson counts
-  std::vector<Message> flags;           // why it cannot count as the student's own work, one each
-};
-
-// Text, markdown or CSV: file, lesson, device, headline metrics, verify and expect verdicts,
-// whether the run is intact and whether it was disturbed (with why). Then one line: how many runs
-// pass (readable, intact or unsealed, clean, every verify check passed). Text keeps whole file
-// names: a row whose name does not fit beside its verdicts puts them on the next line.
-std::string render_grades(const std::vector<GradeRow>& rows, TableFormat format, std::size_t width,
-                          Lang lang = Lang::en);
-// A superseded row passes whatever it holds: only the latest submission counts.
-bool grade_passes(const GradeRow& row);
-// Why a row does not pass, one phrase each (empty: it passes); the caller renders each phrase.
-std::vector<Message> grade_problems(const GradeRow& row);
 
 }  // namespace cudalab

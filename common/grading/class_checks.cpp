@@ -1,11 +1,12 @@
-#include "common/report/class_checks.hpp"
+// The class's checks on each row of `cudalab grade`, and the gradebook they fill (class_checks.hpp).
+#include "common/grading/class_checks.hpp"
 
 #include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
 
-#include "common/report/copies.hpp"
+#include "common/grading/copies.hpp"
 
 namespace cudalab {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "common/report/compare.hpp"
+#include "common/grading/grade_rows.hpp"
 
 namespace cudalab {
 

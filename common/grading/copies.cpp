@@ -1,4 +1,5 @@
-#include "common/report/copies.hpp"
+// The marks that tell one run handed in twice, or a reference run copied (copies.hpp).
+#include "common/grading/copies.hpp"
 
 #include <cstring>
 #include <vector>

@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "common/core/text_format.hpp"
-#include "common/report/class_checks.hpp"
-#include "common/report/table_cells.hpp"
+#include "common/grading/class_checks.hpp"
+#include "common/grading/table_cells.hpp"
 #include "common/report/translate.hpp"
 
 namespace cudalab {

@@ -1,0 +1,19 @@
+// Whether a row of `cudalab grade` passes, and why not (grade_rows.hpp).
+#include "common/grading/grade_rows.hpp"
+
+namespace cudalab {
+
+std::vector<Message> grade_problems(const GradeRow& row) {
+  if (row.run == nullptr) return {msg("unreadable: {problem}", arg("problem", row.problem))};
+  std::vector<Message> out = row.flags;
+  if (row.run->integrity.state == Integrity::modified) out.push_back(row.run->integrity.describe());
+  for (const auto& check : row.run->report.checks) {
+    if (check.kind == CheckKind::verify && !check.passed) out.push_back(msg("verify {key} failed", arg("key", check.key)));
+  }
+  for (const auto& reason : row.run->report.disturbance()) out.push_back(msg("disturbed: {reason}", arg("reason", reason)));
+  return out;
+}
+
+bool grade_passes(const GradeRow& row) { return row.superseded || grade_problems(row).empty(); }
+
+}  // namespace cudalab

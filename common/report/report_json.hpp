@@ -1,49 +1,23 @@
-// The JSON form of a Report (schema "cudalab-run/1"; README.md, "Output", lists its fields).
-// Every number keeps its unit and all its samples; derived statistics are written for
-// convenience and recomputed from the samples when a run is read back.
+// The JSON form of a Report, both ways (schema "cudalab-run/2", kReportSchema; runs of the first
+// schema, "cudalab-run/1", are still read; README.md, "Output", lists its fields). Every number
+// keeps its unit and all its samples; derived statistics are written for convenience and
+// recomputed from the samples when a run is read back. Writing: report_json_write.cpp; reading:
+// report_json_read.cpp; loading a file of runs (SavedRun, included here): saved_run.hpp.
 #pragma once
 
 #include <string>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "common/report/integrity.hpp"
 #include "common/report/report.hpp"
+#include "common/report/saved_run.hpp"  // SavedRun: most readers of a run's JSON want it too
 
 namespace cudalab {
 
 nlohmann::json report_to_json(const Report& report);
 
-// Throws UsageError naming the file and the problem when the JSON is not a cudalab run.
-Report report_from_json(const nlohmann::json& json);
-
-// A run read back from a file, ready to print: every string in it has its control characters
-// made visible (text_format.hpp, printable()), so a crafted label cannot drive the terminal.
-struct SavedRun {
-  std::string source;  // the file name, or "built-in NN-lesson-name"
-  Report report;
-  IntegrityVerdict integrity;  // judged on the file's contents as written
-  bool built_in = false;       // a reference run built into the binary, named by its lesson
-};
-
-// The largest real run is 132 KB (lesson 02's reference run, timelines included; the busiest
-// timeline of the course has 234 operations) and `cudalab all --json` of the whole course about
-// 530 KB. 16 MiB is over a hundred times the largest run and thirty times the whole course, and
-// a file at the limit still reads and renders in about a second; a bigger
-// one is refused before a byte of it is read, so one submission cannot stall a class's grading.
-inline constexpr std::size_t kMaxRunFileBytes = std::size_t(16) << 20;
-
-// The runs in `text`: one run, or the array of runs `cudalab all --json` writes. Throws
-// UsageError, one line naming `source` and the problem, for anything that is not a cudalab run
-// (invalid or truncated JSON, null, an empty array, a wrong schema).
-std::vector<SavedRun> parse_saved_runs(const std::string& text, const std::string& source);
-
-// The same from a file. Only regular files are read (never blocks on a FIFO or a device); a
-// directory or a file over 16 MiB is a UsageError.
-std::vector<SavedRun> read_saved_runs(const std::string& path);
-
-// read_saved_runs without the verdicts.
-std::vector<Report> load_runs(const std::string& path);
+// Throws UsageError naming the file and the problem when the JSON is not a cudalab run; a problem
+// is named from `path` on, the run's place in a larger document ("[3]": the fourth run of many).
+Report report_from_json(const nlohmann::json& json, std::string path = "");
 
 }  // namespace cudalab

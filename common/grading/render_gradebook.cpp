@@ -34,14 +34,15 @@ void gradebook_text(std::ostringstream& out, const Gradebook& book, std::size_t 
   for (const auto& line : wrap_text(tr(lang, title), std::max<std::size_t>(width, 30))) {
     out << line << '\n';
   }
-  // "  NAME  03  05  passed": each lesson 4 columns, the tally at most 10; 3 columns a lesson
-  // where 4 would not fit the terminal beside a name of 8 (all eleven lessons at 60 columns).
-  const std::size_t tally = 10;
-  const std::size_t cell = 4 + 8 + 4 * book.lessons.size() + tally <= width ? 4 : 3;
+  // "  NAME  03  05  passed": two margins of 2, a name column of at least 8, each lesson 4
+  // columns and the tally at most 10; 3 columns a lesson where 4 would not fit the terminal beside
+  // the shortest name column (all eleven lessons at 60 columns).
+  constexpr std::size_t margins = 4, shortest_name = 8, tally = 10;
+  const std::size_t cell = margins + shortest_name + 4 * book.lessons.size() + tally <= width ? 4 : 3;
   const std::size_t cells = cell * book.lessons.size() + tally;
   std::size_t name_width = display_width(tr(lang, "student"));
   for (const auto& s : book.students) name_width = std::max(name_width, display_width(s));
-  name_width = std::min(name_width, std::max<std::size_t>(width > 4 + cells ? width - 4 - cells : 0, 8));
+  name_width = std::min(name_width, std::max(width > margins + cells ? width - margins - cells : 0, shortest_name));
   const std::string gap(cell - 2, ' ');
   std::string header = "  " + pad_right(tr(lang, "student"), name_width) + "  ";
   for (const int lesson : book.lessons) header += fmt::format("{:02d}", lesson) + gap;

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
 #include "cli/help_format.hpp"
@@ -57,11 +58,28 @@ void print_turn_times(Lang lang, std::size_t terminal) {
   }
 }
 
+// `list --format json`: the course as data, so that scripts (tools/gpu-batch.sh, gpu-pairs.sh)
+// read the lessons this build holds instead of keeping a list of their own.
+void print_course_json(Lang lang) {
+  nlohmann::json lessons = nlohmann::json::array();
+  for (const auto& e : course()) {
+    lessons.push_back({{"number", e.number},
+                       {"id", e.id()},
+                       {"slug", e.slug},
+                       {"title", e.title.in(lang)},
+                       {"summary", e.summary.in(lang)},
+                       {"gpus_needed", e.gpus_needed},
+                       {"usual_turn_s", e.usual_turn}});
+  }
+  const nlohmann::json out = {{"schema", "cudalab-course/1"}, {"version", kToolVersion}, {"lessons", lessons}};
+  std::cout << out.dump(2) << '\n';
+}
+
 }  // namespace
 
 void setup_list(CLI::App& app, CommandSetup& setup) {
   CLI::App* sub = app.add_subcommand("list", "the lessons in course order");
-  add_common_options(*sub, setup.inv.flags, {"lang"});
+  add_common_options(*sub, setup.inv.flags, {"lang", "format"});
   sub->add_flag("--times", setup.inv.list_times, "also the GPU time each lesson usually holds per turn");
   sub->callback([setup, sub] {
     setup.inv.command = Command::list;
@@ -99,6 +117,10 @@ void setup_completion(CLI::App& app, CommandSetup& setup) {
 }
 
 int run_list(const Invocation& inv) {
+  if (inv.flags.format == "json") {  // every lesson's turn is in it: --times adds nothing
+    print_course_json(inv.output.lang());
+    return to_int(ExitCode::success);
+  }
   print_course(inv.output.lang(), inv.output.style.width);
   if (inv.list_times) print_turn_times(inv.output.lang(), inv.output.style.width);
   return to_int(ExitCode::success);

@@ -140,7 +140,7 @@ Message flag_without_value(const CLI::App* parsed, const std::vector<std::string
 
 CommandLine::CommandLine()
     : app_("cudalab — a hands-on lab for GPU concurrency: streams, pinned memory, copy/compute overlap, "
-           "priorities, host callbacks and CUDA Graphs.",
+           "priorities, host callbacks, CUDA Graphs, several GPUs and unified memory.",
            "cudalab") {
   app_.formatter(std::make_shared<WrappingFormatter>([this] { return error_lang(); }));
   app_.footer(help_footer());

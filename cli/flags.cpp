@@ -57,7 +57,7 @@ FlagTable<CommonFlags> make_common_flags() {
       .flag("portable", &CommonFlags::portable,
             "only the lesson, its params and the verify results, identical on every correct GPU")
       .choice("color", &CommonFlags::color, {"auto", "always", "never"}, "colour (auto: only on a terminal, without NO_COLOR)")
-      .text("lang", &CommonFlags::lang, "zh|en", lang_problem, "language (default from LC_ALL/LANG)")
+      .text("lang", &CommonFlags::lang, "zh|en", lang_problem, "language (default from LC_ALL, LC_MESSAGES or LANG)")
       .flag("table", &CommonFlags::tables, "list the numbers behind each plot too")
       .text("svg", &CommonFlags::svg_dir, "DIR", [](const std::string& t) { return output_dir_problem(t); },
             "write each plot and timeline as an SVG file into DIR")

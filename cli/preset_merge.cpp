@@ -175,7 +175,7 @@ Message shown_value(const std::string& value) {
 Message resolved_value(const Invocation& inv, const LessonSetup* lesson, const std::string& name,
                        const std::string& value) {
   if (!value.empty()) return shown_value(value);
-  if (name == "lang") return msg("{lang} (from LC_ALL/LANG)", arg("lang", std::string(lang_name(inv.output.lang()))));
+  if (name == "lang") return msg("{lang} (from LC_ALL, LC_MESSAGES or LANG)", arg("lang", std::string(lang_name(inv.output.lang()))));
   if (name == "device") return Message("0 (every device, for a lesson that lists them)");
   if (lesson != nullptr && (name == "repeat" || name == "warmup")) {
     const Repetitions reps = lesson->lesson->default_repetitions();

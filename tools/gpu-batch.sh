@@ -38,6 +38,12 @@ fi
 find -L "$build" -name '*_tests.cmake' -exec touch {} + 2>/dev/null
 bin=$build/cudalab
 export NO_COLOR=1
+# The lessons this build holds, "NN-slug" a line, as the binary lists them: the registry is the
+# only list of lessons (a folder of lessons/ the build left out is not run).
+lesson_ids() {
+  "$bin" list --format json | python3 -c 'import json, sys
+for lesson in json.load(sys.stdin)["lessons"]: print(lesson["id"])'
+}
 {
   date -u +%FT%TZ
   nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.max,pcie.link.width.max --format=csv
@@ -94,8 +100,8 @@ PY
   # Against the built-in reference, or against the runs `record` just wrote (BASELINES=DIR holding
   # NN-slug.json), when the references are being re-recorded in the same session.
   echo "== five lone processes of each lesson, compared with ${BASELINES:-the built-in reference}"
-  for folder in lessons/[0-9][0-9]-*/; do
-    s=$(basename "$folder"); n=${s%%-*}
+  for s in $(lesson_ids); do
+    n=${s%%-*}
     case " ${LONE:-$n} " in *" $n "*) ;; *) continue ;; esac
     baseline=$n
     [ -n "${BASELINES:-}" ] && baseline=$BASELINES/$s.json
@@ -105,7 +111,7 @@ PY
       echo $? >"$out/logs/lone-$n-$i.compare.rc"
     done
   done
-  LONE=${LONE:-$(ls -d lessons/[0-9][0-9]-*/ | sed 's|lessons/\([0-9]*\)-.*|\1|' | tr '\n' ' ')} python3 - "$out" <<'PY'
+  LONE=${LONE:-$(lesson_ids | sed 's/-.*//' | tr '\n' ' ')} python3 - "$out" <<'PY'
 import json, os, statistics, sys
 out = sys.argv[1]
 print(f"{'lesson':7} {'headline':34} {'five lone processes':36} {'compare exits':14} {'GPU s/turn (median)':>20}")
@@ -198,8 +204,8 @@ peers)
   exit 0 ;;
 esac
 
-for folder in lessons/[0-9][0-9]-*/; do
-  s=$(basename "$folder"); n=${s%%-*}
+for s in $(lesson_ids); do
+  n=${s%%-*} folder=lessons/$s
   case " ${LESSONS:-$n} " in *" $n "*) ;; *) continue ;; esac
   args=$(cat "$folder/reference-args.txt" 2>/dev/null)
   echo "== $s $args"

@@ -4,7 +4,7 @@
 # A headline that moves by more than half the lesson's compare tolerance says the lesson must take
 # turns across the GPUs that share its PCIe path (README, "Several GPUs").
 #
-#   tools/gpu-pairs.sh [N] [LESSON...]        (default: 5 pairs of every single-GPU lesson)
+#   tools/gpu-pairs.sh [N] [LESSON...]        (default: 5 pairs of every lesson of one GPU)
 #
 # Runs on a machine with two GPUs; every run goes through the queue (each GPU has its own), so the
 # two runs of a pair measure at once. Environment: CUDALAB (the binary), GPU_PAIRS_KEEP=DIR.
@@ -17,7 +17,14 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 bin=${CUDALAB:-$repo/build/cudalab}
 [ -x "$bin" ] || die "no cudalab binary at $bin (set CUDALAB)"
 lessons=("$@")
-[ ${#lessons[@]} -gt 0 ] || lessons=(01 02 03 04 05 06 07 08 09)
+# By default every lesson of one GPU this build holds, as the binary lists them (the registry is
+# the only list of lessons).
+if [ ${#lessons[@]} -eq 0 ]; then
+  mapfile -t lessons < <("$bin" list --format json | python3 -c 'import json, sys
+for lesson in json.load(sys.stdin)["lessons"]:
+    if lesson["gpus_needed"] == 1: print("%02d" % lesson["number"])')
+  [ ${#lessons[@]} -gt 0 ] || die "$bin list --format json gave no lessons"
+fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/gpu-pairs.XXXXXX") || die "cannot make a temporary folder"
 trap '[ -n "${GPU_PAIRS_KEEP:-}" ] && mkdir -p "$GPU_PAIRS_KEEP" && cp -r "$work"/. "$GPU_PAIRS_KEEP"/; rm -rf "$work"' EXIT
 export NO_COLOR=1

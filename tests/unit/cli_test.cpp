@@ -38,6 +38,32 @@ TEST(Cli, ListShowsTheWholeCourseInOrder) {
   EXPECT_EQ(run({}).out.substr(0, 200), o.out.substr(0, 200)) << "no arguments shows the list too";
 }
 
+// What the lab's scripts read instead of a list of their own (tools/gpu-batch.sh, gpu-pairs.sh).
+TEST(Cli, ListAsJsonIsTheCourse) {
+  const Outcome o = run({"list", "--format", "json", "--lang", "en"});
+  ASSERT_EQ(o.code, 0) << o.err;
+  const nlohmann::json listed = nlohmann::json::parse(o.out);
+  EXPECT_EQ(listed.at("schema"), "cudalab-course/1");
+  const nlohmann::json& lessons = listed.at("lessons");
+  ASSERT_EQ(lessons.size(), course().size());
+  for (std::size_t i = 0; i < lessons.size(); ++i) {
+    const CourseEntry& lesson = course()[i];
+    SCOPED_TRACE(lesson.id());
+    EXPECT_EQ(lessons[i].at("id"), lesson.id());
+    EXPECT_EQ(lessons[i].at("number"), lesson.number);
+    EXPECT_EQ(lessons[i].at("slug"), lesson.slug);
+    EXPECT_EQ(lessons[i].at("summary"), lesson.summary.en);
+    EXPECT_EQ(lessons[i].at("gpus_needed"), lesson.gpus_needed);
+    EXPECT_DOUBLE_EQ(lessons[i].at("usual_turn_s").get<double>(), lesson.usual_turn);
+  }
+  const Outcome zh = run({"list", "--format", "json", "--lang", "zh"});
+  EXPECT_EQ(nlohmann::json::parse(zh.out).at("lessons").at(0).at("title"), course().front().title.zh);
+  const Outcome bad = run({"list", "--format", "yaml"});
+  EXPECT_EQ(bad.code, to_int(ExitCode::usage));
+  EXPECT_TRUE(testing_support::one_line(bad.err)) << bad.err;
+  EXPECT_NE(bad.err.find("--format"), std::string::npos) << bad.err;
+}
+
 TEST(Cli, VersionAndHelp) {
   EXPECT_EQ(run({"--version"}).code, 0);
   const Outcome help = run({"--help"});

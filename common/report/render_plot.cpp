@@ -23,33 +23,6 @@ std::string colored(const std::string& text, std::size_t series, bool color) {
   return fmt::format("\x1b[{}m{}\x1b[0m", kColors[series % std::size(kColors)], text);
 }
 
-struct Axis {
-  double lo = 0, hi = 1;
-  bool log = false;
-  double map(double v) const {  // 0..1
-    const double a = log ? std::log10(lo) : lo;
-    const double b = log ? std::log10(hi) : hi;
-    const double x = log ? std::log10(v) : v;
-    return b > a ? (x - a) / (b - a) : 0.5;
-  }
-};
-
-Axis axis_for(const std::vector<ResolvedSeries>& series, bool use_x, bool log) {
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  for (const auto& s : series) {
-    for (const auto& [x, y] : s.points) {
-      const double v = use_x ? x : y;
-      if (log && v <= 0) continue;
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
-    }
-  }
-  if (!std::isfinite(lo)) return {log ? 1.0 : 0.0, log ? 10.0 : 1.0, log};
-  if (!log && !use_x) lo = std::min(lo, 0.0);  // a linear value axis starts at zero: no exaggeration
-  if (hi == lo) hi = log ? lo * 10 : lo + 1;
-  return {lo, hi, log};
-}
-
 // A canvas of cells, each holding a braille pattern (lines) or a marker, and the series that drew it.
 class Canvas {
  public:
@@ -134,39 +107,96 @@ std::vector<std::string> legend(const std::vector<ResolvedSeries>& series, const
   return lines;
 }
 
+// What was left out, said under the plot in as many lines as the width needs.
+std::vector<std::string> left_out_lines(std::size_t left_out, const PlotStyle& style) {
+  if (left_out == 0) return {};
+  return wrap_text(style.said(left_out_note(left_out)), style.width);
+}
+
 }  // namespace
 
-std::vector<ResolvedSeries> resolve_plot(const Plot& plot, const Report& report) {
-  std::vector<ResolvedSeries> out;
+ResolvedPlot resolve_plot(const Plot& plot, const Report& report) {
+  // Only what the axis code can place: a log of zero or less, or an infinite or NaN value read
+  // from a student's file, would reach integer conversions with no value to give them.
+  const auto drawable = [&plot](double x, double y) {
+    return std::isfinite(x) && std::isfinite(y) && (!plot.log_x || x > 0) && (!plot.log_y || y > 0);
+  };
+  ResolvedPlot out;
   for (const auto& s : plot.series) {
     ResolvedSeries r{s.name, s.model, {}};
     for (const auto& p : s.points) {
-      if (p.metric.empty()) {
-        r.points.emplace_back(p.x, p.y);
+      double y = p.y;
+      if (!p.metric.empty()) {
+        const Metric* m = report.find_metric(p.metric);
+        if (m == nullptr || m->samples.empty()) continue;
+        y = m->summary().median;
+      }
+      if (!drawable(p.x, y)) {
+        ++out.left_out;
         continue;
       }
-      const Metric* m = report.find_metric(p.metric);
-      if (m != nullptr && !m->samples.empty()) r.points.emplace_back(p.x, m->summary().median);
+      r.points.emplace_back(p.x, y);
     }
-    if (!r.points.empty()) out.push_back(std::move(r));
+    if (!r.points.empty()) out.series.push_back(std::move(r));
   }
   return out;
 }
 
+Message left_out_note(std::size_t left_out) {
+  if (left_out == 0) return {};
+  return msg("points left out of this plot: {count} (not a finite number, or not above zero on a log axis)",
+             arg("count", std::to_string(left_out)));
+}
+
+double AxisRange::fraction(double v) const {
+  const double a = log ? std::log10(lo) : lo, b = log ? std::log10(hi) : hi, x = log ? std::log10(v) : v;
+  if (!(b > a)) return 0.5;
+  // Halved first: b - a of two finite values may still overflow (-1e308 to 1e308).
+  const double t = (x / 2 - a / 2) / (b / 2 - a / 2);
+  return std::isnan(t) ? 0.5 : std::clamp(t, 0.0, 1.0);
+}
+
+AxisRange axis_range(const std::vector<ResolvedSeries>& series, bool x, bool log) {
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (const auto& s : series) {
+    for (const auto& p : s.points) {  // every point is drawable (resolve_plot)
+      const double v = x ? p.first : p.second;
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+  }
+  if (!(lo <= hi)) return {log ? 1.0 : 0.0, log ? 10.0 : 1.0, log};
+  if (!log && !x) lo = std::min(lo, 0.0);  // a linear value axis starts at zero: no exaggeration
+  if (hi == lo && log) {
+    if (std::isfinite(lo * 10)) hi = lo * 10;
+    else lo = hi / 10;
+  } else if (hi == lo) {
+    // One unit wide, or wider where a unit is lost in the value's precision (1e300 + 1 == 1e300).
+    const double pad = std::max(1.0, std::fabs(lo) * 1e-3);
+    if (std::isfinite(lo + pad)) hi = lo + pad;
+    else lo -= pad;
+  }
+  return {lo, hi, log};
+}
+
 std::vector<double> axis_ticks(double lo, double hi, bool log_scale) {
+  constexpr int kMaxTicks = 12;
   std::vector<double> ticks;
+  if (!std::isfinite(lo) || !std::isfinite(hi)) return ticks;
   if (!(hi > lo)) return {lo};
   if (log_scale && lo > 0) {
-    // Decades; for a range of many decades, every 2nd or 3rd so labels do not crowd.
-    const int first = static_cast<int>(std::ceil(std::log10(lo) - 1e-9));
-    const int last = static_cast<int>(std::floor(std::log10(hi) + 1e-9));
-    const int step = std::max(1, (last - first + 1) / 6);
-    for (int e = first; e <= last; e += step) ticks.push_back(std::pow(10.0, e));
+    // Decades (exponents within +-324, kept as doubles); for a range of many decades, every 2nd or
+    // 3rd so labels do not crowd.
+    const double first = std::ceil(std::log10(lo) - 1e-9);
+    const double last = std::floor(std::log10(hi) + 1e-9);
+    const double step = std::max(1.0, std::floor((last - first + 1) / 6));
+    for (double e = first; e <= last; e += step) ticks.push_back(std::pow(10.0, e));
     if (ticks.size() >= 2) return ticks;
     ticks.clear();
   }
-  const double raw = (hi - lo) / 5.0;
-  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+  const double raw = hi / 5 - lo / 5;  // (hi - lo) / 5, which cannot overflow
+  const double magnitude = raw > 0 ? std::pow(10.0, std::floor(std::log10(raw))) : 0.0;
+  if (!(magnitude > 0) || !std::isfinite(magnitude)) return {lo, hi};
   double step = magnitude;
   for (double m : {1.0, 2.0, 5.0, 10.0}) {
     if (m * magnitude >= raw) {
@@ -174,15 +204,24 @@ std::vector<double> axis_ticks(double lo, double hi, bool log_scale) {
       break;
     }
   }
-  for (double t = std::ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) ticks.push_back(std::fabs(t) < step * 1e-9 ? 0.0 : t);
+  // Counted, not summed: where a step is lost in the value's precision, t += step would not move.
+  const double first = std::ceil(lo / step);
+  for (int k = 0; k < kMaxTicks; ++k) {
+    const double t = (first + k) * step;
+    if (!std::isfinite(t) || !(t <= hi + step * 1e-9)) break;
+    if (!ticks.empty() && t <= ticks.back()) continue;
+    ticks.push_back(std::fabs(t) < step * 1e-9 ? 0.0 : t);
+  }
   return ticks;
 }
 
 std::string tick_label(double value, const std::string& unit) {
-  if (unit == "B") return format_bytes(static_cast<std::uint64_t>(std::llround(value)));
+  if (unit == "B" && value >= 0 && value < 0x1p63) return format_bytes(static_cast<std::uint64_t>(std::llround(value)));
   if (value == 0 || !std::isfinite(value)) return fmt::format("{}", value == 0 ? 0.0 : value);
-  // Three significant digits, written out: "1000", "2500", "0.25", never "1e+03".
+  // Three significant digits, written out: "1000", "2500", "0.25", never "1e+03"; past a dozen
+  // digits either way (a hand-made run's 1e300) the exponent is shorter than the digits.
   const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(value))));
+  if (magnitude > 12 || magnitude < -12) return fmt::format("{:.3g}", value);
   std::string text = fmt::format("{:.{}f}", value, std::clamp(2 - magnitude, 0, 15));
   if (text.find('.') != std::string::npos) {
     text.erase(text.find_last_not_of('0') + 1);
@@ -193,20 +232,26 @@ std::string tick_label(double value, const std::string& unit) {
 
 std::vector<double> size_ticks(double lo, double hi) {
   // Sizes read best as powers of two: every 4th, 16th or 64th power so at most ~6 ticks.
+  constexpr std::size_t kMostTicks = 6;
   std::vector<double> ticks;
+  if (!(lo > 0) || !std::isfinite(hi) || !(hi >= lo)) return ticks;
+  const double limit = hi * (1 + 1e-9);  // may be infinite for hi near the largest double: the count stops it
   for (double factor : {4.0, 16.0, 64.0, 1024.0}) {
     ticks.clear();
-    for (double t = std::pow(2.0, std::ceil(std::log2(lo) - 1e-9)); t <= hi * (1 + 1e-9); t *= factor) ticks.push_back(t);
-    if (ticks.size() <= 6) break;
+    for (double t = std::pow(2.0, std::ceil(std::log2(lo) - 1e-9)); t <= limit && ticks.size() <= kMostTicks; t *= factor) {
+      ticks.push_back(t);
+    }
+    if (ticks.size() <= kMostTicks) break;
   }
   return ticks;
 }
 
 std::vector<std::string> render_plot(const Plot& plot, const Report& report, const PlotStyle& style) {
-  const auto series = resolve_plot(plot, report);
-  if (series.empty()) return {};
-  const Axis xa = axis_for(series, true, plot.log_x);
-  const Axis ya = axis_for(series, false, plot.log_y);
+  const ResolvedPlot resolved = resolve_plot(plot, report);
+  const auto& series = resolved.series;
+  if (series.empty()) return left_out_lines(resolved.left_out, style);
+  const AxisRange xa = axis_range(series, true, plot.log_x);
+  const AxisRange ya = axis_range(series, false, plot.log_y);
   const auto xt = plot.log_x && plot.x_unit == "B" ? size_ticks(xa.lo, xa.hi) : axis_ticks(xa.lo, xa.hi, plot.log_x);
   const auto yt = axis_ticks(ya.lo, ya.hi, plot.log_y);
 
@@ -215,8 +260,8 @@ std::vector<std::string> render_plot(const Plot& plot, const Report& report, con
   const std::size_t left = label_w + 2;  // "54.3 ┤"
   const std::size_t cols = style.width > left + 12 ? style.width - left - 2 : 10;
   Canvas canvas(cols, kPlotRows);
-  auto dot_x = [&](double x) { return std::lround(xa.map(x) * static_cast<double>(2 * cols - 1)); };
-  auto dot_y = [&](double y) { return std::lround((1.0 - ya.map(y)) * static_cast<double>(4 * kPlotRows - 1)); };
+  auto dot_x = [&](double x) { return std::lround(xa.fraction(x) * static_cast<double>(2 * cols - 1)); };
+  auto dot_y = [&](double y) { return std::lround((1.0 - ya.fraction(y)) * static_cast<double>(4 * kPlotRows - 1)); };
 
   std::size_t measured = 0;
   for (std::size_t i = 0; i < series.size(); ++i) {
@@ -277,6 +322,7 @@ std::vector<std::string> render_plot(const Plot& plot, const Report& report, con
   const std::size_t xw = display_width(x_title);
   lines.push_back(std::string(left + (cols > xw ? (cols - xw) / 2 : 0), ' ') + x_title);
   for (auto& l : legend(series, style, left)) lines.push_back(std::move(l));
+  for (auto& l : left_out_lines(resolved.left_out, style)) lines.push_back(std::move(l));
   return lines;
 }
 

@@ -54,31 +54,8 @@ std::string text(double x, double y, const std::string& s, const char* anchor = 
                      size, anchor, escape(s));
 }
 
-struct Range {
-  double lo, hi;
-  bool log;
-  double at(double v, double from, double to) const {
-    const double a = log ? std::log10(lo) : lo, b = log ? std::log10(hi) : hi;
-    const double t = b > a ? ((log ? std::log10(v) : v) - a) / (b - a) : 0.5;
-    return from + t * (to - from);
-  }
-};
-
-Range range_of(const std::vector<ResolvedSeries>& series, bool x, bool log) {
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  for (const auto& s : series) {
-    for (const auto& p : s.points) {
-      const double v = x ? p.first : p.second;
-      if (log && v <= 0) continue;
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
-    }
-  }
-  if (!std::isfinite(lo)) return {1, 10, log};
-  if (!log && !x) lo = std::min(lo, 0.0);
-  if (hi == lo) hi = log ? lo * 10 : lo + 1;
-  return {lo, hi, log};
-}
+// Where v lies between `from` and `to` on the axis.
+double at(const AxisRange& r, double v, double from, double to) { return from + r.fraction(v) * (to - from); }
 
 std::string marker(double x, double y, std::size_t k, const char* color) {
   switch (k % 3) {
@@ -99,17 +76,17 @@ std::string axis_title(const Message& label, const std::string& unit, bool show_
          (log_scale ? " · " + tr(lang, "log scale") : "");
 }
 
-void plot_axes(const Plot& plot, const Range& xr, const Range& yr, Lang lang, std::string_view notes_file,
+void plot_axes(const Plot& plot, const AxisRange& xr, const AxisRange& yr, Lang lang, std::string_view notes_file,
                std::string& svg) {
   const double x0 = kLeft, x1 = kWidth - kRight, y0 = kHeight - kBottom, y1 = kTop;
   for (double t : axis_ticks(yr.lo, yr.hi, plot.log_y)) {
-    const double y = yr.at(t, y0, y1);
+    const double y = at(yr, t, y0, y1);
     svg += fmt::format("<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#ddd\"/>\n", x0, y, x1, y);
     svg += text(x0 - 8, y + 5, tick_label(t, plot.y_unit), "end");
   }
   const auto x_ticks = plot.log_x && plot.x_unit == "B" ? size_ticks(xr.lo, xr.hi) : axis_ticks(xr.lo, xr.hi, plot.log_x);
   for (double t : x_ticks) {
-    const double x = xr.at(t, x0, x1);
+    const double x = at(xr, t, x0, x1);
     svg += fmt::format("<line x1=\"{:.1f}\" y1=\"{}\" x2=\"{:.1f}\" y2=\"{}\" stroke=\"#ddd\"/>\n", x, y1, x, y0);
     svg += text(x, y0 + 22, tick_label(t, plot.x_unit));
   }
@@ -123,8 +100,9 @@ void plot_axes(const Plot& plot, const Range& xr, const Range& yr, Lang lang, st
 }  // namespace
 
 std::string plot_svg(const Plot& plot, const Report& report, Lang lang) {
-  const auto series = resolve_plot(plot, report);
-  const Range xr = range_of(series, true, plot.log_x), yr = range_of(series, false, plot.log_y);
+  const ResolvedPlot resolved = resolve_plot(plot, report);
+  const auto& series = resolved.series;
+  const AxisRange xr = axis_range(series, true, plot.log_x), yr = axis_range(series, false, plot.log_y);
   const double x0 = kLeft, x1 = kWidth - kRight, y0 = kHeight - kBottom, y1 = kTop;
   const auto words = [&](const Message& t) { return tr(lang, t, report.notes_file()); };
   std::string svg = header(words(plot.title));
@@ -136,13 +114,13 @@ std::string plot_svg(const Plot& plot, const Report& report, Lang lang) {
     const auto& s = series[i];
     if (s.model) {
       std::string points;
-      for (const auto& p : s.points) points += fmt::format("{:.1f},{:.1f} ", xr.at(p.first, x0, x1), yr.at(p.second, y0, y1));
+      for (const auto& p : s.points) points += fmt::format("{:.1f},{:.1f} ", at(xr, p.first, x0, x1), at(yr, p.second, y0, y1));
       svg += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"6 4\"/>\n",
                          points, color);
       svg += fmt::format("<line x1=\"{:.1f}\" y1=\"{}\" x2=\"{:.1f}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"6 4\"/>\n",
                          legend_x, kHeight - 24, legend_x + 24, kHeight - 24, color);
     } else {
-      for (const auto& p : s.points) svg += marker(xr.at(p.first, x0, x1), yr.at(p.second, y0, y1), measured, color);
+      for (const auto& p : s.points) svg += marker(at(xr, p.first, x0, x1), at(yr, p.second, y0, y1), measured, color);
       svg += marker(legend_x + 12, kHeight - 24, measured, color);
       ++measured;
     }
@@ -150,6 +128,7 @@ std::string plot_svg(const Plot& plot, const Report& report, Lang lang) {
     svg += text(legend_x + 30, kHeight - 19, name, "start", 14);
     legend_x += 40 + 8.0 * static_cast<double>(display_width(name));
   }
+  if (resolved.left_out > 0) svg += text(x1, kTop - 12, words(left_out_note(resolved.left_out)), "end", 13);
   return svg + "</svg>\n";
 }
 

@@ -133,6 +133,14 @@ def first_metric(doc):
     return None
 
 
+def first_plot(doc):
+    for section in doc.get("sections", []):
+        for plot in section.get("plots", []):
+            if any(series.get("points") for series in plot.get("series", [])):
+                return plot
+    return None
+
+
 def first_verify(doc):
     return next((c for c in doc.get("checks", []) if c.get("kind") == "verify"), None)
 
@@ -175,6 +183,23 @@ def structural_mutants(text, doc, changed):
             m.update(samples=[1.7976931348623157e308] * max(1, len(m.get("samples", []))),
                      median=1.7976931348623157e308, min=-1.7976931348623157e308, max=5e-324)
     yield edited("huge", "numbers at the ends of int64 and double", huge)
+
+    def log_axes_out_of_domain(d):
+        # issue 50: show of a log-x plot with an x <= 0 overflowed an int in the axis code.
+        plot = first_plot(d)
+        plot.update(log_x=True, log_y=True)
+        ends = [-1.0, 0.0, 1.7976931348623157e308, 5e-324, -1.7976931348623157e308]
+        for k, series in enumerate(plot["series"]):
+            for i, point in enumerate(series.get("points", [])):
+                point["x"] = ends[(i + k) % len(ends)]
+                if "metric" not in point:
+                    point["y"] = -ends[(i + k + 1) % len(ends)]
+    if first_plot(doc) is not None:
+        yield edited("logx", "a log plot with x <= 0 and x at the ends of double", log_axes_out_of_domain)
+        one = edited("p1e400", "a plot point's x of 1e400 (infinite)", lambda d: next(
+            s for s in first_plot(d)["series"] if s.get("points"))["points"][0].update(x="__INF__"))
+        one.text = one.text.replace(b'"__INF__"', b"1e400")
+        yield one
     past = edited("past", "1e400 and a 400-digit integer", lambda d: d["lesson"].update(number="__BIG__", title="__INF__"))
     past.text = past.text.replace(b'"__BIG__"', b"9" * 400).replace(b'"__INF__"', b"1e400")
     yield past

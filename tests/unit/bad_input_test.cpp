@@ -7,9 +7,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <regex>
 #include <sstream>
 
@@ -18,7 +20,10 @@
 #include "cli/app.hpp"
 #include "cli/course.hpp"
 #include "common/core/errors.hpp"
+#include "common/core/text_format.hpp"
 #include "common/report/reference_runs.hpp"
+#include "common/report/render_plot.hpp"
+#include "common/report/translate.hpp"
 #include "test_support.hpp"
 
 using namespace cudalab;
@@ -144,4 +149,96 @@ TEST(BadInput, EscapesInASavedRunStayVisibleText) {
   EXPECT_EQ(o.out.find('\x1b'), std::string::npos);
   EXPECT_EQ(o.out.find('\x07'), std::string::npos);
   EXPECT_NE(o.out.find("evil \\x1b]0;owned"), std::string::npos);
+}
+
+// issue 50 item 1: a saved run's plot with points no axis can place (x <= 0 on a log axis, the
+// ends of a double, infinity) is drawn from the rest, says how many it left out in the reader's
+// language, and its ticks stay few and finite (the axis code overflowed an int on such a run).
+namespace {
+Report undrawable_plot_report() {
+  Report r;
+  r.lesson_number = 2;
+  r.lesson_slug = testing_support::slug_of(2);
+  Section s;
+  s.key = "sweep";
+  s.title = "bandwidth by size";
+  Plot p{"h2d", "H2D bandwidth by copy size", "copy size", "B", "bandwidth", "GB/s", true, true, {}};
+  const double inf = std::numeric_limits<double>::infinity();
+  const double big = std::numeric_limits<double>::max(), tiny = std::numeric_limits<double>::denorm_min();
+  PlotSeries measured_points{"pinned", {{-1, "", 5}, {0, "", 5}, {4096, "", 10}, {big, "", 20}, {tiny, "", 30}}, false};
+  PlotSeries model{"pinned model", {{4096, "", 0}, {inf, "", 3}, {65536, "", -big}, {1 << 20, "", big}}, true};
+  p.series = {measured_points, model};
+  s.plots.push_back(p);
+  r.sections.push_back(s);
+  return r;
+}
+}  // namespace
+
+TEST(BadInput, APlotLeavesOutWhatNoAxisCanPlaceAndSaysSoInBothLanguages) {
+  const Report r = undrawable_plot_report();
+  const Plot& plot = r.sections[0].plots[0];
+  EXPECT_EQ(resolve_plot(plot, r).left_out, 5u) << "x -1 and 0 on a log axis, x inf, y 0 and -max on a log axis";
+  for (const Lang lang : {Lang::en, Lang::zh}) {
+    PlotStyle style{60, true, false, [lang](const Message& m) { return tr(lang, m); }};
+    const auto lines = render_plot(plot, r, style);
+    std::string all;
+    for (const auto& line : lines) {
+      EXPECT_LE(display_width(line), 60u) << "[" << line << "]";
+      all += line + "\n";
+    }
+    EXPECT_NE(all.find(lang == Lang::zh ? "此图略去的点：5 个" : "points left out of this plot: 5"), std::string::npos)
+        << all;
+    for (const char* garbage : {"nan", "inf", "-2147483648", "9223372036854775807"}) {
+      EXPECT_EQ(all.find(garbage), std::string::npos) << garbage << " in\n" << all;
+    }
+  }
+  // Nothing drawable at all: the note alone, not an empty axis.
+  Report none = r;
+  none.sections[0].plots[0].series = {{"pinned", {{-1, "", 5}, {0, "", 5}}, false}};
+  const auto lines = render_plot(none.sections[0].plots[0], none, PlotStyle{});
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines[0].rfind("points left out of this plot: 2", 0), 0u) << lines[0];
+}
+
+TEST(BadInput, AxisTicksAreFewAndFiniteAtTheEndsOfADouble) {
+  const double big = std::numeric_limits<double>::max(), inf = std::numeric_limits<double>::infinity();
+  const std::vector<std::pair<double, double>> ranges = {
+      {-big, big}, {1e300, std::nextafter(1e300, inf)}, {5e-324, 1e-323}, {1, big}, {5e-324, big}};
+  for (const auto& [lo, hi] : ranges) {
+    for (const bool log : {false, true}) {
+      const auto ticks = axis_ticks(lo, hi, log);
+      EXPECT_LE(ticks.size(), 12u) << lo << " " << hi << " log " << log;
+      for (double t : ticks) EXPECT_TRUE(std::isfinite(t)) << lo << " " << hi;
+      for (double t : ticks) EXPECT_LT(tick_label(t, "").size(), 16u) << t;
+    }
+    EXPECT_LE(size_ticks(lo > 0 ? lo : 1, hi).size(), 7u) << lo << " " << hi;
+  }
+  EXPECT_TRUE(axis_ticks(1, inf, true).empty());
+  EXPECT_TRUE(size_ticks(1, inf).empty());
+  EXPECT_EQ(tick_label(1e300, "B"), "1e+300") << "past 2^63 bytes a size is a number";
+}
+
+// The same through `show`, a student's file under both languages.
+TEST(BadInput, ShowOfALogPlotWithXAtZeroOrBelowSaysWhatItLeftOut) {
+  auto run_json = nlohmann::json::parse(*reference_run(testing_support::reference_run_name(2)));
+  std::size_t changed = 0;
+  for (auto& section : run_json["sections"]) {
+    if (!section.contains("plots")) continue;
+    for (auto& plot : section["plots"]) {
+      plot["log_x"] = true;
+      for (auto& series : plot["series"]) {
+        series["points"][0]["x"] = changed++ % 2 == 0 ? 0.0 : -1.0;
+      }
+    }
+  }
+  ASSERT_GT(changed, 0u) << "lesson 02's run has plots";
+  run_json.erase("digest");
+  const std::string path = testing::TempDir() + "cudalab_log_x_at_zero.json";
+  std::ofstream(path) << run_json.dump();
+  for (const std::string lang : {"en", "zh"}) {
+    const Outcome o = run({"show", path, "--lang", lang, "--color", "never"});
+    EXPECT_EQ(o.code, 1) << "a run without its digest is modified: " << o.err;
+    EXPECT_TRUE(one_line(o.err)) << o.err;
+    EXPECT_NE(o.out.find(lang == "zh" ? "此图略去的点：" : "points left out of this plot: "), std::string::npos) << o.out;
+  }
 }

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "common/core/errors.hpp"
+#include "common/report/notes_claims.hpp"
 #include "common/report/notes_figures.hpp"
 
 namespace cudalab {
@@ -60,7 +61,16 @@ std::optional<std::string> notes_section(Lang lang, std::string_view file, std::
   if (text == nullptr) return std::nullopt;
   auto section = detail::find_section(text, key);
   if (!section) return section;
-  return expand_figures(*section, builtin_figures(lang, file)).text;
+  return render_notes_text(*section, builtin_figures(lang, file)).text;
+}
+
+std::optional<std::string> notes_section(Lang lang, const Report& run, std::string_view key) {
+  const std::string file = run.notes_file();
+  const char* text = find_file(lang, file);
+  if (text == nullptr) return std::nullopt;
+  auto section = detail::find_section(text, key);
+  if (!section) return section;
+  return render_notes_text(*section, run_figures(lang, run)).text;
 }
 
 std::optional<std::string> notes_section_source(Lang lang, std::string_view file, std::string_view key) {

@@ -17,9 +17,15 @@
 
 namespace cudalab {
 
+struct Report;
+
 // The body of one section, without its heading, its figures filled in from the lesson's reference
 // run (notes_figures.hpp); nullopt when the file or key is missing.
 std::optional<std::string> notes_section(Lang lang, std::string_view file, std::string_view key);
+// The same section as shown with `run` (a live run, a run read from a file, or a built-in reference
+// run): its claims and figures are that run's own, only another lesson's figures come from that
+// lesson's reference run. nullopt when the run's notes file or the key is missing.
+std::optional<std::string> notes_section(Lang lang, const Report& run, std::string_view key);
 // The same as written, with its {{...}} references (for tests).
 std::optional<std::string> notes_section_source(Lang lang, std::string_view file, std::string_view key);
 

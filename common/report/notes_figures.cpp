@@ -168,6 +168,37 @@ Result const_figure(std::string_view name, const FigureSource& source) {
   return found(f);
 }
 
+// Which run a figure is from, as data: "NVIDIA H200, 2026-12-02" (its devices, the day it was
+// recorded), for a sentence that cites another run than the one shown. `name` "this" is the run
+// shown, else another lesson's reference run ("02-pinned-vs-pageable").
+Result run_figure(std::string_view name, const FigureSource& source) {
+  const Report* run = name == "this" ? source.run : source.other_run ? source.other_run(name) : nullptr;
+  if (run == nullptr) return failed("no run " + std::string(name));
+  std::string text;
+  std::size_t same = 0;
+  for (std::size_t i = 0; i < run->devices.size(); ++i) {
+    if (i > 0 && run->devices[i].name == run->devices[i - 1].name) {
+      ++same;
+      continue;
+    }
+    text += (text.empty() ? "" : " + ") + run->devices[i].name;
+  }
+  if (same > 0 && same + 1 == run->devices.size()) text = fmt::format("{} × {}", same + 1, run->devices.front().name);
+  if (text.empty()) return failed("run " + std::string(name) + " names no device");
+  if (run->recorded_at.size() >= 10) text += ", " + run->recorded_at.substr(0, 10);
+  return found(text_value(text));
+}
+
+// A property of the run's first device: its name, SM count or copy engines, as the run recorded it.
+Result device_figure(std::string_view name, const FigureSource& source) {
+  if (source.run == nullptr || source.run->devices.empty()) return failed("the run names no device");
+  const DeviceSummary& d = source.run->devices.front();
+  if (name == "name") return found(text_value(d.name));
+  if (name == "sms") return found(quantity(d.sm_count, ""));
+  if (name == "copy_engines") return found(quantity(d.copy_engines, ""));
+  return failed("no device property " + std::string(name) + " (name, sms, copy_engines)");
+}
+
 // The length of a leading "NN-slug/" (another lesson's run), or 0.
 std::size_t other_run_prefix(std::string_view body) {
   const std::size_t slash = body.find('/');
@@ -195,8 +226,10 @@ Result operand(std::string_view body, const FigureSource& source) {
   if (colon == std::string_view::npos) return metric_figure(body, source);
   const std::string_view kind = body.substr(0, colon), name = trimmed(body.substr(colon + 1));
   if (kind == "const") return const_figure(name, source);
+  if (kind == "run") return run_figure(name, source);
+  if (kind == "device") return device_figure(name, source);
   if (kind == "fact" || kind == "param") return text_figure(kind, name, source);
-  return failed("unknown kind '" + std::string(kind) + ":' (const, fact, param)");
+  return failed("unknown kind '" + std::string(kind) + ":' (const, fact, param, run, device)");
 }
 
 Result apply(std::string_view op, const Figure& a, const Figure& b) {
@@ -337,6 +370,45 @@ std::pair<std::string, std::string> expand_one(std::string_view body, const Figu
 
 }  // namespace
 
+std::optional<FigureValue> figure_value(std::string_view text, const FigureSource& source, std::string& why) {
+  if (text.find('|') != std::string_view::npos) {
+    why = "a condition's figure takes no '|' options";
+    return std::nullopt;
+  }
+  const Result r = expression(text, source, 0);
+  if (!r.first) {
+    why = r.second;
+    return std::nullopt;
+  }
+  const Figure& f = *r.first;
+  FigureValue out{f.value, f.unit};
+  if (f.text) {
+    std::string digits;
+    for (const char c : *f.text) {
+      if (c != ',') digits.push_back(c);
+    }
+    const auto number = parse_double(digits);
+    if (!number) {
+      why = "'" + std::string(trimmed(text)) + "' is a text, not a number";
+      return std::nullopt;
+    }
+    out = {*number, ""};
+  }
+  if (f.high) {
+    why = "'" + std::string(trimmed(text)) + "' is a range, not one number";
+    return std::nullopt;
+  }
+  if (!std::isfinite(out.value)) {
+    why = "'" + std::string(trimmed(text)) + "' is not a finite number in this run";
+    return std::nullopt;
+  }
+  return out;
+}
+
+std::optional<double> figure_in_unit(const FigureValue& value, std::string_view unit) {
+  return in_unit(quantity(value.value, value.unit), unit);
+}
+
 ExpandedText expand_figures(std::string_view text, const FigureSource& source) {
   ExpandedText out;
   out.text.reserve(text.size());
@@ -389,9 +461,7 @@ const Report* builtin_run(std::string_view name) {
   return it->second.get();
 }
 
-}  // namespace
-
-FigureSource builtin_figures(Lang lang, std::string_view notes_file) {
+const std::map<std::string, NamedFigure>& builtin_constants() {
   static const std::map<std::string, NamedFigure> constants = [] {
     const auto file = embedded_file("figures", "constants");
     try {
@@ -400,7 +470,15 @@ FigureSource builtin_figures(Lang lang, std::string_view notes_file) {
       return std::map<std::string, NamedFigure>{};  // the notes tests name the line
     }
   }();
-  return {builtin_run(notes_file), &constants, &builtin_run, lang};
+  return constants;
 }
+
+}  // namespace
+
+FigureSource builtin_figures(Lang lang, std::string_view notes_file) {
+  return {builtin_run(notes_file), &builtin_constants(), &builtin_run, lang};
+}
+
+FigureSource run_figures(Lang lang, const Report& run) { return {&run, &builtin_constants(), &builtin_run, lang}; }
 
 }  // namespace cudalab

@@ -6,6 +6,9 @@
 //                                 the median, %) or @tolerance (the spread it may have, %)
 //   {{fact:kernel_fills}}         a fact's value, as the run printed it
 //   {{param:streams}}             a parameter's value
+//   {{run:02-pinned-vs-pageable}} which device(s) a run is from and when: "NVIDIA H200, 2026-12-02"
+//                                 (another lesson's reference run; run:this is the run shown)
+//   {{device:sms}}                the run's first device: name, sms, copy_engines
 //   {{const:lecture002.sequential}}  a figure no run of this lab measures (course-notes/figures/
 //                                 constants.txt, where each names its source)
 //   {{ratio(A, B)}}               A / B, as a factor (×); ratio(64MiB, a bandwidth) is a time
@@ -65,8 +68,23 @@ struct ExpandedText {
 // `text` with every {{...}} replaced by the figure it names.
 ExpandedText expand_figures(std::string_view text, const FigureSource& source);
 
+// A figure expression's value as a number in its unit, for a claim's condition (notes_claims.hpp):
+// the same forms as inside {{...}}, without "|" options. A fact whose text is a plain number
+// ("0", "1,509") counts as that number. nullopt with `why` when the run has no such figure, or
+// when it is a text, a range or not a finite number (a run read from a file is untrusted).
+struct FigureValue {
+  double value = 0;
+  std::string unit;
+};
+std::optional<FigureValue> figure_value(std::string_view expression, const FigureSource& source, std::string& why);
+// `value` in `unit` when the units are the same or both times; nullopt for any other pair.
+std::optional<double> figure_in_unit(const FigureValue& value, std::string_view unit);
+
 // The figures of the built-in reference run `notes_file` ("03-stream-overlap") and the built-in
 // named figures, parsed once per process, for notes in `lang`.
 FigureSource builtin_figures(Lang lang, std::string_view notes_file);
+// The figures of `run` itself, which must outlive the source, with the same named figures and
+// other lessons' reference runs.
+FigureSource run_figures(Lang lang, const Report& run);
 
 }  // namespace cudalab

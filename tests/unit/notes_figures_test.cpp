@@ -13,6 +13,7 @@
 #include "cli/course.hpp"
 #include "common/report/builder.hpp"
 #include "common/report/notes.hpp"
+#include "common/report/notes_claims.hpp"
 #include "common/report/notes_figures.hpp"
 #include "common/core/text_format.hpp"
 
@@ -160,7 +161,7 @@ TEST(NotesFigures, EveryReferenceInTheNotesExpands) {
       for (const auto& key : notes_keys(lang, entry.id())) {
         const auto source = notes_section_source(lang, entry.id(), key);
         ASSERT_TRUE(source.has_value());
-        const auto out = expand_figures(*source, builtin_figures(lang, entry.id()));
+        const auto out = render_notes_text(*source, builtin_figures(lang, entry.id()));
         for (const auto& e : out.errors) ADD_FAILURE() << lang_name(lang) << "/" << entry.id() << " [" << key << "]: " << e;
         EXPECT_EQ(out.text, *notes_section(lang, entry.id(), key));
         ++sections;

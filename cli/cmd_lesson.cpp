@@ -91,8 +91,13 @@ int run_lesson_command(Invocation& inv) {
   try {
     if (!rank && setup.lesson->ranks_to_start() > 0) return launch_ranks(setup, inv);
     progress::enable(inv.output.progress && reports);
-    if (inv.flags.predict && reports) (void)device_count();  // no GPU: said before the questions, not after the answers
-    if (reports) guesses = ask_predictions(*setup.entry, inv.flags, inv.output.lang());
+    // Answers from a file are read before the GPU is looked for: a bad file is a usage error (2)
+    // on any machine. Questions asked at a terminal come after it, so that nobody answers for a
+    // run that cannot happen.
+    const bool from_file = !inv.flags.answers_path.empty();
+    if (reports && from_file) guesses = ask_predictions(*setup.entry, inv.flags, inv.output.lang());
+    if (inv.flags.predict && reports && !from_file) (void)device_count();
+    if (reports && !from_file) guesses = ask_predictions(*setup.entry, inv.flags, inv.output.lang());
     report = run_stamped_lesson(setup, inv);
   } catch (const NoGpuError& e) {
     throw NoGpuError(msg("{problem}; {hint}", arg("problem", words_of(e)),

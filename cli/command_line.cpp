@@ -1,6 +1,7 @@
 #include "cli/command_line.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 
@@ -111,29 +112,124 @@ Message missing_positional(const CLI::App* parsed) {
   return {};
 }
 
+// The command and the commands above it that CLI11 parsed, the deepest first: where a flag of
+// the command line is looked up.
+std::vector<const CLI::App*> parsed_chain(const CLI::App& app) {
+  std::vector<const CLI::App*> chain{&app};
+  for (const CLI::App* sub = &app; !sub->get_subcommands().empty();) {
+    sub = sub->get_subcommands().front();
+    chain.push_back(sub);
+  }
+  return {chain.rbegin(), chain.rend()};
+}
+
+const CLI::Option* find_flag(const std::vector<const CLI::App*>& chain, const std::string& name) {
+  for (const CLI::App* app : chain) {
+    if (const CLI::Option* opt = app->get_option_no_throw(name)) return opt;
+  }
+  return nullptr;
+}
+
+Message needs_a_value(const std::string& name, const std::string& type) {
+  return msg("{name} needs a value: {name} {value}", arg("name", name), arg("value", type));
+}
+
+// A word a value never is: "--" and a letter is a flag. CLI11 fills a flag's value from the next
+// word whatever it is (`cudalab --config --lang zh` read "--lang" as the file).
+bool looks_like_flag(const std::string& word) {
+  return word.size() > 2 && word.compare(0, 2, "--") == 0 && std::isalpha(static_cast<unsigned char>(word[2])) != 0;
+}
+
+// Every flag that takes a value refuses one that is a flag, before its own rule reads it; so
+// `03 --streams --lang zh` says --streams lacks its value rather than that "--lang" is no number.
+// A value that must start with "--" is not one a flag of cudalab takes.
+void refuse_flags_as_values(CLI::App& app) {
+  for (CLI::Option* opt : app.get_options()) {
+    if (opt->get_positional() || opt->get_type_size() == 0 || opt->get_lnames().empty()) continue;
+    const std::string name = "--" + opt->get_lnames().front(), type = opt->get_type_name();
+    opt->check(CLI::Validator(
+        [name, type](std::string& value) -> std::string {
+          if (looks_like_flag(value)) throw UsageError(needs_a_value(name, type));
+          return {};
+        },
+        "", "not a flag"));
+  }
+  for (CLI::App* sub : app.get_subcommands({})) refuse_flags_as_values(*sub);
+}
+
 // A flag typed without the value it takes, last or before another flag ("03 --streams"), in
 // our words: "--streams needs a value: --streams N". Empty when there is none.
-Message flag_without_value(const CLI::App* parsed, const std::vector<std::string>& arguments) {
-  if (parsed == nullptr) return {};
+Message flag_without_value(const std::vector<const CLI::App*>& chain, const std::vector<std::string>& arguments) {
   for (std::size_t i = 1; i < arguments.size(); ++i) {
     const std::string& word = arguments[i];
     if (word.rfind("--", 0) != 0 || word.find('=') != std::string::npos) continue;
-    const CLI::Option* opt = parsed->get_option_no_throw(word);
+    const CLI::Option* opt = find_flag(chain, word);
     if (opt == nullptr || opt->get_type_size() == 0) continue;  // unknown, or a switch
     const bool next_is_value = i + 1 < arguments.size() && arguments[i + 1].rfind("--", 0) != 0;
     if (next_is_value) continue;
-    return msg("{name} needs a value: {name} {value}", arg("name", word), arg("value", opt->get_type_name()));
+    return needs_a_value(word, opt->get_type_name());
   }
   return {};
 }
 
-// Called while CLI11's error is handled: ours when a positional or a flag lacks a value, else
-// CLI11's own.
-[[noreturn]] void refuse_missing_value(const CLI::App* parsed, const std::vector<std::string>& arguments) {
-  Message missing = missing_positional(parsed);
-  if (missing.empty()) missing = flag_without_value(parsed, arguments);
-  if (missing.empty()) throw;
-  throw UsageError(missing);
+// A flag that takes one value given more often ("--streams 4 --streams 5").
+Message flag_given_twice(const std::vector<const CLI::App*>& chain) {
+  for (const CLI::App* app : chain) {
+    for (const CLI::Option* opt : app->get_options()) {
+      if (opt->get_positional() || opt->get_lnames().empty() || opt->get_type_size() == 0) continue;
+      if (static_cast<int>(opt->count()) <= std::max(1, opt->get_expected_max())) continue;
+      const std::string name = "--" + opt->get_lnames().front();
+      return msg("{name} is given {count} times; give it once: {name} {value}", arg("name", name),
+                 arg("count", std::to_string(opt->count())), arg("value", opt->get_type_name()));
+    }
+  }
+  return {};
+}
+
+// A switch typed with a value it cannot take ("01 --live=x"), for CLI11's ConversionError.
+Message switch_with_value(const std::vector<const CLI::App*>& chain, const std::vector<std::string>& arguments) {
+  for (const std::string& word : arguments) {
+    const std::size_t eq = word.find('=');
+    if (word.rfind("--", 0) != 0 || eq == std::string::npos) continue;
+    const std::string name = word.substr(0, eq);
+    // Only a switch's value is converted by CLI11 (every other flag takes its text as typed).
+    if (find_flag(chain, name) == nullptr) continue;
+    return msg("{name} is a switch: type it alone ({name}), or {name}=true or {name}=false, not {word}",
+               arg("name", name), arg("word", printable_value(word)));
+  }
+  return {};
+}
+
+// Every error CLI11 can end a parse with, in our words: a positional or a flag's value missing,
+// a flag given twice, a switch given a value, a value a CLI11 check refused. The last line is for
+// an error none of these recognise: CLI11's text is quoted as data inside our own sentence.
+Message parse_error_words(const CLI::ParseError& error, const CLI::App& app, const std::vector<std::string>& arguments) {
+  const auto chain = parsed_chain(app);
+  Message words;
+  if (dynamic_cast<const CLI::RequiredError*>(&error) != nullptr ||
+      dynamic_cast<const CLI::ArgumentMismatch*>(&error) != nullptr) {
+    words = missing_positional(deepest_parsed(app));
+    if (words.empty()) words = flag_without_value(chain, arguments);
+    if (words.empty()) words = flag_given_twice(chain);
+  }
+  if (words.empty() && dynamic_cast<const CLI::ConversionError*>(&error) != nullptr) {
+    words = switch_with_value(chain, arguments);
+  }
+  if (words.empty() && dynamic_cast<const CLI::ValidationError*>(&error) != nullptr) {
+    // "--time-limit: Value 500 not in range [1 - 120]": the flag, then the rule as CLI11 checked it.
+    const std::string what = error.what();
+    const std::size_t colon = what.find(": ");
+    const CLI::Option* opt = colon == std::string::npos ? nullptr : find_flag(chain, what.substr(0, colon));
+    if (opt != nullptr) {
+      words = msg("{name}: not a value it takes; it takes {value}", arg("name", what.substr(0, colon)),
+                  arg("value", opt->get_type_name()));
+    }
+  }
+  if (words.empty()) {
+    words = msg("cannot read this command line ({detail}); `cudalab help` lists the commands and flags",
+                arg("detail", Message::verbatim(printable_value(error.what()))));
+  }
+  return words;
 }
 
 }  // namespace
@@ -153,6 +249,7 @@ CommandLine::CommandLine()
   CommandSetup setup{inv_, lesson_pool_, parsed_, config_path_};
   for (const SetupFunction add : kRegistration) add(app_, setup);
   trigger_lang_on_parse(app_);
+  refuse_flags_as_values(app_);
 }
 
 Lang CommandLine::error_lang() const {
@@ -194,12 +291,12 @@ Invocation& CommandLine::parse(int argc, const char* const* argv) {
   }
   try {
     app_.parse(argc, argv);
+  } catch (const CLI::Success&) {
+    throw;  // --help and --version: not errors
   } catch (const CLI::ExtrasError&) {
     throw UsageError(extras_message());
-  } catch (const CLI::RequiredError&) {
-    refuse_missing_value(deepest_parsed(app_), inv_.arguments);
-  } catch (const CLI::ArgumentMismatch&) {
-    refuse_missing_value(deepest_parsed(app_), inv_.arguments);
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(parse_error_words(e, app_, inv_.arguments));
   }
   if (inv_.flags.live && parsed_ == nullptr) {
     throw UsageError("--live needs a lesson: cudalab live 03, or cudalab 03 --live");

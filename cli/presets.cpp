@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <ctime>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -98,6 +99,75 @@ const char* syntax_problem(std::string_view description) {
             syntax_problem(e.description()));
 }
 
+// What no preset needs and toml++ should not be trusted with: its parser descends once per
+// nested list or inline table (a debug build asserted inside parse_key() on 100,000 brackets), and
+// a value or key thousands of characters long is a mistake, not a setting. Checked over the text
+// before toml++ sees it, in one pass that knows TOML's strings and comments, so a bracket inside
+// quotes or after # does not count. A whole-line comment may be as long as it likes.
+struct ShapeProblem {
+  std::size_t line = 0;
+  Message problem;
+};
+
+std::optional<ShapeProblem> shape_problem(std::string_view text) {
+  enum class In { plain, comment, basic, literal, long_basic, long_literal } in = In::plain;
+  const auto opens = [&text](std::size_t i, char quote) {
+    return i + 2 < text.size() && text[i + 1] == quote && text[i + 2] == quote;
+  };
+  std::size_t line = 1, depth = 0;
+  bool escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (i == 0 || text[i - 1] == '\n') {
+      const std::size_t end = std::min(text.find('\n', i), text.size());
+      const std::size_t first = text.find_first_not_of(" \t", i);
+      const bool comment_line = in == In::plain && first < end && text[first] == '#';
+      if (end - i > kMaxPresetLineBytes && !comment_line) {
+        return ShapeProblem{line, msg("a line of {length} characters; a preset's lines are at most {limit}",
+                                      arg("length", std::to_string(end - i)),
+                                      arg("limit", std::to_string(kMaxPresetLineBytes)))};
+      }
+    }
+    const char c = text[i];
+    if (c == '\n') ++line;
+    if (escaped) {
+      escaped = false;
+      continue;
+    }
+    switch (in) {
+      case In::plain:
+        if (c == '#') in = In::comment;
+        else if (c == '"' && opens(i, '"')) in = In::long_basic, i += 2;
+        else if (c == '"') in = In::basic;
+        else if (c == '\'' && opens(i, '\'')) in = In::long_literal, i += 2;
+        else if (c == '\'') in = In::literal;
+        else if ((c == '[' || c == '{') && ++depth > kMaxPresetDepth) {
+          return ShapeProblem{line, msg("lists and tables nested more than {limit} deep; a preset's values are "
+                                        "plain (streams = 8) or one list (lessons = [\"03\", \"05\"])",
+                                        arg("limit", std::to_string(kMaxPresetDepth)))};
+        } else if ((c == ']' || c == '}') && depth > 0) --depth;
+        break;
+      case In::comment:
+        if (c == '\n') in = In::plain;
+        break;
+      case In::basic:
+        if (c == '\\') escaped = true;
+        else if (c == '"' || c == '\n') in = In::plain;  // unterminated at the line's end: toml++ says so
+        break;
+      case In::literal:
+        if (c == '\'' || c == '\n') in = In::plain;
+        break;
+      case In::long_basic:
+        if (c == '\\') escaped = true;
+        else if (c == '"' && opens(i, '"')) in = In::plain, i += 2;
+        break;
+      case In::long_literal:
+        if (c == '\'' && opens(i, '\'')) in = In::plain, i += 2;
+        break;
+    }
+  }
+  return std::nullopt;
+}
+
 PresetValue value_of(const std::string& file, const std::string& section, const std::string& key,
                      const toml::node& node) {
   PresetValue v;
@@ -148,15 +218,19 @@ struct ClassKey {
     if (const auto* s = node.as_string()) return s->get();
     refuse(msg("takes text in quotes: {key} = \"...\"", arg("key", key)));
   }
-  // A list of texts (a lesson may be a number); one value alone is a list of one.
+  // A list of texts (a lesson may be a number). One value without brackets is refused (issue 50):
+  // `lessons = "03"` reads as one lesson to its author and as a typo of a list to the next one.
+  [[noreturn]] void refuse_list() const {
+    refuse(msg("takes a list of texts in quotes: {key} = [\"...\", \"...\"]", arg("key", key)));
+  }
   std::vector<std::string> list() const {
     const auto item = [this](const toml::node& n) {
       if (const auto* s = n.as_string()) return s->get();
       if (const auto* i = n.as_integer()) return std::to_string(i->get());
-      refuse(msg("takes a list of texts in quotes: {key} = [\"...\", \"...\"]", arg("key", key)));
+      refuse_list();
     };
     const toml::array* array = node.as_array();
-    if (array == nullptr) return {item(node)};
+    if (array == nullptr) refuse_list();
     std::vector<std::string> out;
     for (const auto& element : *array) out.push_back(item(element));
     return out;
@@ -226,6 +300,12 @@ const PresetSection* PresetFile::find(const std::string& name) const {
 }
 
 PresetFile parse_presets(const std::string& text, const std::string& path) {
+  if (const auto shape = shape_problem(text)) {
+    const std::string section = section_above(text, shape->line);
+    refuse_at(fmt::format("{}:{}{}", printable_value(path, kPathChars), shape->line,
+                          section.empty() ? "" : " [" + printable_value(section, kPathChars) + "]"),
+              shape->problem);
+  }
   toml::table root;
   try {
     root = toml::parse(text, path);

@@ -44,8 +44,13 @@ struct PresetFile {
 };
 
 inline constexpr std::size_t kMaxPresetFileBytes = std::size_t(1) << 20;
+// Checked before toml++ reads the text (issue 50): a line longer than this (a whole-line comment
+// aside), or lists and inline tables nested deeper, is refused with FILE:LINE.
+inline constexpr std::size_t kMaxPresetLineBytes = 4096;
+inline constexpr std::size_t kMaxPresetDepth = 8;
 
-// Throws UsageError "--config FILE:LINE:COLUMN [section]: what is wrong" on a TOML error, and
+// Throws UsageError "--config FILE:LINE [section]: ..." for a line too long or nested too deep,
+// "--config FILE:LINE:COLUMN [section]: what is wrong" on a TOML error, and
 // "--config FILE:LINE [section] KEY: ..." for a value a flag cannot take (a table, an array).
 PresetFile read_presets(const std::string& path);
 PresetFile parse_presets(const std::string& text, const std::string& path);

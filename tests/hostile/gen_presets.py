@@ -125,6 +125,10 @@ def structure_cases(lesson):
         ("a NUL byte", f"{section}{first_int} = 1\0\n", REFUSED),
         ("an unterminated string", f'{section}{first_text} = "open\n', REFUSED),
         ("arrays 70,000 deep", f"{section}{first_int} = {'[' * 70_000}{']' * 70_000}\n", REFUSED),
+        # issue 50: toml++ asserted on this in a debug build; bounded before it reads the text.
+        ("100,000 nested brackets", "[" * 100_000 + "\n", REFUSED),
+        ("arrays 100,000 deep, one a line", f"{section}{first_int} = " + "[\n" * 100_000, REFUSED),
+        ("a 5,000-character line", f'{section}{first_text} = "{"x" * 5_000}"\n', REFUSED),
         ("inline tables 70,000 deep", f"{section}{first_int} = {'{ a = ' * 70_000}1{' }' * 70_000}\n", REFUSED),
         # A section that is neither [all], [show] nor a lesson's name is refused (README),
         # quickly and in one line.

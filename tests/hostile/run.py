@@ -60,6 +60,8 @@ def arguments():
     p.add_argument("--only", choices=CATEGORIES, action="append", help="run only these categories")
     p.add_argument("--examples", type=int, default=3, help="broken cases shown per group")
     p.add_argument("--log", help="write every broken case to this file, one JSON object a line")
+    p.add_argument("--no-data-limit", action="store_true",
+                   help="leave RLIMIT_DATA alone: a sanitizer's shadow memory counts as data (tools/asan-check.sh)")
     return p.parse_args()
 
 
@@ -155,9 +157,10 @@ def main():
     args = arguments()
     binary = str(Path(args.binary).resolve())
     # A runaway case (a read of /dev/zero) must not take the machine down with it.
-    hard = resource.getrlimit(resource.RLIMIT_DATA)[1]
-    limit = 4 << 30 if hard == resource.RLIM_INFINITY else min(4 << 30, hard)
-    resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
+    if not args.no_data_limit:
+        hard = resource.getrlimit(resource.RLIMIT_DATA)[1]
+        limit = 4 << 30 if hard == resource.RLIM_INFINITY else min(4 << 30, hard)
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
     commands = read_commands(binary)
     inv = Invocations(commands, Path(args.runs).resolve())
     nobody = nobody_prefix(binary)

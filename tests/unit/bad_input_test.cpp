@@ -242,3 +242,65 @@ TEST(BadInput, ShowOfALogPlotWithXAtZeroOrBelowSaysWhatItLeftOut) {
     EXPECT_NE(o.out.find(lang == "zh" ? "此图略去的点：" : "points left out of this plot: "), std::string::npos) << o.out;
   }
 }
+
+// issue 50 item 3: every path is checked before the GPU is looked for, --answers included. A
+// file that stat calls empty but reads as text of another kind was waived (77) on a machine
+// without a GPU before it was read; now it is refused (2) in either language, and a good answers
+// file still reaches the GPU check.
+TEST(BadInput, AnAnswersFileIsReadBeforeTheGpuIsLookedFor) {
+  testing_support::hide_gpus();
+  for (const std::string lang : {"en", "zh"}) {
+    const Outcome o = run({"03", "--predict", "--answers", "/proc/version", "--lang", lang});
+    EXPECT_EQ(o.code, to_int(ExitCode::usage)) << o.err;
+    EXPECT_TRUE(one_line(o.err)) << o.err;
+    EXPECT_EQ(o.err.rfind(lang == "zh" ? "cudalab：错误：--answers" : "cudalab: error: --answers", 0), 0u) << o.err;
+  }
+  const std::string good = testing::TempDir() + "cudalab_good_answers.txt";
+  std::ofstream(good) << "speedup.depth_first = 2\nlecture.total = 3\nlecture.overlap = 1.5\n";
+  const Outcome o = run({"03", "--predict", "--answers", good});
+  EXPECT_EQ(o.code, to_int(ExitCode::waived)) << "a good file reaches the GPU check: " << o.err;
+}
+
+// issue 50 item 5: no CLI11 line reaches the user, in either language, and a flag that takes a
+// value never takes the next flag as one. Each of these printed CLI11's English before ("At Most
+// 1 required but received 2", "1 required FILE missing", "Could not convert"), or read the next
+// flag as the value (`--config --lang zh` then called "zh" an unknown lesson).
+TEST(BadInput, EveryParseErrorIsOurOwnLineInBothLanguages) {
+  testing_support::hide_gpus();
+  struct Case {
+    std::vector<std::string> args;
+    std::string en, zh;
+  };
+  const std::vector<Case> cases = {
+      {{"03", "--streams", "4", "--streams", "5"}, "--streams is given 2 times; give it once", "--streams 给了 2 次"},
+      {{"--config"}, "--config needs a value: --config FILE", "--config 需要一个值"},
+      {{"--config", "--color", "never"}, "--config needs a value: --config FILE", "--config 需要一个值"},
+      {{"03", "--config", "--color", "never"}, "--config needs a value: --config FILE", "--config 需要一个值"},
+      {{"03", "--streams", "--color", "never"}, "--streams needs a value", "--streams 需要一个值"},
+      {{"03", "--lang", "--streams", "4"}, "--lang needs a value", "--lang 需要一个值"},
+      {{"01", "--live=x"}, "--live is a switch", "--live 是开关"},
+      {{"01", "--strict=maybe"}, "--strict is a switch", "--strict 是开关"},
+  };
+  for (const auto& c : cases) {
+    for (const std::string lang : {"en", "zh"}) {
+      setenv("LC_ALL", lang == "zh" ? "zh_CN.UTF-8" : "C", 1);  // the language of an error before --lang is read
+      const Outcome o = run(c.args);
+      unsetenv("LC_ALL");
+      const std::string what = lang + " " + testing::PrintToString(c.args) + " -> " + o.err;
+      EXPECT_EQ(o.code, to_int(ExitCode::usage)) << what;
+      EXPECT_TRUE(one_line(o.err)) << what;
+      EXPECT_NE(o.err.find(lang == "zh" ? c.zh : c.en), std::string::npos) << what;
+      for (const char* cli11 : {"At Most", "required", "Could not convert", "CLI11", "Value "}) {
+        EXPECT_EQ(o.err.find(cli11), std::string::npos) << what;
+      }
+    }
+  }
+  // What was accepted still is: a switch's own true/false, a value after =, --lang given twice.
+  EXPECT_EQ(run({"01", "--live=true"}).code, to_int(ExitCode::waived));
+  EXPECT_EQ(run({"01", "--strict=no"}).code, to_int(ExitCode::waived));
+  EXPECT_EQ(run({"03", "--streams=4"}).code, to_int(ExitCode::waived));
+  EXPECT_EQ(run({"03", "--lang", "zh", "--lang", "en"}).code, to_int(ExitCode::waived));
+  // The issue's own line: `--config --lang zh` is in the Chinese it asked for, about --config.
+  const Outcome o = run({"--config", "--lang", "zh"});
+  EXPECT_NE(o.err.find("--config 需要一个值"), std::string::npos) << o.err;
+}

@@ -389,7 +389,7 @@ TEST(Gradebook, CompareCsvGivesTheToleranceInPercentAsTheFlagTakesIt) {
 TEST(ClassPreset, GradeSectionKeysAndTheirErrors) {
   const PresetFile f = parse_presets(
       "[stream-overlap]\nstreams = 4\n\n[grade]\ndrop = \"/srv/in\"\nlessons = [\"03\", 5]\nbuild = \"0.1.0+abc\"\n"
-      "gpus = \"GPU-aaaa\"\nopens = 2026-11-20T09:00:00Z\ndue = 2026-12-01T23:59:00+08:00\n",
+      "gpus = [\"GPU-aaaa\"]\nopens = 2026-11-20T09:00:00Z\ndue = 2026-12-01T23:59:00+08:00\n",
       "class.toml");
   ASSERT_TRUE(f.grade);
   EXPECT_EQ(f.sections.size(), 1u) << "[grade] is not a lesson's section";

@@ -161,12 +161,17 @@ TEST(NewcomerCli, EveryLessonTakesVersion) {
   EXPECT_EQ(run({"show", "03", "--version"}).code, 0);
 }
 
-// --predict asked its questions without a GPU, then exited 77 and lost the answers.
+// --predict asked its questions without a GPU, then exited 77 and lost the answers. At a terminal
+// the GPU is still looked for first; an answers file is read before it (issue 50 item 3: a bad
+// file is a usage error on any machine), and a good one then meets the GPU check.
 TEST(NewcomerCli, PredictChecksTheGpuBeforeAsking) {
   hide_gpus();
-  const std::string answers = file_with(".answers", "not even a number\n");
+  const Outcome bad = run({"03", "--predict", "--answers", file_with(".answers", "not even a number\n")});
+  EXPECT_EQ(bad.code, to_int(ExitCode::usage)) << bad.err;
+  const std::string answers =
+      file_with(".good.answers", "speedup.depth_first = 2\nlecture.total = 3\nlecture.overlap = 1.5\n");
   const Outcome o = run({"03", "--predict", "--answers", answers});
-  EXPECT_EQ(o.code, to_int(ExitCode::waived)) << "the GPU first, the answers only when it can run: " << o.err;
+  EXPECT_EQ(o.code, to_int(ExitCode::waived)) << "a good file, then the GPU: " << o.err;
   EXPECT_TRUE(one_line(o.err)) << o.err;
   EXPECT_NE(o.err.find("`cudalab show 03 --predict` asks the same questions"), std::string::npos) << o.err;
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <fstream>
 
 #include "common/core/errors.hpp"
 #include "cli/presets.hpp"
@@ -73,11 +74,12 @@ TEST(Presets, ErrorsNameTheFileTheLineAndTheSection) {
 // Hostile presets stay linear and their errors short: a 1 MB value or key, 100,000 sections.
 TEST(Presets, LargeFilesAreQuickAndErrorsStayShort) {
   const auto start = std::chrono::steady_clock::now();
-  const std::string key(100000, 'k');
-  const std::string long_key_error = error_of("[a]\n" + key + " = 1\n");
-  EXPECT_EQ(long_key_error, "");  // a long key is valid TOML; the flag check refuses it later
+  const std::string key(4000, 'k');
+  EXPECT_EQ(error_of("[a]\n" + key + " = 1\n"), "");  // a long key is valid TOML; the flag check refuses it later
   const PresetFile f = parse_presets("[a]\n" + key + " = 1\n", "class.toml");
   EXPECT_LT(preset_origin(f, f.sections[0], f.sections[0].values[0]).size(), 200u);
+  const std::string longer_key_error = error_of("[a]\n" + std::string(100000, 'k') + " = 1\n");
+  EXPECT_EQ(longer_key_error, "--config class.toml:2 [a]: a line of 100004 characters; a preset's lines are at most 4096");
   EXPECT_LT(error_of("[a]\nx = " + std::string(100000, '9') + "\n").size(), 300u);
   std::string many;
   for (int i = 0; i < 100000; ++i) many += "[s" + std::to_string(i) + "]\n";
@@ -88,4 +90,47 @@ TEST(Presets, LargeFilesAreQuickAndErrorsStayShort) {
 TEST(Presets, AMissingFileOrADirectoryIsOneClearLine) {
   EXPECT_THROW(read_presets("/nonexistent/class.toml"), UsageError);
   EXPECT_THROW(read_presets("/tmp"), UsageError);
+}
+
+// issue 50 item 2: what toml++ is never handed. A debug build of toml++ asserted inside
+// parse_key() on 100,000 nested brackets (exit 134); the release build only stayed clean because
+// NDEBUG removed the check. Lines and nesting are bounded over the text first, with FILE:LINE.
+TEST(Presets, DeepNestingAndLongLinesAreRefusedBeforeTomlReadsThem) {
+  EXPECT_EQ(error_of(std::string(100000, '[')),
+            "--config class.toml:1: a line of 100000 characters; a preset's lines are at most 4096");
+  std::string one_a_line = "[a]\nx = ";
+  for (int i = 0; i < 100000; ++i) one_a_line += "[\n";
+  const std::string deep = "--config class.toml:10 [a]: lists and tables nested more than 8 deep";
+  EXPECT_EQ(error_of(one_a_line).rfind(deep, 0), 0u) << error_of(one_a_line);
+  EXPECT_EQ(error_of("[a]\nx = " + std::string(9, '[') + std::string(9, ']') + "\n").rfind(
+                "--config class.toml:2 [a]: lists and tables nested more than 8 deep", 0),
+            0u);
+  std::string inline_tables = "[a]\n";
+  for (int i = 0; i < 9; ++i) inline_tables += "x = { ";
+  EXPECT_NE(error_of(inline_tables).find("nested more than 8 deep"), std::string::npos) << error_of(inline_tables);
+  // Brackets in quotes or after # are text, not nesting; a whole-line comment may be long.
+  const std::string brackets(40, '[');
+  EXPECT_EQ(error_of("[a]\nx = \"" + brackets + "\"\ny = '" + brackets + "'\nz = \"\"\"\n" + brackets +
+                     "\\\"\"\"\"\nw = '''" + brackets + "'''\n# " + brackets + "\n#" + std::string(100000, 'c') + "\n"),
+            "");
+  // 8 deep reaches toml++ (and is then no value a flag takes).
+  EXPECT_EQ(error_of("[a]\nx = [[[[[[[[1]]]]]]]]\n").find("nested"), std::string::npos) << "8 deep is allowed";
+}
+
+TEST(Presets, DeepNestingIsRefusedInChineseToo) {
+  const std::string path = testing::TempDir() + "cudalab_deep_preset.toml";
+  std::ofstream(path) << "[" + slug_of(3) + "]\nstreams = " + std::string(20, '[') + "\n";
+  const auto o = testing_support::run_cudalab({"03", "--config", path, "--lang", "zh"});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage));
+  EXPECT_TRUE(testing_support::one_line(o.err)) << o.err;
+  EXPECT_NE(o.err.find(path + ":2 [" + slug_of(3) + "]：列表和表嵌套超过 8 层"), std::string::npos) << o.err;
+}
+
+// issue 50 item 6: a [grade] list given as one value is a wrong type, not a list of one.
+TEST(Presets, AGradeListGivenAsOneValueIsRefused) {
+  for (const std::string key : {"lessons", "gpus"}) {
+    EXPECT_EQ(error_of("[grade]\n" + key + " = \"03\"\n"),
+              "--config class.toml:2 [grade] " + key + ": takes a list of texts in quotes: " + key + " = [\"...\", \"...\"]");
+  }
+  EXPECT_EQ(error_of("[grade]\nlessons = [\"03\", 5]\n"), "");
 }

@@ -12,6 +12,9 @@
 #include "common/core/text_format.hpp"
 #include "common/core/units.hpp"
 #include "common/core/version.hpp"
+#include "common/queue/queue_files.hpp"
+#include "common/queue/turn_log.hpp"
+#include "common/report/reference_runs.hpp"
 #include "common/report/translate.hpp"
 
 namespace cudalab {
@@ -46,15 +49,56 @@ void print_course(Lang lang, std::size_t terminal) {
   }
 }
 
-// `list --times`: what a turn on the GPU costs, lesson by lesson, as each lesson describes it.
+// One cell of `list --times`: a GPU's median of a lesson's learned turns, with how many it
+// counted; "too few: 2" while that is less than the queue needs to trust it; "—" when none.
+std::string learned_cell(const LearnedTurns& learned, const std::string& lesson, Lang lang) {
+  const auto turn = learned.find(lesson);
+  if (turn == learned.end()) return "—";
+  if (!turn->second.enough()) return tr(lang, msg("too few: {count}", arg("count", turn->second.count)));
+  return tr(lang, msg("{seconds} s ({count})", arg("seconds", fmt::format("{:.2f}", turn->second.median_s)),
+                      arg("count", turn->second.count)));
+}
+
+// `list --times`: what a turn on the GPU costs, lesson by lesson, as the queue estimates it: the
+// turns each GPU of this host learned (turn_log.hpp), beside the reference run's turn, which
+// stands until a GPU has learned enough. As many GPUs as the terminal's width has room for.
 void print_turn_times(Lang lang, std::size_t terminal) {
+  const std::string folder = queue_files::queue_root_path();
+  const auto by_gpu = learned_turns_by_gpu(folder);
+  const TurnTimes stated = course_turn_times();
+  constexpr std::size_t kLessonColumns = 2 + 2 + 2 + 20;  // "  NN  slug"
+  constexpr std::size_t kCell = 16;                       // "  " and a cell of 14
+  const std::size_t room = terminal > kLessonColumns + kCell ? (terminal - kLessonColumns - kCell) / kCell : 0;
+  const std::size_t shown = std::min(by_gpu.size(), room);
+  const Message intro =
+      by_gpu.empty()
+          ? msg("GPU time per turn, each lesson with its defaults: no GPU of this host has learned a turn yet "
+                "(queue folder {folder}), so the queue estimates from the reference runs' turns:",
+                arg("folder", printable_value(folder)))
+          : msg("GPU time per turn, each lesson with its defaults: the median of the newest turns each GPU of "
+                "this host learned (queue folder {folder}; turns counted in brackets; the queue trusts "
+                "{needed} or more), beside the reference run's turn, which stands until then:",
+                arg("folder", printable_value(folder)), arg("needed", kTurnsToLearn));
   std::cout << '\n';
-  for (const auto& line : wrap_text(tr(lang, "usual GPU time per turn, each lesson with its defaults on the lab GPU:"),
-                                    terminal)) {
-    std::cout << line << '\n';
-  }
+  for (const auto& line : wrap_text(tr(lang, intro), terminal)) std::cout << line << '\n';
+  std::string head = "  " + pad_right(tr(lang, "lesson"), kLessonColumns - 2);
+  auto gpu = by_gpu.begin();
+  for (std::size_t i = 0; i < shown; ++i, ++gpu) head += "  " + pad_right(printable_value(gpu->first.substr(0, 12)), kCell - 2);
+  std::cout << head << "  " << tr(lang, "reference run") << '\n';
   for (const auto& e : course()) {
-    std::cout << fmt::format("  {:02d}  {}  {}\n", e.number, pad_right(e.slug, 20), tr(lang, msg("{seconds} s", arg("seconds", fmt::format("{:.2f}", e.usual_turn)))));
+    std::string row = fmt::format("  {:02d}  {}", e.number, pad_right(e.slug, 20));
+    gpu = by_gpu.begin();
+    for (std::size_t i = 0; i < shown; ++i, ++gpu) row += "  " + pad_right(learned_cell(gpu->second, e.id(), lang), kCell - 2);
+    const auto reference = stated.by_lesson.find(e.id());
+    row += "  " + (reference == stated.by_lesson.end()
+                       ? std::string("—")
+                       : tr(lang, msg("{seconds} s", arg("seconds", fmt::format("{:.2f}", reference->second)))));
+    std::cout << row << '\n';
+  }
+  if (by_gpu.size() > shown) {
+    const Message more = msg("{count} more GPUs have learned turns: a wider terminal shows them",
+                             arg("count", by_gpu.size() - shown));
+    for (const auto& line : wrap_text(tr(lang, more), terminal)) std::cout << line << '\n';
   }
 }
 
@@ -69,7 +113,7 @@ void print_course_json(Lang lang) {
                        {"title", e.title.in(lang)},
                        {"summary", e.summary.in(lang)},
                        {"gpus_needed", e.gpus_needed},
-                       {"usual_turn_s", e.usual_turn}});
+                       {"reference_turn_s", reference_turn_s(e.id()).value_or(0)}});
   }
   const nlohmann::json out = {{"schema", "cudalab-course/1"}, {"version", kToolVersion}, {"lessons", lessons}};
   std::cout << out.dump(2) << '\n';
@@ -80,7 +124,7 @@ void print_course_json(Lang lang) {
 void setup_list(CLI::App& app, CommandSetup& setup) {
   CLI::App* sub = app.add_subcommand("list", "the lessons in course order");
   add_common_options(*sub, setup.inv.flags, {"lang", "format"});
-  sub->add_flag("--times", setup.inv.list_times, "also the GPU time each lesson usually holds per turn");
+  sub->add_flag("--times", setup.inv.list_times, "also the GPU time a turn of each lesson takes: learned from the turns on this host's GPUs, else the reference run's");
   sub->callback([setup, sub] {
     setup.inv.command = Command::list;
     setup.parsed = sub;

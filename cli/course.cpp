@@ -1,6 +1,7 @@
 #include "cli/course.hpp"
 
 #include "common/report/predict.hpp"
+#include "common/report/reference_runs.hpp"
 
 namespace cudalab {
 
@@ -12,7 +13,9 @@ bool asks_predictions(const CourseEntry& lesson) { return !questions_for(Lang::e
 
 TurnTimes course_turn_times() {
   TurnTimes times;
-  for (const auto& lesson : course()) times.by_lesson[lesson.id()] = lesson.usual_turn;
+  for (const auto& lesson : course()) {
+    if (const auto held = reference_turn_s(lesson.id())) times.by_lesson[lesson.id()] = *held;
+  }
   return times;
 }
 

@@ -20,8 +20,10 @@ const CourseEntry* find_course_entry(const std::string& word);
 // Whether the lesson's notes ask predict-first questions: only then does it take --predict.
 bool asks_predictions(const CourseEntry& lesson);
 
-// How long each lesson usually holds the GPU, from the lessons' descriptions: the queue's wait
-// estimate, its rule for a stuck turn, and `list --times` read them.
+// How long each lesson is stated to hold the GPU: its reference run's turn (queue.held_s). The
+// queue's wait estimate and its rule for a stuck turn start from these, and use the turns a GPU
+// has learned instead once it has enough (common/queue/turn_log.hpp); a lesson without a
+// reference run counts as the others' median (TurnTimes::typical).
 TurnTimes course_turn_times();
 
 }  // namespace cudalab

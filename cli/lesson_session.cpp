@@ -231,7 +231,8 @@ Report LessonSession::measure_once() {
   // turn back, moved the next student's figures (lab H100: a class's first student read 03 at
   // 1.63x, against 2.23x alone, while the run before it exited) and no process list showed why.
   in_phase("release", [&] { release_devices(devices_measured()); });
-  turns.release();
+  // A run that measured to its end teaches the queue how long this lesson holds the GPU.
+  interrupted() ? turns.release() : turns.release_finished();
   report.turn = summary_of(turns, !inv_.flags.no_queue, measured_s);
   report.turn->phases = take_phases();
   classroom.turn_shared = turns.record().shared;

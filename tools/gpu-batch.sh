@@ -9,7 +9,8 @@
 #   tools/gpu-batch.sh BUILD_DIR class     a class on one GPU: tools/class-sim.sh 8 03 and 8 02, with
 #                                          and without --no-queue; a student SIGKILLed while it holds
 #                                          the GPU; five lone processes of every lesson against the built-in
-#                                          references, with each lesson's GPU time per turn
+#                                          references, with each lesson's GPU time per turn, and
+#                                          `list --times` of the turns the queue learned
 #   tools/gpu-batch.sh BUILD_DIR tenants   a class of 8 of 03 beside an idle tenant, a busy one,
 #                                          Ctrl-Z and kill -STOP on the first holder (README)
 #   tools/gpu-batch.sh BUILD_DIR peers     nvbandwidth's pinned host<->device copies and cuda-samples'
@@ -146,6 +147,14 @@ for n in os.environ["LONE"].split():
               f"{(f'{statistics.median(held):.2f}' if held and first else ''):>20}")
         first = False
 PY
+  # What the queue learned from those turns, and what a fresh queue folder falls back to.
+  echo "== cudalab list --times (the turns learned above)"
+  COLUMNS=100 "$bin" list --times | tee "$out/logs/list-times.txt" | sed -n '/GPU time per turn/,$p'
+  cp -r "${CUDALAB_QUEUE_DIR:-/tmp/cudalab-queue}" "$out/logs/queue-folder" 2>/dev/null
+  echo "== cudalab list --times, a fresh queue folder"
+  fresh=$(mktemp -d)
+  CUDALAB_QUEUE_DIR=$fresh COLUMNS=100 "$bin" list --times | tee "$out/logs/list-times-fresh.txt" | sed -n '/GPU time per turn/,$p'
+  rm -rf "$fresh"
   pack class
   exit 0 ;;
 exercise)

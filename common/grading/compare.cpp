@@ -74,6 +74,7 @@ MetricComparison compare_metric(const Comparison& c, const std::string& key, std
     row.capped = row.spread > row.tolerance;
   }
   row.headline = contains(headline_keys, key);
+  row.other_gpu = c.other_gpus() && depends_on_gpu(row.unit);
   return row;
 }
 
@@ -105,12 +106,22 @@ Message regression(const CheckComparison& x) {
 std::vector<Message> headline_misses(const Comparison& c) {
   std::vector<Message> out;
   for (const auto& m : c.metrics) {
-    if (m.headline && m.a && m.b && !m.within()) out.push_back(out_of_tolerance(m, c.disturbed()));
+    if (m.headline && !m.other_gpu && m.a && m.b && !m.within()) out.push_back(out_of_tolerance(m, c.disturbed()));
   }
   for (const auto& x : c.checks) {
     if (x.headline && x.regressed()) out.push_back(regression(x));
   }
   return out;
+}
+
+// "NVIDIA H200", or "NVIDIA H100 80GB HBM3 + NVIDIA H100 80GB HBM3" for a run on two.
+std::string gpu_names(const Report& r) {
+  std::vector<std::string> names;
+  for (const auto& d : r.devices) names.push_back(d.name);
+  std::sort(names.begin(), names.end());
+  std::string joined;
+  for (const auto& name : names) joined += (joined.empty() ? "" : " + ") + name;
+  return joined;
 }
 
 void list_param_changes(Comparison& c) {
@@ -135,6 +146,11 @@ Message source_words(const SavedRun& run) {
     return msg("built-in {lesson}", arg("lesson", run.source.substr(kBuiltIn.size())));
   }
   return verbatim(run.source);
+}
+
+bool depends_on_gpu(const std::string& unit) {
+  static const char* const kGpuUnits[] = {"ns", "us", "µs", "ms", "s", "GB/s", "MB/s", "TB/s", "B", "KiB", "MiB", "GiB"};
+  return std::any_of(std::begin(kGpuUnits), std::end(kGpuUnits), [&](const char* u) { return unit == u; });
 }
 
 std::string percent_text(double relative) {
@@ -203,6 +219,8 @@ Comparison compare_runs(const SavedRun& a, const SavedRun& b, std::optional<doub
 
   c.disturbance_a = a.report.disturbance();
   c.disturbance_b = b.report.disturbance();
+  c.gpus_a = gpu_names(a.report);
+  c.gpus_b = gpu_names(b.report);
   std::vector<std::string> headline_keys = a.report.headline_metric_keys();
   for (const auto& key : b.report.headline_metric_keys()) {
     if (!contains(headline_keys, key)) headline_keys.push_back(key);

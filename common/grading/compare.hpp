@@ -24,6 +24,11 @@ std::string percent_text(double relative);
 // Where a run came from, for people: its file name (data), or "built-in 03-stream-overlap".
 Message source_words(const SavedRun& run);
 
+// Whether a figure in `unit` is the GPU's own (a time, a bandwidth, a size: "ms", "GB/s", "KiB"),
+// so two GPUs' runs need not agree on it. Ratios, percents and counts ("x", "%", "copies") say
+// how the lesson behaves, which the same code shows on any GPU: those are held across GPUs.
+bool depends_on_gpu(const std::string& unit);
+
 struct MetricComparison {
   std::string key;
   std::string unit;
@@ -32,6 +37,9 @@ struct MetricComparison {
   double spread = 0;           // the wider of the two runs' spreads for it (compare.cpp, spread_of)
   bool capped = false;         // that spread asked for more than kMaxToleranceWidening × the lesson's
   bool headline = false;       // a headline metric: out of tolerance fails the comparison
+  // A and B ran on different GPUs and this figure depends on the GPU (depends_on_gpu): shown
+  // beside each other, never held, whatever their ratio.
+  bool other_gpu = false;
 
   std::optional<double> ratio() const;
   bool within() const;  // both present and within tolerance
@@ -64,6 +72,10 @@ struct Comparison {
   std::vector<MetricComparison> metrics;  // every metric of either run, A's order first
   std::vector<CheckComparison> checks;    // every check of either run
   std::vector<Message> disturbance_a, disturbance_b;  // Report::disturbance() of each run
+  std::string gpus_a, gpus_b;  // each run's GPU names, sorted, joined with " + " (data)
+
+  // A and B ran on GPUs of different names: B is held to the figures that do not depend on the GPU.
+  bool other_gpus() const { return gpus_a != gpus_b; }
 
   // Why B does not hold against A, one short phrase each, whatever the noise: a failed verify
   // check, a run modified after it was made, a missing headline metric; and, when both runs are
@@ -82,6 +94,7 @@ struct Comparison {
 // (Report::compare_tolerance_of, from A), widened to the spread either run measured for it (a
 // median known only to within its own run's noise cannot be held tighter than that), but never
 // past kMaxToleranceWidening times the lesson's, and not at all when either run was disturbed.
+// When A and B ran on different GPUs, a figure that depends on the GPU is shown and not held.
 // Throws UsageError when the runs are of different lessons.
 Comparison compare_runs(const SavedRun& a, const SavedRun& b, std::optional<double> tolerance_override);
 

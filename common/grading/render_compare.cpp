@@ -31,9 +31,19 @@ std::string value_text(const std::optional<double>& v) { return v ? format_numbe
 // A param's value, or "—" when the run does not set it: data either way.
 std::string value_or_dash(const std::string& value) { return value.empty() ? "—" : value; }
 
+// "by GPU": a figure of the GPU's own, from runs on two GPUs, shown and not held.
 const char* metric_verdict(const MetricComparison& m) {
   if (!m.a || !m.b) return "missing";
+  if (m.other_gpu) return "by GPU";
   return m.within() ? "ok" : "OUT";
+}
+
+// Said once under the runs when they ran on different GPUs: what B is held to, and what not.
+Message other_gpus_line(const Comparison& c) {
+  return msg("A ran on {a} and B on {b}: B is held only to the figures that do not depend on the GPU (ratios, "
+             "percents, counts and checks); times, bandwidths and sizes are shown beside A's, marked \"by GPU\"",
+             arg("a", c.gpus_a.empty() ? std::string("?") : c.gpus_a),
+             arg("b", c.gpus_b.empty() ? std::string("?") : c.gpus_b));
 }
 
 const char* environment_word(const std::vector<Message>& disturbance) {
@@ -70,7 +80,21 @@ Message verdict_sentence(const Comparison& c) {
   switch (c.verdict()) {
     case CompareVerdict::holds: {
       std::size_t headlines = 0;
-      for (const auto& m : c.metrics) headlines += m.headline ? 1 : 0;
+      for (const auto& m : c.metrics) headlines += m.headline && !m.other_gpu ? 1 : 0;
+      if (c.other_gpus()) {
+        if (headlines == 0) {
+          return "B holds against A on another GPU: every verify check passed; its headline figures depend on the "
+                 "GPU and are shown, not held";
+        }
+        if (headlines == 1) {
+          return msg("B holds against A on another GPU: {count} headline metric that does not depend on the GPU "
+                     "within tolerance, every verify check passed",
+                     arg("count", headlines));
+        }
+        return msg("B holds against A on another GPU: {count} headline metrics that do not depend on the GPU "
+                   "within tolerance, every verify check passed",
+                   arg("count", headlines));
+      }
       if (headlines == 1) {
         return msg("B holds against A: {count} headline metric within tolerance, every verify check passed",
                    arg("count", headlines));
@@ -137,6 +161,10 @@ void metric_rows_text(std::ostringstream& out, const Comparison& c, std::size_t 
               tr(lang, "* headline metric: out of tolerance it fails the comparison, or leaves it inconclusive when a "
                        "run was disturbed"),
               width, 2, 4);
+  if (c.other_gpus()) {
+    put_wrapped(out, tr(lang, "by GPU: a figure of the GPU's own, from two GPUs: shown beside A's, not held to it"),
+                width, 2, 4);
+  }
 }
 
 // Text for a terminal, in the student's language: every fixed phrase goes through the zh
@@ -155,6 +183,7 @@ void comparison_text(std::ostringstream& out, const Comparison& c, std::size_t w
     put_packed(out, spoken(run_items(*run, disturbance), lang), width, 5, " · ");
     if (!disturbance.empty()) put_wrapped(out, tr(lang, environment_text(disturbance)), width, 5, 7);
   }
+  if (c.other_gpus()) put_wrapped(out, tr(lang, other_gpus_line(c)), width, 2, 4);
   for (const auto& p : c.params) {
     const Message change =
         msg("param {name}: {a} → {b}", arg("name", p.name), arg("a", value_or_dash(p.a)), arg("b", value_or_dash(p.b)));
@@ -181,6 +210,7 @@ void comparison_md(std::ostringstream& out, const Comparison& c, Lang lang) {
                        md_cell(join_words(spoken(run_items(*run, disturbance), lang), " · ")),
                        md_cell(tr(lang, listed(disturbance))));
   }
+  if (c.other_gpus()) out << '\n' << md_cell(tr(lang, other_gpus_line(c))) << '\n';
   for (const auto& p : c.params) {
     out << '\n'
         << tr(lang, msg("Param `{name}`: {a} → {b}", arg("name", p.name), arg("a", md_cell(p.a)), arg("b", md_cell(p.b))))

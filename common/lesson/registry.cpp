@@ -32,11 +32,6 @@ LessonDescription&& LessonDescription::needs_gpus(int count) && {
   return std::move(*this);
 }
 
-LessonDescription&& LessonDescription::usual_turn_s(double seconds) && {
-  usual_turn = seconds;
-  return std::move(*this);
-}
-
 LessonDescription&& LessonDescription::made_by(Factory factory) && {
   make = factory;
   return std::move(*this);

@@ -4,11 +4,11 @@
 //   CUDALAB_LESSON(LessonDescription(4, "priority")
 //                      .titled("stream priorities", "流优先级")
 //                      .summarized("an urgent kernel behind a GPU-filling load, ...", "……")
-//                      .usual_turn_s(1.35)
 //                      .made_by([] { return make_lesson(priority::flags, ...); }));
 //
-// The course (`list`, help, completion, `all`, the queue's estimate of a wait) is read from these
-// descriptions, so adding a lesson touches its own folder and nothing in cli/ or common/. The
+// The course (`list`, help, completion, `all`) is read from these descriptions, so adding a
+// lesson touches its own folder and nothing in cli/ or common/. (How long a turn takes is not
+// described but measured: the reference run's, then the queue's learned turns.) The
 // lessons' target is linked whole (lessons/CMakeLists.txt), so no registrar is dropped by the
 // linker; a unit test checks that every lessons/NN-* folder registered.
 #pragma once
@@ -36,7 +36,6 @@ struct LessonDescription {
   LessonDescription&& titled(std::string en, std::string zh) &&;
   LessonDescription&& summarized(std::string en, std::string zh) &&;
   LessonDescription&& needs_gpus(int count) &&;
-  LessonDescription&& usual_turn_s(double seconds) &&;
   LessonDescription&& made_by(Factory factory) &&;
 
   int number;
@@ -44,7 +43,6 @@ struct LessonDescription {
   Words title;               // "stream priorities"
   Words summary;             // one line for `cudalab list` and the README's table
   int gpus_needed = 1;       // the fewest GPUs it runs on
-  double usual_turn = 0;     // seconds it holds the GPU with its defaults (the lab GPU, median of lone runs)
   Factory make = nullptr;
 
   // "03-stream-overlap": the name of its notes, its zh words and its reference run.

@@ -385,17 +385,32 @@ void QueueTicket::leave() noexcept {
   file_.fd = Fd();  // closing drops the lock
 }
 
+LearnedTurns QueueTicket::learned() const { return learned_turns(folder_.get()); }
+
+void QueueTicket::remember(double held_s, double given_back_at) const noexcept {
+  try {
+    (void)remember_turn(folder_.get(), {lesson_, held_s, given_back_at});
+  } catch (const std::exception&) {
+    // Learning is best effort: the estimate only knows less.
+  }
+}
+
 TurnRecord GpuTurn::record() const {
   TurnRecord r = record_;
   if (held()) r.held_s = clock_->steady_s() - taken_at_;
   return r;
 }
 
-void GpuTurn::release() noexcept {
+void GpuTurn::release() noexcept { give_back(false); }
+
+void GpuTurn::release_finished() noexcept { give_back(true); }
+
+void GpuTurn::give_back(bool learn) noexcept {
   if (!ticket_) return;
   record_.held_s = clock_->steady_s() - taken_at_;
   record_.shared = ticket_->another_holder();
   ticket_->leave();
+  if (learn && !record_.shared) ticket_->remember(record_.held_s, clock_->wall_s());
   ticket_.reset();
 }
 
@@ -414,6 +429,8 @@ GpuTurn wait_for_turn(std::unique_ptr<QueueTicket> ticket, const QueueOptions& o
     passed.clear();
     return ahead_of_us(pass_over.counted(live, patience.clock().steady_s(), passed));
   };
+  // The turns this GPU has learned, read once: the estimate need not follow turns ending meanwhile.
+  const TurnTimes times = with_learned(o.turn_times, ticket->learned());
   std::uint64_t holder = 0;
   double holder_seen_since = 0;
   int position = -1;
@@ -423,7 +440,7 @@ GpuTurn wait_for_turn(std::unique_ptr<QueueTicket> ticket, const QueueOptions& o
     const double now_wall = patience.clock().wall_s();
     const std::uint64_t front = ahead.empty() ? 0 : ahead.front().number;
     if (front != holder) std::tie(holder, holder_seen_since) = std::make_pair(front, now_wall);
-    QueueView view = make_queue_view(gpu_uuid, patience.waited(), ahead, o.turn_times, now_wall, holder_seen_since);
+    QueueView view = make_queue_view(gpu_uuid, patience.waited(), ahead, times, now_wall, holder_seen_since);
     view.passed_over = passed;
     // Whoever was passed over is named even when that makes the turn ours at once.
     if (!ahead.empty() || !passed.empty()) o.on_wait ? o.on_wait(view) : line->show(view);
@@ -465,6 +482,10 @@ TurnRecord GpuTurns::record() const {
 
 void GpuTurns::release() noexcept {
   for (auto it = turns_.rbegin(); it != turns_.rend(); ++it) it->release();
+}
+
+void GpuTurns::release_finished() noexcept {
+  for (auto it = turns_.rbegin(); it != turns_.rend(); ++it) it->release_finished();
 }
 
 GpuTurns take_gpu_turns(std::vector<std::string> gpu_uuids, const QueueOptions& options) {

@@ -53,6 +53,7 @@
 #include "common/queue/holders.hpp"
 #include "common/queue/queue_files.hpp"
 #include "common/queue/queue_line.hpp"
+#include "common/queue/turn_log.hpp"
 
 namespace cudalab {
 
@@ -74,7 +75,7 @@ QueueClock& system_queue_clock();
 struct QueueOptions {
   std::string folder;                     // the queue folder; "" means queue_files::queue_root_path()
   std::string lesson;                     // this run's lesson, shown to others and looked up in turn_times
-  TurnTimes turn_times;                   // lesson -> usual seconds on the GPU
+  TurnTimes turn_times;                   // lesson -> stated seconds on the GPU (learned turns override)
   std::optional<double> timeout_s;        // --queue-timeout; unset: wait as long as it takes
   std::function<void(const QueueView&)> on_wait;  // unset: the waiting line on stderr
   std::function<std::string(const Message&)> words;  // renders the queue's lines (unset: English, Message::en)
@@ -131,6 +132,10 @@ class QueueTicket {
   void mark_holding(double wall_s);
   // Removes the ticket and drops its lock (the kernel drops it anyway if we die).
   void leave() noexcept;
+  // What this GPU's folder has learned of every lesson's turns (turn_log.hpp).
+  LearnedTurns learned() const;
+  // Adds an ended turn of this ticket's lesson to this user's learned turns (best effort).
+  void remember(double held_s, double given_back_at) const noexcept;
 
  private:
   QueueTicket() = default;
@@ -152,10 +157,16 @@ class GpuTurn {
   ~GpuTurn() { release(); }
   bool held() const { return ticket_ != nullptr; }
   TurnRecord record() const;
+  // Gives the turn back without teaching the queue anything (the run failed, was stopped or
+  // interrupted: its length says nothing about the lesson's).
   void release() noexcept;
+  // Gives back the turn of a run that measured to its end: its length is learned for the
+  // lesson (turn_log.hpp), unless another run held the GPU beside it.
+  void release_finished() noexcept;
 
  private:
   friend GpuTurn wait_for_turn(std::unique_ptr<QueueTicket>, const QueueOptions&);
+  void give_back(bool learn) noexcept;
   std::unique_ptr<QueueTicket> ticket_;
   QueueClock* clock_ = nullptr;
   double taken_at_ = 0;
@@ -178,6 +189,7 @@ class GpuTurns {
   // wait_s summed, held_s and position of the longest.
   TurnRecord record() const;
   void release() noexcept;
+  void release_finished() noexcept;  // GpuTurn::release_finished on each
   GpuTurns(GpuTurns&&) noexcept = default;
   GpuTurns& operator=(GpuTurns&&) noexcept = default;
   ~GpuTurns() { release(); }

@@ -32,6 +32,12 @@ FileFacts facts_of(const struct stat& st) { return {st.st_dev, st.st_ino, st.st_
           arg("problem", problem)));
 }
 
+// "tmp-<pid>-<serial>": a name no ticket or learned-turns file has, new within this process.
+std::string temporary_name() {
+  static std::atomic<unsigned> serial{0};
+  return fmt::format("tmp-{}-{}", ::getpid(), serial++);
+}
+
 bool write_all(int fd, std::string_view text) {
   off_t offset = 0;
   while (!text.empty()) {
@@ -183,11 +189,10 @@ std::string read_head(int fd, std::size_t max_bytes) {
 }
 
 std::optional<OpenedFile> create_locked(int dir, const std::string& name, std::string_view text) {
-  static std::atomic<unsigned> serial{0};
   std::string temporary;
   Fd fd;
   for (int attempt = 0; attempt < 16 && !fd; ++attempt) {
-    temporary = fmt::format("tmp-{}-{}", ::getpid(), serial++);
+    temporary = temporary_name();
     fd = Fd(::openat(dir, temporary.c_str(), O_RDWR | O_CREAT | O_EXCL | kOpenFlags, 0644));
     if (!fd && errno != EEXIST) break;
   }
@@ -210,6 +215,16 @@ void rewrite(int fd, std::string_view text) {
   if (!write_all(fd, text) || ::ftruncate(fd, static_cast<off_t>(text.size())) != 0) {
     throw QueueUnavailableError(msg("cannot write a file in the GPU queue folder: {reason}", arg("reason", why())));
   }
+}
+
+bool replace_file(int dir, const std::string& name, std::string_view text) {
+  const std::string temporary = temporary_name();
+  Fd fd(::openat(dir, temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | kOpenFlags, 0644));
+  if (!fd) return false;
+  const bool written = ::fchmod(fd.get(), 0644) == 0 && write_all(fd.get(), text);
+  if (written && ::renameat(dir, temporary.c_str(), dir, name.c_str()) == 0) return true;
+  ::unlinkat(dir, temporary.c_str(), 0);
+  return false;
 }
 
 bool remove_if_ours(int dir, const std::string& name, const FileFacts& facts) {

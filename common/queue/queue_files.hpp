@@ -112,6 +112,12 @@ std::optional<OpenedFile> create_locked(int dir, const std::string& name, std::s
 // show what they read).
 void rewrite(int fd, std::string_view text);
 
+// Replaces the file `name` in `dir` with one holding `text` (mode 0644): written under a new
+// temporary name first (never through a link someone left), then renamed over `name`, so a
+// reader sees the old text or the new one, whole. False when it could not be done (in a sticky
+// folder, another user's file of that name cannot be replaced).
+bool replace_file(int dir, const std::string& name, std::string_view text);
+
 // Removes `name` from `dir` when it still names the file `facts` describe and that file is ours
 // (owned by this process's effective uid). True when removed.
 bool remove_if_ours(int dir, const std::string& name, const FileFacts& facts);

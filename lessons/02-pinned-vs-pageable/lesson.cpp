@@ -11,7 +11,6 @@ CUDALAB_LESSON(LessonDescription(2, "pinned-vs-pageable")
                    .titled("pinned vs pageable host memory", "锁页内存与可分页内存")
                    .summarized("copy bandwidth and host blocking for pageable, pinned and registered memory",
                                "可分页、锁页和注册内存的拷贝带宽与主机阻塞")
-                   .usual_turn_s(3.91)
                    .made_by([] {
                      return make_lesson(pinned::flags, Repetitions{2, 20}, pinned::measure,
                                         pinned::predict, pinned::build_report);

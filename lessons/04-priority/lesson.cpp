@@ -11,7 +11,6 @@ CUDALAB_LESSON(LessonDescription(4, "priority")
                    .titled("stream priorities", "流优先级")
                    .summarized("an urgent kernel behind a GPU-filling load, with and without a high-priority stream",
                                "排在占满 GPU 的负载之后的紧急核函数，有无高优先级流的对比")
-                   .usual_turn_s(1.35)
                    .made_by([] {
                      return make_lesson(priority::flags, Repetitions{2, 15}, priority::measure,
                                         priority::predict, priority::build_report);

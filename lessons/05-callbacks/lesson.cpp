@@ -11,7 +11,6 @@ CUDALAB_LESSON(LessonDescription(5, "callbacks")
                    .titled("host functions in stream order", "按流顺序执行的主机函数")
                    .summarized("cudaLaunchHostFunc: latency, blocking, and what not to do inside",
                                "cudaLaunchHostFunc：延迟、阻塞，以及回调里不该做什么")
-                   .usual_turn_s(1.90)
                    .made_by([] {
                      return make_lesson(callbacks::flags, Repetitions{3, 50}, callbacks::measure,
                                         callbacks::predict, callbacks::build_report);

@@ -11,7 +11,6 @@ CUDALAB_LESSON(LessonDescription(6, "graph-pitfall")
                    .titled("CUDA Graphs done wrong", "用错了的 CUDA 图")
                    .summarized("capture one batch on one stream: the graph runs serially and loses",
                                "在一个流上捕获一批操作：图串行执行，反而更慢")
-                   .usual_turn_s(5.04)
                    .made_by([] {
                      return make_lesson(graph_pitfall::flags, Repetitions{2, 10}, graph_pitfall::measure,
                                         graph_pitfall::predict, graph_pitfall::build_report);

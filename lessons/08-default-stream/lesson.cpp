@@ -11,7 +11,6 @@ CUDALAB_LESSON(LessonDescription(8, "default-stream")
                    .titled("the default stream and implicit synchronization", "默认流与隐式同步")
                    .summarized("stream 0 between streams, per-thread default streams, cudaFree vs cudaFreeAsync",
                                "夹在两个流之间的 0 号流、每线程默认流、cudaFree 对比 cudaFreeAsync")
-                   .usual_turn_s(0.40)
                    .made_by([] {
                      return make_lesson(default_stream::flags, Repetitions{1, 7}, default_stream::measure,
                                         default_stream::predict, default_stream::build_report);

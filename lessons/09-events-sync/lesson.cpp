@@ -11,7 +11,6 @@ CUDALAB_LESSON(LessonDescription(9, "events-sync")
                    .titled("events and ways to wait", "事件与等待方式")
                    .summarized("timing with events vs host clocks; every way to wait: wake-up latency against CPU burned",
                                "用事件计时对比主机时钟；各种等待方式：唤醒延迟与 CPU 消耗的权衡")
-                   .usual_turn_s(0.47)
                    .made_by([] {
                      return make_lesson(events_sync::flags, Repetitions{3, 20}, events_sync::measure,
                                         events_sync::predict, events_sync::build_report);

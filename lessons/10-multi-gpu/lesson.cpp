@@ -12,7 +12,6 @@ CUDALAB_LESSON(LessonDescription(10, "multi-gpu")
                    .summarized("peer copies and all-reduces overlapped with a backward pass, with priorities",
                                "点对点拷贝和全归约与反向传播重叠，并使用优先级")
                    .needs_gpus(2)
-                   .usual_turn_s(5.63)
                    .made_by([] {
                      return make_lesson(multi_gpu::flags, Repetitions{2, 10}, multi_gpu::measure,
                                         multi_gpu::predict, multi_gpu::build_report);

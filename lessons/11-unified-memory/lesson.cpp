@@ -12,7 +12,6 @@ CUDALAB_LESSON(LessonDescription(11, "unified-memory")
                    .summarized("one workload four ways: explicit copies, managed memory on demand and "
                                "prefetched, zero-copy",
                                "同一个工作负载的四种方式：显式拷贝、按需与预取的托管内存、零拷贝")
-                   .usual_turn_s(2.0)
                    .made_by([] {
                      return make_lesson(unified_memory::flags, Repetitions{2, 10}, unified_memory::measure,
                                         unified_memory::predict, unified_memory::build_report);

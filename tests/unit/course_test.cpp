@@ -1,6 +1,7 @@
 // The course as the lessons describe themselves (common/lesson/registry.hpp): every folder under
 // lessons/ registered, every description whole, and the README's table saying what they say.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -88,7 +89,8 @@ TEST(Course, EveryDescriptionIsWholeAndNamesOneLesson) {
     EXPECT_TRUE(has_non_ascii(lesson.title.zh)) << lesson.title.zh;
     EXPECT_TRUE(has_non_ascii(lesson.summary.zh)) << lesson.summary.zh;
     EXPECT_GE(lesson.gpus_needed, 1);
-    EXPECT_GT(lesson.usual_turn, 0.0) << "its usual GPU time per turn (the queue estimates waits from it)";
+    EXPECT_GT(reference_turn_s(lesson.id()).value_or(0), 0.0)
+        << "its reference run's turn (queue.held_s): the queue's stated estimate of a turn";
     ASSERT_NE(lesson.make, nullptr);
     EXPECT_NE(lesson.make(), nullptr);
     EXPECT_FALSE(notes_keys(Lang::en, lesson.id()).empty()) << "course-notes/en/" << lesson.id() << ".md";
@@ -122,8 +124,16 @@ TEST(Course, TheReadmeTableSaysWhatEachLessonSays) {
   EXPECT_EQ(rows.size(), course().size()) << "one row per lesson";
 }
 
-TEST(Course, TheQueueEstimatesTurnsFromTheDescriptions) {
+// No lesson types its turn: the queue starts from what each reference run held, read from the
+// run itself (cmake/EmbedRuns.cmake), and a run's JSON is the only place that figure lives.
+TEST(Course, TheQueueStartsFromTheReferenceRunsTurns) {
   const TurnTimes times = course_turn_times();
   ASSERT_EQ(times.by_lesson.size(), course().size());
-  for (const auto& lesson : course()) EXPECT_DOUBLE_EQ(times.by_lesson.at(lesson.id()), lesson.usual_turn) << lesson.id();
+  for (const auto& lesson : course()) {
+    SCOPED_TRACE(lesson.id());
+    const auto run = reference_run(lesson.id());
+    ASSERT_TRUE(run.has_value());
+    const auto held = nlohmann::json::parse(*run).at("queue").at("held_s").get<double>();
+    EXPECT_DOUBLE_EQ(times.by_lesson.at(lesson.id()), held);
+  }
 }

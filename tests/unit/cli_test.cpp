@@ -54,7 +54,7 @@ TEST(Cli, ListAsJsonIsTheCourse) {
     EXPECT_EQ(lessons[i].at("slug"), lesson.slug);
     EXPECT_EQ(lessons[i].at("summary"), lesson.summary.en);
     EXPECT_EQ(lessons[i].at("gpus_needed"), lesson.gpus_needed);
-    EXPECT_DOUBLE_EQ(lessons[i].at("usual_turn_s").get<double>(), lesson.usual_turn);
+    EXPECT_DOUBLE_EQ(lessons[i].at("reference_turn_s").get<double>(), course_turn_times().by_lesson.at(lesson.id()));
   }
   const Outcome zh = run({"list", "--format", "json", "--lang", "zh"});
   EXPECT_EQ(nlohmann::json::parse(zh.out).at("lessons").at(0).at("title"), course().front().title.zh);

@@ -188,7 +188,7 @@ std::string WrappingFormatter::make_footer(const CLI::App* app) const {
 }
 
 std::string help_footer() {
-  return std::string("\n") + exit_code_table() + "\nSee README.md for the course, the output forms and what graders may diff.";
+  return std::string("\n") + exit_code_table() + "\nSee README.md for the course, and docs/output.md for the output forms and what graders may diff.";
 }
 
 }  // namespace cudalab

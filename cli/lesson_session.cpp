@@ -106,7 +106,7 @@ std::vector<std::string> LessonSession::gpus_to_queue() const {
   std::vector<std::string> gpus;
   for (const int device : devices_measured()) gpus.push_back(queue_name_of_device(device));
   // A lesson whose headline moves when another GPU on its PCIe path measures too takes the turns
-  // of those GPUs as well (README, "Several GPUs").
+  // of those GPUs as well (docs/shared-server.md, "Several GPUs").
   if (setup_.lesson->shares_host_path()) {
     // Asked before the turn: no CUDA context yet (query_device would make one, and a waiting
     // student with a context would count as a process that works beside the one measuring).

@@ -1,6 +1,7 @@
 #include "cli/man_page.hpp"
 
 #include <sstream>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -94,6 +95,23 @@ std::string exit_section(const WrappingFormatter& words) {
   return out + ".fi\n";
 }
 
+// The variables cudalab reads, each with what it sets (docs/ tells the whole story of each).
+std::string environment_section(const WrappingFormatter& words) {
+  static const std::pair<const char*, const char*> variables[] = {
+      {"CUDALAB_QUEUE_DIR", N_("the GPU queue's folder, the same for every student of a class (default /tmp/cudalab-queue)")},
+      {"CUDALAB_CLASS_DIR", N_("the class's drop folder, for submit, --submit and grade, when --config names none")},
+      {"CUDALAB_RENDEZVOUS", N_("a folder every node sees, where the processes of one run on several nodes meet")},
+      {"CUDALAB_RANK_TIMEOUT", N_("seconds a process of a run on several GPUs waits for the others (default 120)")},
+      {"CUDALAB_NVCC", N_("the nvcc that compiles exercises (else PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)")},
+      {"LC_ALL, LC_MESSAGES, LANG", N_("the language when --lang is not given: zh for zh_*, else en")},
+      {"NO_COLOR", N_("no colour under --color auto")},
+      {"COLUMNS", N_("the width the output fits, before the terminal's own (20 to 1000; with neither, 80 columns)")},
+  };
+  std::string out = ".SH " + roff(words.words("ENVIRONMENT")) + "\n";
+  for (const auto& [name, what] : variables) out += ".TP\n.B " + roff(name) + "\n" + roff(words.words(what)) + "\n";
+  return out;
+}
+
 }  // namespace
 
 std::string man_page(const CLI::App& app, Lang lang) {
@@ -108,9 +126,11 @@ std::string man_page(const CLI::App& app, Lang lang) {
          roff(words.words("Each numbered lesson is a command that runs a real experiment on the GPU, measures it, "
                           "sets it against a model and explains it; `cudalab list` shows the course.")) +
          "\n";
-  out += commands_section(app, words) + common_section(app, words) + lessons_section(app, words) + exit_section(words);
+  out += commands_section(app, words) + common_section(app, words) + lessons_section(app, words) + environment_section(words) +
+         exit_section(words);
   out += ".SH " + roff(words.words("SEE ALSO")) + "\n" +
-         roff(words.words("README.md: the course, the output forms and what graders may diff.")) + "\n";
+         roff(words.words("README.md: the course; docs/output.md: the output forms and what graders may diff; docs/: running a "
+                          "course, grading and the GPU queue.")) + "\n";
   return out;
 }
 

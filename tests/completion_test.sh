@@ -3,7 +3,7 @@
 # would for a half-typed line, call the completion function and read COMPREPLY (built with
 # compgen). Covers every subcommand, the values of --lang, --format, --color and --memory, files
 # after show and compare, folders after grade, and flags after `--config FILE NN`, the order the
-# README shows.
+# README and docs/presets.md show.
 #   tests/completion_test.sh path/to/cudalab
 set -u
 cudalab=${1:?path to cudalab}

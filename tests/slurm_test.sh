@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's Slurm commands ("A class on a Slurm cluster") on a real Slurm: a one-node cluster
+# The Slurm commands of docs/course.md ("A class on a Slurm cluster") on a real Slurm: a one-node cluster
 # from Debian's slurm-wlm and munge, brought up here (munged, slurmctld and slurmd on localhost,
 # in a private folder, on free ports) and always brought down at the end. Without a GPU every
 # lesson is waived (exit 77) inside its job; `show`, `submit` and `grade` run.
@@ -7,7 +7,7 @@
 # Exit 77 (CTest: skipped) when Slurm cannot run here: not root (slurmd launches the jobs), the
 # packages are missing (slurm-wlm, munge), or the cluster does not come up (munged, slurmctld or
 # slurmd fails to start, or the node never turns idle, as in a container that forbids them).
-# Exit 1 when the cluster is up and a README command misbehaves, or when anything the test
+# Exit 1 when the cluster is up and one of those commands misbehaves, or when anything the test
 # started (a daemon, slurmstepd, a job's task) is still running after its end. The whole test
 # runs under a watchdog of kBudgetS seconds, so that it ends within a minute; every daemon it
 # started is stopped at its end, however it ends.
@@ -57,7 +57,7 @@ if [ -z "${CUDALAB_SLURM_TEST_WORK:-}" ]; then
 fi
 work=$CUDALAB_SLURM_TEST_WORK
 
-# The commands of the README's Slurm section, verbatim: the test runs these and no others.
+# The commands of docs/course.md's Slurm section, verbatim: the test runs these and no others.
 readonly LIVE='srun --gres=gpu:1 --pty cudalab live 03'
 readonly SHOW='srun cudalab show 03'
 readonly ARRAY='sbatch --array=0-29 tools/slurm/class.sbatch 03 --config class.toml'
@@ -66,7 +66,7 @@ readonly RANKS='srun --ntasks=2 --gres=gpu:2 cudalab 10'
 readonly SUBMIT='srun cudalab submit mine.json'
 readonly GRADE='srun cudalab grade "$CUDALAB_CLASS_DIR"'
 for command in "$LIVE" "$SHOW" "$ARRAY" "$STUDENT" "$RANKS" "$SUBMIT" "$GRADE"; do
-  grep -qF -- "$command" "$repo/README.md" || { echo "slurm_test: the README does not give: $command"; exit 1; }
+  grep -qF -- "$command" "$repo/docs/course.md" || { echo "slurm_test: docs/course.md does not give: $command"; exit 1; }
 done
 
 : >"$work/pids"
@@ -176,10 +176,10 @@ done
 [ "$(timeout 5 sinfo -h -o %T 2>/dev/null)" = idle ] || cannot "the node did not turn idle within 15 s: $(timeout 5 sinfo -h -o '%T %E' 2>&1)"
 echo "slurm_test: one-node cluster up ($(sinfo -h -o '%P %D %T %G'))"
 
-# ---- the README's commands, from a class's folder ---------------------------------------------
+# ---- docs/course.md's commands, from a class's folder ---------------------------------------------
 ln -s "$cudalab" "$work/bin/cudalab"
 export PATH="$work/bin:$PATH" NO_COLOR=1 LANG=C.UTF-8 LC_ALL=C.UTF-8 COLUMNS=200
-# The class's drop folder as the README makes it (mode 3733, a staff group the student is not in).
+# The class's drop folder as docs/course.md makes it (mode 3733, a staff group the student is not in).
 export CUDALAB_CLASS_DIR="$work/drop"
 install -d -m 3733 -o 0 -g 20000 "$CUDALAB_CLASS_DIR"
 cd "$work" || fail "no work folder"
@@ -266,4 +266,4 @@ else
 fi
 echo "$out" | sed 's/^/     | /'
 [ "$(grep -c "node $node" <<<"$out")" -eq 2 ] || fail "grade does not show the Slurm node on each of the two rows: $out"
-echo "slurm_test: the README's Slurm commands ran on a one-node cluster"
+echo "slurm_test: the Slurm commands of docs/course.md ran on a one-node cluster"

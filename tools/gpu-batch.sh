@@ -12,7 +12,7 @@
 #                                          references, with each lesson's GPU time per turn, and
 #                                          `list --times` of the turns the queue learned
 #   tools/gpu-batch.sh BUILD_DIR tenants   a class of 8 of 03 beside an idle tenant, a busy one,
-#                                          Ctrl-Z and kill -STOP on the first holder (README)
+#                                          Ctrl-Z and kill -STOP on the first holder (docs/lab-gpu.md)
 #   tools/gpu-batch.sh BUILD_DIR peers     nvbandwidth's pinned host<->device copies and cuda-samples'
 #                                          simpleStreams, then 02 and 03, in one session (PEERS=DIR
 #                                          holds the two binaries, built elsewhere for this GPU)

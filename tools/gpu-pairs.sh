@@ -2,7 +2,7 @@
 # What a student on another GPU of the same host does to a lesson's headline: for each lesson, N
 # lone runs on GPU 0, then N pairs started at the same moment, one run on GPU 0 and one on GPU 1.
 # A headline that moves by more than half the lesson's compare tolerance says the lesson must take
-# turns across the GPUs that share its PCIe path (README, "Several GPUs").
+# turns across the GPUs that share its PCIe path (docs/shared-server.md, "Several GPUs").
 #
 #   tools/gpu-pairs.sh [N] [LESSON...]        (default: 5 pairs of every lesson of one GPU)
 #

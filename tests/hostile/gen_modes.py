@@ -15,7 +15,7 @@ def mode_cases(commands, inv):
     yield Case("mode", "unknown flag", f"cudalab {lesson} --no-such-flag", [lesson, "--no-such-flag"],
                frozenset({USAGE}), names=("--no-such-flag",))
     yield Case("mode", "a lesson twice", f"cudalab {lesson} {lesson}", [lesson, lesson], frozenset({USAGE}))
-    # README: `--live` is live mode, "as cudalab live NN": without a lesson there is nothing to run.
+    # README and docs/live-mode.md: `--live` is live mode, "as cudalab live NN": without a lesson there is nothing to run.
     yield Case("mode", "--live without a lesson", "cudalab --live", ["--live"], frozenset({USAGE}))
     for command in commands:
         if any(p.required for p in command.positionals):

@@ -130,7 +130,7 @@ def structure_cases(lesson):
         ("arrays 100,000 deep, one a line", f"{section}{first_int} = " + "[\n" * 100_000, REFUSED),
         ("a 5,000-character line", f'{section}{first_text} = "{"x" * 5_000}"\n', REFUSED),
         ("inline tables 70,000 deep", f"{section}{first_int} = {'{ a = ' * 70_000}1{' }' * 70_000}\n", REFUSED),
-        # A section that is neither [all], [show] nor a lesson's name is refused (README),
+        # A section that is neither [all], [show] nor a lesson's name is refused (docs/presets.md),
         # quickly and in one line.
         ("a 100,000-character section name", f"[{'s' * 100_000}]\nx = 1\n", REFUSED),
         ("100,000 sections", "".join(f"[s{i}]\n" for i in range(100_000)) + section + good, REFUSED),

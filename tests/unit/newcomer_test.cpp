@@ -40,7 +40,7 @@ Outcome with_preset(const std::string& toml, std::vector<std::string> args) {
 
 }  // namespace
 
-// ── presets as strict as the README says ────────────────────────────────────
+// ── presets as strict as docs/presets.md says ────────────────────────────────────
 
 TEST(StrictPresets, AnUnknownSectionIsAnErrorWithDidYouMean) {
   hide_gpus();

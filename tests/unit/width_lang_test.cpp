@@ -1,5 +1,5 @@
 // A newcomer's terminal, 60, 80 or 120 columns wide, in English or Chinese: every command of the
-// README fits it, and under --lang zh no plain English word is left outside code, flag names,
+// README and docs/ fits it, and under --lang zh no plain English word is left outside code, flag names,
 // units and the notes' own code spans: in `list`, `show`, `compare`, `grade`, the help, the
 // --print-config listing, the error lines and the SVGs.
 #include <gtest/gtest.h>
@@ -158,7 +158,7 @@ std::string write_class_folder(const fs::path& dir) {
   return long_named.string();
 }
 
-// One command of the README as a student, instructor or grader types it, and the exit code it
+// One command of the README or docs/ as a student, instructor or grader types it, and the exit code it
 // must end with here, without a GPU (77: waived).
 struct Typed {
   std::vector<std::string> args;
@@ -180,7 +180,7 @@ void add_help(std::vector<Typed>& typed) {
   }
 }
 
-// `show` of every reference run in every form the README names (by number, by name, from the
+// `show` of every reference run in every form the README and docs/ name (by number, by name, from the
 // file; --table, --stable, --portable), `compare` of each reference against itself, a run out of
 // tolerance against its reference, `grade` of the reference runs and of a class folder.
 void add_recorded(std::vector<Typed>& typed, const std::string& class_dir, const std::string& doctored) {
@@ -229,7 +229,7 @@ void add_without_gpu(std::vector<Typed>& typed, const std::string& preset) {
   typed.push_back({{"grade", "/no/such/folder"}, 2});
 }
 
-// Every command of the README; the test adds --lang to each that takes it. Output captured off
+// Every command of the README and docs/; the test adds --lang to each that takes it. Output captured off
 // a terminal has no colour, so --color is left at auto.
 std::vector<Typed> every_command(const fs::path& scratch) {
   const std::string doctored = write_class_folder(scratch / "class");
@@ -251,7 +251,7 @@ std::string joined(const std::vector<std::string>& args) {
 }  // namespace
 
 // A newcomer's terminal at 60, 80 and 120 columns, in English and Chinese: every command of the
-// README, run here without a GPU, ends with its documented exit code, prints no line of stdout
+// README and docs/, run here without a GPU, ends with its documented exit code, prints no line of stdout
 // wider than the terminal (CJK characters count two columns), and keeps stderr to one line.
 // The grader forms (--stable, --portable) are not folded: graders diff them, so they are the
 // same bytes at every width (checked here), whatever the terminal. Completion scripts are read

@@ -3,6 +3,8 @@
 // exports, the [grade] section of a class preset, and the drop folder as one user sees it. The
 // same between real distinct users is tests/class_grade_test.sh.
 #include <gtest/gtest.h>
+
+#include "test_source_dir.hpp"
 #include <sys/stat.h>
 #include <unistd.h>
 

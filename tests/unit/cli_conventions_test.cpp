@@ -1,6 +1,7 @@
 // Presets, help, completion and error messages through the whole CLI, without a GPU.
 #include <gtest/gtest.h>
 
+#include "test_source_dir.hpp"
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>

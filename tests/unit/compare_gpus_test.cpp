@@ -4,6 +4,7 @@
 // beside each other, marked "by GPU", and never fail the comparison.
 #include <gtest/gtest.h>
 
+#include "test_source_dir.hpp"
 #include <filesystem>
 #include <string>
 

@@ -1,6 +1,8 @@
 // The course as the lessons describe themselves (common/lesson/registry.hpp): every folder under
 // lessons/ registered, every description whole, and the README's table saying what they say.
 #include <gtest/gtest.h>
+
+#include "test_source_dir.hpp"
 #include <nlohmann/json.hpp>
 
 #include <algorithm>

@@ -4,6 +4,7 @@
 // output's labels as the zh output draws them.
 #include <gtest/gtest.h>
 
+#include "test_source_dir.hpp"
 #include <algorithm>
 #include <cctype>
 #include <filesystem>

@@ -2,6 +2,7 @@
 // a GPU, over the reference runs recorded on the lab GPU and doctored copies of them.
 #include <gtest/gtest.h>
 
+#include "test_source_dir.hpp"
 #include <algorithm>
 #include <filesystem>
 #include <fstream>

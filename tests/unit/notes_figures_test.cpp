@@ -3,6 +3,7 @@
 // figure is typed into the prose by hand.
 #include <gtest/gtest.h>
 
+#include "test_source_dir.hpp"
 #include <cctype>
 #include <filesystem>
 #include <fstream>

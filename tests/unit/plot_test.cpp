@@ -1,6 +1,7 @@
 // Plots, SVG and predict-first mode without a GPU: made-up reports, rendered and checked.
 #include <gtest/gtest.h>
 
+#include "test_source_dir.hpp"
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>

@@ -3,6 +3,7 @@
 // declares today.
 #include <gtest/gtest.h>
 
+#include "test_source_dir.hpp"
 #include <algorithm>
 #include <filesystem>
 #include <map>

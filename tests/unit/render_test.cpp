@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "test_source_dir.hpp"
 #include <algorithm>
 #include <filesystem>
 #include <fstream>

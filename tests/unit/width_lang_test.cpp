@@ -4,6 +4,7 @@
 // --print-config listing, the error lines and the SVGs.
 #include <gtest/gtest.h>
 
+#include "test_source_dir.hpp"
 #include <cstdlib>
 #include <cstring>
 #include <algorithm>

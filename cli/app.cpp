@@ -28,6 +28,7 @@ int dispatch(CommandLine& command_line, Invocation& inv) {
     case Command::compare: return run_compare(inv);
     case Command::grade: return run_grade(inv);
     case Command::submit: return run_submit(inv);
+    case Command::class_check: return run_class(inv);
     case Command::list: return run_list(inv);
     case Command::exercise: return run_exercise(inv);
     case Command::help:

@@ -131,7 +131,7 @@ void set_student(GradeRow& row, const ClassEntry& entry, unsigned owner_uid) {
 struct ReadEntry {
   bool opened = false;         // the file could be read (its owner and time are known)
   unsigned owner_uid = 0;
-  double modified_s = 0;
+  double changed_s = 0;
   std::vector<SavedRun> runs;
   Message problem;             // why it holds no run
   std::exception_ptr failure;  // anything but a bad file: rethrown on the grader's own thread
@@ -147,7 +147,7 @@ ReadEntry read_entry(const ClassEntry& entry) {
     const UntrustedFile file = read_untrusted_file(entry.path, kMaxRunFileBytes, "a saved run");
     read.opened = true;
     read.owner_uid = file.owner_uid;
-    read.modified_s = file.modified_s;
+    read.changed_s = file.changed_s;
     read.runs = parse_saved_runs(file.text, entry.path);
   } catch (const UsageError& e) {
     read.problem = with_short_name(words_of(e), entry.path, entry.shown);
@@ -187,7 +187,7 @@ void add_rows(ClassRuns& out, const ClassEntry& entry, ReadEntry read) {
   row.named_lesson = lesson_named_by(fs::path(entry.path).filename().string());
   if (read.opened) {
     set_student(row, entry, read.owner_uid);
-    row.submitted_s = read.modified_s;
+    row.submitted_s = read.changed_s;
   }
   if (!read.problem.empty()) {
     row.problem = read.problem;
@@ -256,6 +256,9 @@ ClassPolicy class_policy(const Invocation& inv) {
     policy.gpus = settings->gpus;
     policy.opens = settings->opens;
     policy.due = settings->due;
+    policy.grace_minutes = settings->grace_minutes;
+    policy.extensions = settings->extensions;
+    policy.class_seal = settings->class_seal;
   }
   for (const auto& section : file.sections) {
     const CourseEntry* e = find_course_entry(section.name);

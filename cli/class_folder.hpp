@@ -1,7 +1,8 @@
 // A class's folder of runs as `grade` reads it: the folder and its subfolders (a folder per
 // student, or the drop folder), every *.json entry a row, whatever it is; who handed each run in
 // (the file's owner, as the kernel says, when that is not the grader; else the student's folder,
-// or the name before its first '-'), when (the file's modification time), and the lesson its name
+// or the name before its first '-'), when (the file's status-change time, which its owner cannot set
+// back as `touch` sets a modification time), and the lesson its name
 // names. And the class policy `grade` holds the runs to, from the class preset (--config).
 #pragma once
 

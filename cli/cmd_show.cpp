@@ -75,10 +75,12 @@ int run_show(const Invocation& inv) {
     if (grader_form) {
       const std::string line = integrity_line(run, run.built_in);
       if (!line.empty()) std::cout << line << '\n';
+      // A file's run says whether the class sealed it, so no forgery diffs clean (class_seal.hpp).
+      if (!run.built_in) std::cout << "seal " << run.class_seal.describe().en() << '\n';
     }
     emit_report(run.report, one, /*recorded=*/true);
+    const Lang lang = inv.output.lang();
     if (run.integrity.state != Integrity::intact) {  // modified, or unsealed: said plainly, with its devices
-      const Lang lang = inv.output.lang();
       std::string devices;  // "NVIDIA H100 + NVIDIA H100": names, data
       for (const auto& d : run.report.devices) devices += (devices.empty() ? "" : " + ") + d.name;
       const Message state = run.integrity.state == Integrity::unsealed
@@ -90,6 +92,10 @@ int run_show(const Invocation& inv) {
                                            : msg("cudalab: show: {source}: {integrity} (recorded on {devices})", source,
                                                  arg("integrity", state), arg("devices", printable_value(devices, 200)));
       std::cerr << tr(lang, line) << '\n';  // one line, as every message on stderr: a grader's script reads it
+    } else if (!run.built_in) {  // intact: whether the class sealed it, in the same one line
+      std::cerr << tr(lang, msg("cudalab: show: {source}: {seal}", arg("source", verbatim(printable_value(run.source))),
+                                arg("seal", run.class_seal.describe())))
+                << '\n';
     }
     // Just as the live run did: a failed verify check (or a run edited after it was made) fails.
     if (!run.report.verify_passed() || run.integrity.state == Integrity::modified) {

@@ -1,7 +1,10 @@
 // `cudalab submit RUN.json`: a student hands a saved run in to the class's drop folder
 // (cli/drop_folder.hpp). The run is checked first, so a student hears at once, not at grading,
 // that the file is not a run of their own: unreadable, several runs, changed after cudalab wrote
-// it, or a copy of a built-in reference run. What is handed in is the file's bytes as they are.
+// it, a copy of a built-in reference run, made by another user, or (where this cudalab holds the
+// class key) not sealed by the class. What is handed in is the file's bytes as they are.
+#include <unistd.h>
+
 #include <iostream>
 
 #include <fmt/format.h>
@@ -13,6 +16,7 @@
 #include "common/core/files.hpp"
 #include "common/core/text_format.hpp"
 #include "common/grading/copies.hpp"
+#include "common/report/class_seal.hpp"
 #include "common/report/translate.hpp"
 
 namespace cudalab {
@@ -37,6 +41,16 @@ SavedRun run_to_hand_in(const std::string& path, const std::string& text) {
     throw UsageError(msg("'{file}' is a copy of the built-in reference run {reference} ({mark}); hand in a run of your own",
                          arg("file", name), arg("reference", copy->reference),
                          arg("mark", Message(copy->mark))));  // one of shared_mark's three phrases: words
+  }
+  // A run the student did not make never passes: say so now, not at grading.
+  if (run.report.provenance && run.report.provenance->uid != static_cast<long long>(::geteuid())) {
+    throw UsageError(msg("'{file}' was made by {maker}, not by you; hand in a run of your own", arg("file", name),
+                         arg("maker", printable_value(run.report.provenance->user))));
+  }
+  // This cudalab holds the class key: a run it cannot show sealed by the class would fail too.
+  if (!held_class_key_id().empty() && !run.class_seal.sealed()) {
+    throw UsageError(msg("'{file}' is {seal}; hand in a run the class's cudalab made", arg("file", name),
+                         arg("seal", run.class_seal.describe())));
   }
   return std::move(runs.front());
 }

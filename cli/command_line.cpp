@@ -21,11 +21,11 @@ namespace {
 
 // The one ordered registration list: the subcommands in the order --help lists them.
 constexpr SetupFunction kRegistration[] = {setup_lessons, setup_all,  setup_live, setup_exercise, setup_show,
-                                           setup_compare, setup_grade, setup_submit, setup_list, setup_help,
-                                           setup_completion};
+                                           setup_compare, setup_grade, setup_submit, setup_class, setup_list,
+                                           setup_help,    setup_completion};
 
 std::vector<std::string> command_words() {
-  return {"list", "all", "show", "compare", "grade", "submit", "live", "exercise", "help", "completion"};
+  return {"list", "all", "show", "compare", "grade", "submit", "class", "live", "exercise", "help", "completion"};
 }
 
 // A lesson number or name the user typed that is not a subcommand.

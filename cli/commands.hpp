@@ -34,6 +34,7 @@ void setup_show(CLI::App& app, CommandSetup& setup);
 void setup_compare(CLI::App& app, CommandSetup& setup);
 void setup_grade(CLI::App& app, CommandSetup& setup);
 void setup_submit(CLI::App& app, CommandSetup& setup);
+void setup_class(CLI::App& app, CommandSetup& setup);
 void setup_list(CLI::App& app, CommandSetup& setup);
 void setup_help(CLI::App& app, CommandSetup& setup);
 void setup_completion(CLI::App& app, CommandSetup& setup);
@@ -46,6 +47,7 @@ int run_show(const Invocation& inv);
 int run_compare(const Invocation& inv);
 int run_grade(const Invocation& inv);
 int run_submit(const Invocation& inv);
+int run_class(const Invocation& inv);
 int run_list(const Invocation& inv);
 int run_exercise(Invocation& inv);
 int run_course(const Invocation& inv);  // no command: the course list and where to start

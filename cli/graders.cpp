@@ -15,9 +15,11 @@
 #include "common/core/errors.hpp"
 #include "common/core/text_format.hpp"
 #include "cli/class_folder.hpp"
+#include "common/report/class_seal.hpp"
 #include "common/grading/class_checks.hpp"
 #include "common/grading/compare.hpp"
 #include "common/report/reference_runs.hpp"
+#include "common/report/translate.hpp"
 
 namespace cudalab {
 
@@ -158,6 +160,14 @@ int run_grade(const Invocation& inv) {
     for (auto& row : runs.rows) row.student = row.run != nullptr ? "submission" : "";
   }
   check_class_runs(runs.rows, policy);
+  // What the seals rest on, on stderr (stdout stays the table a script reads).
+  if (!policy.class_seal) {
+    std::cerr << tr(inv.output.lang(), "cudalab: grade: seals are not checked ([grade] seal = \"none\"): any student can forge a run that passes") << '\n';
+  } else if (held_class_key_id().empty()) {
+    std::cerr << tr(inv.output.lang(), msg("cudalab: grade: this cudalab holds no class key ({why}): no run can be shown sealed by the class",
+                                           arg("why", class_key_problem())))
+              << '\n';
+  }
   const Gradebook book = make_gradebook(runs.rows, policy);
   const std::size_t width = inv.output.style.width;
   const Lang lang = inv.output.lang();

@@ -19,7 +19,7 @@
 
 namespace cudalab {
 
-enum class Command { course, lesson, all, live, show, compare, grade, submit, list, help, completion, exercise };
+enum class Command { course, lesson, all, live, show, compare, grade, submit, class_check, list, help, completion, exercise };
 
 // Where a flag's value came from, in words: "flag", "preset {where}" ("class.toml:3
 // [stream-overlap]"); a flag with none is "default".
@@ -68,6 +68,7 @@ struct Invocation {
   std::string help_topic;
   bool manual = false;               // help --man
   std::string shell;                 // completion
+  std::string class_action;          // class: "check"
   bool list_times = false;           // list --times
 
   // `cudalab exercise`: the exercise chosen (null for `exercise list`) and its own flags.

@@ -2,6 +2,7 @@
 
 #include <toml++/toml.h>
 
+#include <algorithm>
 #include <cctype>
 #include <ctime>
 #include <optional>
@@ -235,6 +236,37 @@ struct ClassKey {
     for (const auto& element : *array) out.push_back(item(element));
     return out;
   }
+  // A whole number from 0 to `max`.
+  int whole_number(int max) const {
+    const auto* value = node.as_integer();
+    if (value == nullptr || value->get() < 0 || value->get() > max) {
+      refuse(msg("takes a whole number from 0 to {max}: {key} = 15", arg("max", max), arg("key", key)));
+    }
+    return static_cast<int>(value->get());
+  }
+  // One of `choices`, in quotes.
+  std::string choice(const std::vector<std::string>& choices) const {
+    const auto* value = node.as_string();
+    if (value == nullptr || std::find(choices.begin(), choices.end(), value->get()) == choices.end()) {
+      std::string list;  // "\"class\" or \"none\"": data
+      for (const auto& c : choices) list += (list.empty() ? "" : " or ") + ("\"" + c + "\"");
+      refuse(msg("takes {choices}", arg("choices", list)));
+    }
+    return value->get();
+  }
+  // A table of students, each with a date and time: extensions = { alice = 2026-12-01T23:59:00Z }.
+  std::map<std::string, std::string> times_by_student() const {
+    const toml::table* table = node.as_table();
+    if (table == nullptr) {
+      refuse(msg("takes a table of students and times: {key} = { alice = 2026-12-01T23:59:00Z }", arg("key", key)));
+    }
+    std::map<std::string, std::string> out;
+    for (const auto& [student, time] : *table) {
+      const std::string name(student.str());
+      out[name] = ClassKey{file, name, time}.utc_time();
+    }
+    return out;
+  }
   // A TOML date-time with its offset, as UTC in the form runs record their time.
   std::string utc_time() const {
     const auto* value = node.as_date_time();
@@ -263,7 +295,7 @@ ClassSettings class_settings_of(const std::string& file, const toml::node& node)
     refuse_at(fmt::format("{}:{}", printable_value(file, kPathChars), settings.line),
               msg("{section} is a section: [{section}]", arg("section", std::string(kClassSection))));
   }
-  static const std::vector<std::string> kKeys{"drop", "lessons", "build", "gpus", "opens", "due"};
+  static const std::vector<std::string> kKeys{"drop", "lessons", "build", "gpus", "opens", "due", "grace_minutes", "extensions", "seal"};
   for (const auto& [name, value] : *table) {
     const std::string key(name.str());
     const ClassKey k{file, key, value};
@@ -273,13 +305,16 @@ ClassSettings class_settings_of(const std::string& file, const toml::node& node)
     else if (key == "gpus") settings.gpus = k.list();
     else if (key == "opens") settings.opens = k.utc_time();
     else if (key == "due") settings.due = k.utc_time();
+    else if (key == "grace_minutes") settings.grace_minutes = k.whole_number(7 * 24 * 60);
+    else if (key == "extensions") settings.extensions = k.times_by_student();
+    else if (key == "seal") settings.class_seal = k.choice({"class", "none"}) == "class";
     else {
       const std::string guess = closest_word(key, kKeys);
       if (guess.empty()) {
-        k.refuse(msg("is not a key of [{section}] (drop, lessons, build, gpus, opens, due)",
+        k.refuse(msg("is not a key of [{section}] (drop, lessons, build, gpus, opens, due, grace_minutes, extensions, seal)",
                      arg("section", std::string(kClassSection))));
       }
-      k.refuse(msg("is not a key of [{section}] (drop, lessons, build, gpus, opens, due); did you mean {guess}?",
+      k.refuse(msg("is not a key of [{section}] (drop, lessons, build, gpus, opens, due, grace_minutes, extensions, seal); did you mean {guess}?",
                    arg("section", std::string(kClassSection)), arg("guess", guess)));
     }
   }

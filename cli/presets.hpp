@@ -4,6 +4,7 @@
 // stops only its own lesson. The file is untrusted: read without blocking, at most 1 MiB.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,9 @@ struct ClassSettings {
   std::string build;                 // build = "0.1.0+527b0d19ea9f": the cudalab build the class runs
   std::vector<std::string> gpus;     // gpus = ["NVIDIA H100 80GB HBM3", "GPU-8f0e..."]: names or UUIDs
   std::string opens, due;            // opens/due = 2026-11-20T09:00:00Z: as UTC "YYYY-MM-DDTHH:MM:SSZ"
+  int grace_minutes = 0;             // grace_minutes = 15: a hand-in this late still counts as on time
+  std::map<std::string, std::string> extensions;  // extensions = { alice = 2026-11-22T09:00:00Z }
+  bool class_seal = true;            // seal = "class" (the default) or "none" (docs/grade.md)
 };
 
 struct PresetFile {

@@ -16,6 +16,9 @@
 #   tools/gpu-batch.sh BUILD_DIR peers     nvbandwidth's pinned host<->device copies and cuda-samples'
 #                                          simpleStreams, then 02 and 03, in one session (PEERS=DIR
 #                                          holds the two binaries, built elsewhere for this GPU)
+#   tools/gpu-batch.sh BUILD_DIR sealed    a class of 8 real users of 03 with the class's setgid
+#                                          install and --submit: six honest, one resealed forgery,
+#                                          one late; then grade and each hand-in's --stable head
 #   tools/gpu-batch.sh BUILD_DIR exercise  every exercise: its GPU tests (solution, starter, each mistake
 #                                          in exercise/cases), five checks of its solution with the
 #                                          compile time and the GPU turn, and memcheck of the
@@ -195,6 +198,72 @@ tenants)
       tee "$out/logs/${stage#CLASS_SIM_}.txt" | grep -v "runs kept"
   done
   pack tenants
+  exit 0 ;;
+sealed)
+  # A class of 8 real users on the lab GPU with the class's setgid install (docs/grade.md, "The
+  # class seal"): six honest students hand in with --submit, one reseals an edited run (and puts it
+  # in the drop folder by hand when submit refuses it), one hands in after the due time; then
+  # `grade`, run as the grader with the class's cudalab. The forger uses the test-only stand-in
+  # (cudalab_class_fake --reseal), which recomputes the digest as any script can.
+  prefix=/opt/cudalab-class  # off /tmp, which may be mounted nosuid
+  getent group cudalab-class >/dev/null || groupadd cudalab-class
+  getent group cudalab-staff >/dev/null || groupadd cudalab-staff
+  rm -rf "$prefix" && install -d -m 755 "$prefix/bin" "$prefix/etc/cudalab"
+  head -c 32 /dev/urandom >"$prefix/etc/cudalab/class.key"
+  chown root:cudalab-class "$prefix/etc/cudalab/class.key" && chmod 0440 "$prefix/etc/cudalab/class.key"
+  install -m 2755 -o root -g cudalab-class "$bin" "$prefix/bin/cudalab"
+  install -m 755 "$build/tests/cudalab_class_fake" "$prefix/bin/reseal"
+  drop=$prefix/inbound
+  install -d -m 3733 -o root -g cudalab-staff "$drop"
+  work=$(mktemp -d) && chmod 755 "$work"
+  mkdir -p -m 1777 "${CUDALAB_QUEUE_DIR:-/tmp/cudalab-queue}"
+  gpu=$(nvidia-smi --query-gpu=uuid --format=csv,noheader -i 0 | tr -d ' ')
+  cat >"$work/class.toml" <<EOF
+[grade]
+drop = "$drop"
+lessons = ["03"]
+gpus = ["$gpu"]
+opens = $(date -u -d '-1 hour' +%FT%TZ)
+due = 2999-01-01T00:00:00Z
+EOF
+  as() { local who=$1; shift; (cd "$work/$who" && setpriv --reuid="$who" --regid="$who" --clear-groups -- env HOME="$work/$who" CUDALAB_CLASS_DIR="$drop" NO_COLOR=1 "$@"); }
+  for i in 1 2 3 4 5 6 7 8; do
+    id "cudalab-s$i" >/dev/null 2>&1 || useradd -M -s /usr/sbin/nologin "cudalab-s$i"
+    install -d -m 700 -o "cudalab-s$i" -g "cudalab-s$i" "$work/cudalab-s$i"
+  done
+  echo "== class check, as a student"
+  as cudalab-s1 "$prefix/bin/cudalab" class check 2>&1 | tee "$out/logs/class-check.txt"
+  as cudalab-s1 cat "$prefix/etc/cudalab/class.key" >/dev/null 2>&1 && echo "!! a student read the class key"
+  echo "== 8 students of 03 at once"
+  for i in 1 2 3 4 5 6; do
+    as "cudalab-s$i" "$prefix/bin/cudalab" 03 --json run.json --submit >"$out/logs/student$i.txt" 2>&1 &
+  done
+  for i in 7 8; do as "cudalab-s$i" "$prefix/bin/cudalab" 03 --json run.json >"$out/logs/student$i.txt" 2>&1 & done
+  wait
+  for i in 1 2 3 4 5 6 7 8; do echo "student $i: $(grep -E '^handed in|^(✓|✗)' "$out/logs/student$i.txt" | head -n 3 | tr '\n' ' ')"; done
+  as cudalab-s7 python3 -c 'import json
+run = json.load(open("run.json"))
+for section in run["sections"]:
+    for metric in section.get("metrics", []):
+        metric["samples"] = [s * (1 + 1e-12) for s in metric.get("samples", [])]
+json.dump(run, open("run.json", "w"), indent=2)'
+  as cudalab-s7 "$prefix/bin/reseal" --reseal run.json
+  echo "forger's submit: $(as cudalab-s7 "$prefix/bin/cudalab" submit run.json 2>&1; echo "exit $?")"
+  as cudalab-s7 cp run.json "$drop/cudalab-s7-03.json"
+  sleep 1; due=$(date -u +%FT%TZ); sleep 2
+  sed -i "s/^due = .*/due = $due/" "$work/class.toml"
+  echo "late submit: $(as cudalab-s8 "$prefix/bin/cudalab" submit run.json 2>&1; echo "exit $?")"
+  cp "$work/class.toml" "$out/logs/class.toml"
+  echo "== grade (the grader, with the class's cudalab)"
+  (cd "$work" && COLUMNS=120 "$prefix/bin/cudalab" grade --config class.toml) >"$out/logs/grade.txt" 2>&1
+  echo "grade: exit $?"; cat "$out/logs/grade.txt"
+  (cd "$work" && "$prefix/bin/cudalab" grade --config class.toml --format csv) >"$out/logs/grade.csv" 2>&1
+  for f in "$drop"/*; do
+    echo "== show --stable $(basename "$f") | head -n 4"
+    "$prefix/bin/cudalab" show "$f" --stable 2>&1 | head -n 4
+  done | tee "$out/logs/show-stable.txt"
+  cp "$drop"/* "$out/runs/"
+  pack sealed
   exit 0 ;;
 peers)
   peers=${PEERS:?PEERS=DIR with nvbandwidth and simpleStreams}

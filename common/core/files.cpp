@@ -139,7 +139,7 @@ UntrustedFile read_untrusted_file(const std::string& path, std::size_t max_bytes
   UntrustedFile file;
   file.text = read_opened(fd.get(), info, name, max_bytes, what);
   file.owner_uid = info.st_uid;
-  file.modified_s = static_cast<double>(info.st_mtim.tv_sec) + 1e-9 * static_cast<double>(info.st_mtim.tv_nsec);
+  file.changed_s = static_cast<double>(info.st_ctim.tv_sec) + 1e-9 * static_cast<double>(info.st_ctim.tv_nsec);
   return file;
 }
 

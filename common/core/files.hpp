@@ -21,11 +21,13 @@ std::string read_regular_file(const std::string& path, std::size_t max_bytes, co
 struct UntrustedFile {
   std::string text;
   unsigned owner_uid = 0;  // the file's owner
-  double modified_s = 0;   // its modification time, seconds since the epoch
+  // Its status-change time (ctime), seconds since the epoch: the kernel sets it on every write,
+  // rename or chmod, and no user can set it back (touch sets the modification time, not this).
+  double changed_s = 0;
 };
 
 // As read_regular_file, but a symbolic link is refused too ("is a symbolic link"), and the
-// file's owner and modification time come with its text.
+// file's owner and status-change time come with its text.
 UntrustedFile read_untrusted_file(const std::string& path, std::size_t max_bytes, const Message& what);
 
 // Empty when the run can write `path` (it is "-" and that is allowed, or a regular file or a new

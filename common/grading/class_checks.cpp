@@ -2,6 +2,7 @@
 #include "common/grading/class_checks.hpp"
 
 #include <algorithm>
+#include <ctime>
 #include <set>
 
 #include <fmt/format.h>
@@ -159,16 +160,56 @@ bool utc_time(const std::string& t) {
   return true;
 }
 
+// Seconds since the epoch of a time in that form.
+double seconds_of(const std::string& t) {
+  std::tm tm{};
+  tm.tm_year = std::stoi(t.substr(0, 4)) - 1900, tm.tm_mon = std::stoi(t.substr(5, 2)) - 1, tm.tm_mday = std::stoi(t.substr(8, 2));
+  tm.tm_hour = std::stoi(t.substr(11, 2)), tm.tm_min = std::stoi(t.substr(14, 2)), tm.tm_sec = std::stoi(t.substr(17, 2));
+  return static_cast<double>(::timegm(&tm));
+}
+
+std::string utc_text(double seconds) {
+  const auto whole = static_cast<std::time_t>(seconds);
+  std::tm tm{};
+  ::gmtime_r(&whole, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+// The student's due time: their extension, else the class's ("" for none).
+const std::string& due_for(const GradeRow& row, const ClassPolicy& policy) {
+  const auto extension = policy.extensions.find(row.student);
+  return extension != policy.extensions.end() ? extension->second : policy.due;
+}
+
+void flag_seal(GradeRow& row, const ClassPolicy& policy) {
+  if (policy.class_seal && !row.run->class_seal.sealed()) row.flags.push_back(row.run->class_seal.describe());
+}
+
+// Made inside the dates (the run's own time, which its seal covers), and handed in by the due time
+// plus the grace, by the kernel's clock (GradeRow::submitted_s): late is flagged with the time.
 void flag_dates(GradeRow& row, const ClassPolicy& policy) {
-  if (policy.opens.empty() && policy.due.empty()) return;
-  const std::string& made = row.run->report.recorded_at;
-  if (!utc_time(made)) {
-    row.flags.push_back(msg("its time '{time}' is not a UTC time, so it cannot be held to the dates", arg("time", made)));
-  } else if (!policy.opens.empty() && made < policy.opens) {
-    row.flags.push_back(msg("made {time}, before the assignment opened at {opens}", arg("time", made),
-                            arg("opens", policy.opens)));
-  } else if (!policy.due.empty() && made > policy.due) {
-    row.flags.push_back(msg("made {time}, after it was due at {due}", arg("time", made), arg("due", policy.due)));
+  const std::string& due = utc_time(due_for(row, policy)) ? due_for(row, policy) : policy.due;
+  const MessageArg due_arg = arg("due", due);
+  const bool extended = policy.extensions.count(row.student) > 0;
+  const double until = utc_time(due) ? seconds_of(due) + 60.0 * policy.grace_minutes : 0;
+  if (!policy.opens.empty() || !due.empty()) {
+    const std::string& made = row.run->report.recorded_at;
+    if (!utc_time(made)) {
+      row.flags.push_back(msg("its time '{time}' is not a UTC time, so it cannot be held to the dates", arg("time", made)));
+    } else if (!policy.opens.empty() && made < policy.opens) {
+      row.flags.push_back(msg("made {time}, before the assignment opened at {opens}", arg("time", made),
+                              arg("opens", policy.opens)));
+    } else if (utc_time(due) && seconds_of(made) > until) {
+      row.flags.push_back(extended ? msg("made {time}, after the extension to {due}", arg("time", made), due_arg)
+                                   : msg("made {time}, after it was due at {due}", arg("time", made), due_arg));
+    }
+  }
+  if (utc_time(due) && row.submitted_s > until) {
+    const MessageArg handed = arg("time", utc_text(row.submitted_s));
+    row.flags.push_back(extended ? msg("handed in {time}, after the extension to {due}", handed, due_arg)
+                                 : msg("handed in {time}, after it was due at {due}", handed, due_arg));
   }
 }
 
@@ -192,6 +233,7 @@ void check_class_runs(std::vector<GradeRow>& rows, const ClassPolicy& policy) {
     flag_build(row, policy);
     flag_gpus(row, policy);
     flag_dates(row, policy);
+    flag_seal(row, policy);
   }
 }
 

@@ -26,10 +26,17 @@ struct ClassPolicy {
   std::string build;                          // the class's cudalab build, "0.1.0+527b0d19ea9f"
   std::vector<std::string> gpus;              // GPU names or UUIDs the runs must come from
   std::string opens, due;                     // "2026-11-20T09:00:00Z"; "" for no bound
+  // A hand-in counts as on time until due + grace, or until the student's extension (by the name
+  // `grade` shows for them) plus grace.
+  int grace_minutes = 0;
+  std::map<std::string, std::string> extensions;  // student -> "2026-11-27T09:00:00Z"
+  // Whether a run must carry the class seal (class_seal.hpp) to pass: [grade] seal = "class", the
+  // default, or "none" for a class without a key, where `grade` says that seals go unchecked.
+  bool class_seal = true;
 };
 
-// Marks earlier submissions superseded (per student and lesson, the latest by modification time,
-// then by name, counts; rows of no known student are each their own), then sets each counting
+// Marks earlier submissions superseded (per student and lesson, the latest hand-in by the kernel's
+// status-change time, then by name, counts; rows of no known student are each their own), then sets each counting
 // row's flags. A row shares a run with another student's counting row or earlier submission.
 void check_class_runs(std::vector<GradeRow>& rows, const ClassPolicy& policy);
 

@@ -7,9 +7,14 @@ std::vector<Message> grade_problems(const GradeRow& row) {
   if (row.run == nullptr) return {msg("unreadable: {problem}", arg("problem", row.problem))};
   std::vector<Message> out = row.flags;
   if (row.run->integrity.state == Integrity::modified) out.push_back(row.run->integrity.describe());
+  std::size_t verified = 0;
   for (const auto& check : row.run->report.checks) {
-    if (check.kind == CheckKind::verify && !check.passed) out.push_back(msg("verify {key} failed", arg("key", check.key)));
+    if (check.kind != CheckKind::verify) continue;
+    ++verified;
+    if (!check.passed) out.push_back(msg("verify {key} failed", arg("key", check.key)));
   }
+  // A run that checked nothing against the CPU proves nothing was computed right.
+  if (verified == 0) out.push_back(Message("it has no verify check: nothing in it was checked against the CPU"));
   for (const auto& reason : row.run->report.disturbance()) out.push_back(msg("disturbed: {reason}", arg("reason", reason)));
   return out;
 }

@@ -24,7 +24,7 @@ struct GradeRow {
   // Who handed it in, and when (grading/class_checks.hpp).
   std::string student;                  // "" when the file does not say
   std::optional<long long> owner_uid;   // the file's owner, when the kernel says who the student is
-  double submitted_s = 0;               // the file's modification time: the latest submission counts
+  double submitted_s = 0;               // the file's status-change time (files.hpp): the latest counts
   std::optional<int> named_lesson;      // the one lesson its file name names, if it names one
   bool superseded = false;              // a later submission of the same student and lesson counts
   std::vector<Message> flags;           // why it cannot count as the student's own work, one each

@@ -173,7 +173,7 @@ std::vector<std::string> grade_csv_fields(const GradeRow& row) {
           r ? (r->disturbed() ? "disturbed" : "clean") : "",
           row.superseded ? "1" : "0",
           row_problems(row).en(),
-          grade_passes(row) ? "1" : "0"};
+          !row.superseded && grade_passes(row) ? "1" : "0"};  // a superseded row counts for nothing
 }
 
 }  // namespace

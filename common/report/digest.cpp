@@ -1,7 +1,9 @@
 #include "common/report/digest.hpp"
 
+#include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/params.h>
 
 #include <stdexcept>
 
@@ -11,14 +13,42 @@ namespace {
 
 // Statically linked libcrypto would read the system's openssl.cnf on first use; a digest needs
 // no configuration, and the file (or its absence) on a student's machine must not matter.
-EVP_MD_CTX* new_sha256_context() {
+bool crypto_initialised() {
   static const bool initialised = OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG, nullptr) == 1;
-  EVP_MD_CTX* ctx = initialised ? EVP_MD_CTX_new() : nullptr;
+  return initialised;
+}
+
+EVP_MD_CTX* new_sha256_context() {
+  EVP_MD_CTX* ctx = crypto_initialised() ? EVP_MD_CTX_new() : nullptr;
   if (ctx == nullptr || EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr) != 1) {
     EVP_MD_CTX_free(ctx);
     throw std::runtime_error("libcrypto: cannot start a SHA-256 digest");
   }
   return ctx;
+}
+
+EVP_MAC_CTX* new_hmac_context(std::string_view key) {
+  EVP_MAC* mac = crypto_initialised() ? EVP_MAC_fetch(nullptr, "HMAC", nullptr) : nullptr;
+  EVP_MAC_CTX* ctx = mac != nullptr ? EVP_MAC_CTX_new(mac) : nullptr;
+  EVP_MAC_free(mac);  // the context keeps its own reference
+  char digest[] = "SHA256";
+  const OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0), OSSL_PARAM_construct_end()};
+  if (ctx == nullptr ||
+      EVP_MAC_init(ctx, reinterpret_cast<const unsigned char*>(key.data()), key.size(), params) != 1) {
+    EVP_MAC_CTX_free(ctx);
+    throw std::runtime_error("libcrypto: cannot start an HMAC-SHA256");
+  }
+  return ctx;
+}
+
+std::string hex_of(const unsigned char* bytes, std::size_t length) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  for (std::size_t i = 0; i < length; ++i) {
+    hex += kHex[bytes[i] >> 4];
+    hex += kHex[bytes[i] & 0xF];
+  }
+  return hex;
 }
 
 }  // namespace
@@ -37,13 +67,7 @@ std::string Sha256::finish_hex() {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
   if (EVP_DigestFinal_ex(ctx_.get(), digest, &length) != 1) throw std::runtime_error("libcrypto: SHA-256 failed");
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  for (unsigned int i = 0; i < length; ++i) {
-    hex += kHex[digest[i] >> 4];
-    hex += kHex[digest[i] & 0xF];
-  }
-  return hex;
+  return hex_of(digest, length);
 }
 
 std::string sha256_hex(std::string_view data) {
@@ -52,10 +76,28 @@ std::string sha256_hex(std::string_view data) {
   return sha.finish_hex();
 }
 
-HashingStream::Buffer::Buffer(Sha256& sha) : sha_(sha) { setp(bytes_, bytes_ + sizeof bytes_); }
+void HmacSha256::Free::operator()(evp_mac_ctx_st* ctx) const { EVP_MAC_CTX_free(ctx); }
+
+HmacSha256::HmacSha256(std::string_view key) : ctx_(new_hmac_context(key)) {}
+
+void HmacSha256::update(std::string_view data) {
+  if (!data.empty() &&
+      EVP_MAC_update(ctx_.get(), reinterpret_cast<const unsigned char*>(data.data()), data.size()) != 1) {
+    throw std::runtime_error("libcrypto: HMAC-SHA256 update failed");
+  }
+}
+
+std::string HmacSha256::finish_hex() {
+  unsigned char mac[EVP_MAX_MD_SIZE];
+  std::size_t length = 0;
+  if (EVP_MAC_final(ctx_.get(), mac, &length, sizeof mac) != 1) throw std::runtime_error("libcrypto: HMAC-SHA256 failed");
+  return hex_of(mac, length);
+}
+
+HashingStream::Buffer::Buffer(ByteSink& sink) : sink_(sink) { setp(bytes_, bytes_ + sizeof bytes_); }
 
 void HashingStream::Buffer::drain() {
-  sha_.update(std::string_view(pbase(), static_cast<std::size_t>(pptr() - pbase())));
+  sink_.update(std::string_view(pbase(), static_cast<std::size_t>(pptr() - pbase())));
   setp(bytes_, bytes_ + sizeof bytes_);
 }
 
@@ -71,7 +113,7 @@ std::streamsize HashingStream::Buffer::xsputn(const char* s, std::streamsize n) 
   if (n > epptr() - pptr()) {
     drain();
     if (n >= static_cast<std::streamsize>(sizeof bytes_)) {  // large pieces skip the buffer
-      sha_.update(std::string_view(s, static_cast<std::size_t>(n)));
+      sink_.update(std::string_view(s, static_cast<std::size_t>(n)));
       return n;
     }
   }
@@ -85,7 +127,7 @@ int HashingStream::Buffer::sync() {
   return 0;
 }
 
-HashingStream::HashingStream(Sha256& sha) : std::ostream(nullptr), buffer_(sha) { rdbuf(&buffer_); }
+HashingStream::HashingStream(ByteSink& sink) : std::ostream(nullptr), buffer_(sink) { rdbuf(&buffer_); }
 
 
 }  // namespace cudalab

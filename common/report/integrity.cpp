@@ -1,8 +1,11 @@
 #include "common/report/integrity.hpp"
 
+#include <algorithm>
+
 #include "common/core/text_format.hpp"
-#include "common/report/report_json.hpp"
+#include "common/report/class_seal.hpp"
 #include "common/report/digest.hpp"
+#include "common/report/report_json.hpp"
 
 namespace cudalab {
 
@@ -32,29 +35,37 @@ Message IntegrityVerdict::describe() const {
   return msg("{state}: {problems}", arg("state", integrity_name(state)), arg("problems", listed));
 }
 
-std::string run_digest(const nlohmann::json& run) {
-  // The bytes of run.dump() without the "digest" member, streamed into the hash: neither a copy
-  // of the run nor its text is made (a run may hold hundreds of megabytes of samples).
-  Sha256 sha;
-  HashingStream out(sha);
+void write_covered_bytes(std::ostream& out, const nlohmann::json& run, std::initializer_list<std::string_view> left_out) {
+  // The bytes of run.dump() without the members left out, streamed: neither a copy of the run nor
+  // its text is made (a run may hold hundreds of megabytes of samples).
   if (!run.is_object()) {
     out << run;
-  } else {
-    char separator = '{';
-    for (const auto& [key, value] : run.items()) {
-      if (key == "digest") continue;
-      out << separator << nlohmann::json(key) << ':' << value;
-      separator = ',';
-    }
-    out << (separator == '{' ? "{}" : "}");
+    return;
   }
+  char separator = '{';
+  for (const auto& [key, value] : run.items()) {
+    if (std::find(left_out.begin(), left_out.end(), key) != left_out.end()) continue;
+    out << separator << nlohmann::json(key) << ':' << value;
+    separator = ',';
+  }
+  out << (separator == '{' ? "{}" : "}");
+}
+
+std::string run_digest(const nlohmann::json& run) {
+  Sha256 sha;
+  HashingStream out(sha);
+  write_covered_bytes(out, run, {"digest"});
   out.flush();
   return kDigestPrefix + sha.finish_hex();
 }
 
 void seal(Report& report) {
   report.digest.clear();
-  report.digest = run_digest(report_to_json(report));
+  report.class_seal.clear();
+  nlohmann::json run = report_to_json(report);
+  report.class_seal = make_class_seal(run);  // "" when this process holds no class key
+  if (!report.class_seal.empty()) run["class_seal"] = report.class_seal;
+  report.digest = run_digest(run);  // over the class seal too
 }
 
 std::optional<bool> recompute_check(const Check& check) {

@@ -2,11 +2,15 @@
 // the run's own JSON form (measurements, checks, params, device, version, date). A file edited
 // afterwards no longer matches its digest, and a check whose verdict contradicts the run's own
 // numbers is caught by recomputing it. The digest has no secret key: it catches accidental edits
-// and naive tampering, not someone who edits the file and recomputes the digest (README, "Grading").
+// and naive tampering, not someone who edits the file and recomputes the digest. What a student
+// cannot make is the class seal (class_seal.hpp), a keyed HMAC beside it.
 #pragma once
 
+#include <initializer_list>
 #include <optional>
+#include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -32,12 +36,16 @@ struct IntegrityVerdict {
   Message describe() const;
 };
 
+// The bytes a digest or a seal covers: run.dump() without the members named in `left_out`.
+void write_covered_bytes(std::ostream& out, const nlohmann::json& run, std::initializer_list<std::string_view> left_out);
+
 // "sha256:<hex>" over a run's JSON form without its "digest" field. nlohmann::json keeps object
 // keys sorted and writes numbers that read back to the same double, so the digest of a file
 // read back equals the digest the run was sealed with.
 std::string run_digest(const nlohmann::json& run);
 
-// Sets report.digest over everything else in it. Call last, when nothing more is stamped.
+// Sets report.class_seal when this process holds the class key (class_seal.hpp), then report.digest
+// over everything else in it. Call last, when nothing more is stamped.
 void seal(Report& report);
 
 // The verdict a check's own counts imply, where it can be re-derived without a GPU: a verify

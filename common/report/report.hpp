@@ -298,6 +298,9 @@ struct Report {
   // "sha256:<hex>" over the run's JSON form without this field (report/integrity.hpp); set when
   // the CLI finishes a run, empty in runs recorded before runs were sealed.
   std::string digest;
+  // "hmac-sha256:<key id>:<hex>", the class seal (report/class_seal.hpp): set with the digest when
+  // the process holds the class key, inside the digest; empty otherwise.
+  std::string class_seal;
 
   // "NN-lesson-name": the name of the course-notes file this report prints from.
   std::string notes_file() const;

@@ -238,6 +238,7 @@ void read_later_fields(const JsonField& f, Report& r) {
   if (const auto p = f.find("provenance")) r.provenance = read_provenance(*p);
   if (const auto e = f.find("exercise")) r.exercise = read_exercise(*e);
   r.digest = optional_text(f, "digest");
+  r.class_seal = optional_text(f, "class_seal");
 }
 
 Report read_report(const JsonField& f, const std::string& schema) {

@@ -137,6 +137,7 @@ json report_to_json(const Report& r) {
   j["environment_verdict"] = disturbance.empty() ? "clean" : "disturbed";
   j["disturbance"] = disturbance;
   if (r.provenance) j["provenance"] = *r.provenance;
+  if (!r.class_seal.empty()) j["class_seal"] = r.class_seal;
   if (!r.digest.empty()) j["digest"] = r.digest;
   return j;
 }

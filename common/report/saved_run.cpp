@@ -69,8 +69,9 @@ void make_printable(Report& r) {
 }
 
 SavedRun saved_run(const json& raw, const std::string& source, std::string root_path) {
-  SavedRun run{source, report_from_json(raw, std::move(root_path)), {}};
+  SavedRun run{source, report_from_json(raw, std::move(root_path)), {}, {}};
   run.integrity = assess_integrity(run.report, raw);
+  run.class_seal = assess_class_seal(raw);
   make_printable(run.report);
   return run;
 }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/report/class_seal.hpp"
 #include "common/report/integrity.hpp"
 #include "common/report/report.hpp"
 
@@ -17,6 +18,7 @@ struct SavedRun {
   std::string source;  // the file name, or "built-in NN-lesson-name"
   Report report;
   IntegrityVerdict integrity;  // judged on the file's contents as written
+  ClassSealVerdict class_seal;  // against the class key this process holds (class_seal.hpp)
   bool built_in = false;       // a reference run built into the binary, named by its lesson
 };
 

@@ -1,11 +1,13 @@
 // A stand-in for `cudalab 03 --json FILE [--submit]` on a machine without a GPU, for the class
 // grading test (tests/class_grade_test.sh). TEST ONLY: the lesson is the fake one
 // (fake_lesson.hpp, computed from its flags) and the GPU is a made-up one; everything after the
-// lesson is the real code of a lesson run: the provenance stamp (this process's uid, host, a
-// fresh run id, the scheduler's environment), the digest (seal), the JSON form, and the hand-in
-// to the drop folder. `--build` stands for the cudalab build that made the run, so a test can
+// lesson is the real code of a lesson run: the class key taken at start, the provenance stamp
+// (this process's uid, host, a fresh run id, the scheduler's environment), the class seal and
+// digest (seal), the JSON form, and the hand-in to the drop folder. `--build` stands for the cudalab build that made the run, so a test can
 // make the run of a class's build, and of a build with uncommitted changes.
 //   cudalab_class_fake --json FILE [--lesson NN] [--streams N] [--build VERSION] [--submit DIR]
+//   cudalab_class_fake --reseal FILE   what a student's script does to a run it edited: the digest
+//                                      computed again (it has no key), the class seal left as it is
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -15,6 +17,7 @@
 #include "cli/drop_folder.hpp"
 #include "common/core/errors.hpp"
 #include "common/core/version.hpp"
+#include "common/report/class_seal.hpp"
 #include "common/report/integrity.hpp"
 #include "common/report/provenance.hpp"
 #include "common/report/report_json.hpp"
@@ -67,7 +70,20 @@ Report fake_run(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // As cudalab's own main(): the class key first (a setgid copy of this binary reads it), then the
+  // group is given up, and the run is sealed by the class when a key is held.
+  if (const Message failed = take_class_key_at_start(true); !failed.empty()) {
+    std::fprintf(stderr, "cudalab_class_fake: %s\n", failed.en().c_str());
+    return 3;
+  }
   try {
+    if (argc == 3 && std::string_view(argv[1]) == "--reseal") {
+      std::ifstream in(argv[2]);
+      nlohmann::json run = nlohmann::json::parse(in);
+      run["digest"] = run_digest(run);
+      std::ofstream(argv[2]) << run.dump(2) << "\n";
+      return 0;
+    }
     const Options o = parse(argc, argv);
     const Report report = fake_run(o);
     const std::string text = report_to_json(report).dump(2) + "\n";

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -330,6 +331,51 @@ TEST(ClassChecks, OnlyAStudentsLatestSubmissionOfALessonCounts) {
   EXPECT_EQ(book.cell("alice", 3), &rows[1]);
 }
 
+// The hand-in time is the drop folder's ctime (GradeRow::submitted_s), which no student sets back:
+// late is judged by it, with the grace and a student's extension.
+TEST(ClassChecks, AHandInAfterItWasDueIsLateUnlessGraceOrAnExtensionCoversIt) {
+  ClassPolicy policy;
+  policy.due = "2026-11-30T00:00:00Z";
+  const double due_s = 1795996800;  // 2026-11-30T00:00:00Z
+  std::deque<SavedRun> runs{saved(own_run(21)), saved(own_run(22)), saved(own_run(23)), saved(own_run(24))};
+  std::vector<GradeRow> rows{row_of(runs[0], "alice", std::nullopt, due_s - 60), row_of(runs[1], "bob", std::nullopt, due_s + 300),
+                             row_of(runs[2], "carol", std::nullopt, due_s + 300), row_of(runs[3], "dave", std::nullopt, due_s + 86400 * 3)};
+  policy.extensions = {{"carol", "2026-12-01T00:00:00Z"}, {"dave", "2026-12-01T00:00:00Z"}};
+  check_class_runs(rows, policy);
+  EXPECT_TRUE(rows[0].flags.empty());
+  ASSERT_EQ(rows[1].flags.size(), 1u);
+  EXPECT_EQ(rows[1].flags[0].en(), "handed in 2026-11-30T00:05:00Z, after it was due at 2026-11-30T00:00:00Z");
+  EXPECT_TRUE(rows[2].flags.empty()) << "carol's extension covers her";
+  EXPECT_TRUE(has_flag(rows[3], "handed in 2026-12-03T00:00:00Z, after the extension to 2026-12-01T00:00:00Z"));
+  for (auto& row : rows) row.flags.clear();
+  policy.grace_minutes = 10;
+  check_class_runs(rows, policy);
+  EXPECT_TRUE(rows[1].flags.empty()) << "five minutes late is inside ten minutes' grace";
+  EXPECT_FALSE(rows[3].flags.empty());
+}
+
+// Holes a hostile student found (issue 46): a run with no verify check, and the CSV of a
+// superseded row.
+TEST(ClassChecks, ARunWithNoVerifyCheckNeverPassesAndASupersededRowHasPassesZero) {
+  Report unchecked = own_run(25);
+  unchecked.checks.clear();
+  seal(unchecked);
+  std::deque<SavedRun> runs{saved(unchecked), saved(own_run(26)), saved(own_run(27))};
+  std::vector<GradeRow> rows{row_of(runs[0], "alice"), row_of(runs[1], "bob", std::nullopt, 100), row_of(runs[2], "bob", std::nullopt, 200)};
+  check_class_runs(rows, ClassPolicy{});
+  EXPECT_FALSE(grade_passes(rows[0]));
+  const auto problems = grade_problems(rows[0]);
+  ASSERT_FALSE(problems.empty());
+  EXPECT_EQ(problems.back().en(), "it has no verify check: nothing in it was checked against the CPU");
+  ASSERT_TRUE(rows[1].superseded);
+  const std::string csv = render_grades(rows, TableFormat::csv, 200);
+  std::istringstream lines(csv);
+  std::string line;
+  std::vector<std::string> passes;
+  while (std::getline(lines, line)) passes.push_back(line.substr(line.rfind(',') + 1));
+  EXPECT_EQ(passes, (std::vector<std::string>{"passes", "0", "0", "1"})) << csv;
+}
+
 // ── the gradebook and its exports ─────────────────────────────────────────────────────────────
 
 TEST(Gradebook, TextMarkdownCsvAndGradescopeHoldOneRowPerStudent) {
@@ -409,8 +455,21 @@ TEST(ClassPreset, GradeSectionKeysAndTheirErrors) {
     return std::string();
   };
   EXPECT_EQ(error_of("[grade]\ndrops = \"x\"\n"),
-            "--config class.toml:2 [grade] drops: is not a key of [grade] (drop, lessons, build, gpus, opens, due); did "
-            "you mean drop?");
+            "--config class.toml:2 [grade] drops: is not a key of [grade] (drop, lessons, build, gpus, opens, due, "
+            "grace_minutes, extensions, seal); did you mean drop?");
+  EXPECT_NE(error_of("[grade]\ngrace_minutes = -5\n").find("takes a whole number from 0 to 10080"), std::string::npos);
+  EXPECT_NE(error_of("[grade]\ngrace_minutes = \"10\"\n").find("takes a whole number"), std::string::npos);
+  EXPECT_NE(error_of("[grade]\nseal = \"maybe\"\n").find("takes \"class\" or \"none\""), std::string::npos);
+  EXPECT_NE(error_of("[grade]\nextensions = [\"alice\"]\n").find("takes a table of students and times"), std::string::npos);
+  EXPECT_NE(error_of("[grade]\nextensions = { alice = \"tomorrow\" }\n").find("[grade] alice: takes a date and time"),
+            std::string::npos);
+  const PresetFile more = parse_presets(
+      "[grade]\ngrace_minutes = 15\nseal = \"none\"\nextensions = { alice = 2026-12-03T08:00:00+08:00, \"uid 1002\" = 2026-12-04T00:00:00Z }\n",
+      "class.toml");
+  EXPECT_EQ(more.grade->grace_minutes, 15);
+  EXPECT_FALSE(more.grade->class_seal);
+  EXPECT_EQ(more.grade->extensions, (std::map<std::string, std::string>{{"alice", "2026-12-03T00:00:00Z"},
+                                                                        {"uid 1002", "2026-12-04T00:00:00Z"}}));
   EXPECT_NE(error_of("[grade]\ndue = \"2026-12-01\"\n").find("takes a date and time with its offset"), std::string::npos);
   EXPECT_NE(error_of("[grade]\ndue = 2026-12-01T10:00:00\n").find("with its offset"), std::string::npos);
   EXPECT_NE(error_of("[grade]\nopens = 2026-12-02T00:00:00Z\ndue = 2026-12-01T00:00:00Z\n").find("is before opens"),

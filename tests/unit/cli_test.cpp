@@ -158,7 +158,8 @@ TEST(Cli, ShowRendersASavedRunWithoutAGpu) {
   Outcome o = run({"show", path, "--stable"});
   EXPECT_EQ(o.code, 0) << o.err;
   // A run written before runs were sealed says so first; the rest is the lesson's stable form.
-  EXPECT_EQ(o.out, "integrity unsealed: recorded before runs carried a digest\nlesson 01 " + slug_of(1) +
+  EXPECT_EQ(o.out, "integrity unsealed: recorded before runs carried a digest\nseal not sealed by the class: it carries no class seal\n"
+            "lesson 01 " + slug_of(1) +
                        "\nenvironment clean\nverify ok pass\n");
   o = run({"show", path, "--color", "never"});
   EXPECT_EQ(o.code, 0);

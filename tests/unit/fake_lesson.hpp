@@ -35,6 +35,8 @@ inline double fake_predict(const FakeParams& p, const FakeMeasurements&) { retur
 inline Report fake_report(const FakeParams& p, const FakeMeasurements& m, const double& predicted) {
   ReportBuilder b(fake_flags().params(p));
   b.section("speedup", "speed-up", "").metric(derived("speedup", "speed-up vs one stream", "x", m.speedup).with_prediction(predicted));
+  // The "GPU" result held to the CPU's: the pipeline formula computed here again.
+  b.verify("speedup_formula", m.speedup == 3.0 * p.streams / (p.streams + 2.0), "speed-up as the pipeline formula gives");
   b.expect("above_two", m.speedup > 2.0, "more than 2x");
   b.headline("fake headline", {"speedup"});
   return std::move(b).build();

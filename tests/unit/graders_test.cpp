@@ -512,8 +512,11 @@ TEST(Environment, TheStableFormSaysCleanOrDisturbedAndThePortableFormDoesNot) {
   ASSERT_EQ(beside.code, 0) << beside.err;
   EXPECT_NE(alone.out.find("\nenvironment clean\nverify "), std::string::npos) << alone.out;
   EXPECT_NE(beside.out.find("\nenvironment disturbed\nverify "), std::string::npos) << beside.out;
-  // Line by line, the two differ in the environment and the flipped check only.
-  std::istringstream a(alone.out), b(beside.out);
+  // A file's grader form begins with its seal line (the test's class key sealed it); after it,
+  // line by line, the two differ in the environment and the flipped check only.
+  const std::string seal_line = beside.out.substr(0, beside.out.find('\n') + 1);
+  EXPECT_EQ(seal_line.rfind("seal sealed by the class (key ", 0), 0u) << seal_line;
+  std::istringstream a(alone.out), b(beside.out.substr(seal_line.size()));
   std::vector<std::string> differ;
   for (std::string la, lb; std::getline(a, la) && std::getline(b, lb);) {
     if (la != lb) differ.push_back(lb);
@@ -529,7 +532,7 @@ TEST(Show, ALessonNumberOrNameShowsItsBuiltInReferenceRun) {
   ASSERT_EQ(by_file.code, 0) << by_file.err;
   const Outcome by_number = run({"show", "03", "--stable"});
   EXPECT_EQ("integrity copy of the built-in reference run " + reference_run_name(3) + " (the same run id)\n" +
-                by_number.out,
+                "seal not sealed by the class: it carries no class seal\n" + by_number.out,
             by_file.out);
   EXPECT_EQ(run({"show", "3", "--stable"}).out, by_number.out);
   EXPECT_EQ(run({"show", course().at(2).slug, "--stable"}).out, by_number.out);

@@ -26,6 +26,9 @@ struct CliOutcome {
   std::string err;
 };
 
+// The class key every unit test holds (class_key_environment.cpp).
+inline const std::string kTestClassKey = "cudalab unit tests: the class key of a class that does not exist";
+
 // `cudalab args...` in this process, with stdout and stderr captured.
 inline CliOutcome run_cudalab(std::vector<std::string> args) {
   args.insert(args.begin(), "cudalab");

@@ -21,6 +21,7 @@
 #include "common/core/files.hpp"
 #include "common/core/identity.hpp"
 #include "common/core/text_format.hpp"
+#include "common/grading/roster.hpp"
 
 namespace cudalab {
 
@@ -243,6 +244,14 @@ std::vector<int> assigned_lessons(const PresetFile& file, const ClassSettings& s
   return {lessons.begin(), lessons.end()};
 }
 
+// The roster file, beside the preset when its path is relative (the two travel together).
+std::vector<RosterStudent> read_roster(const std::string& preset_path, const std::string& roster) {
+  const std::filesystem::path named(roster);
+  const std::string path =
+      named.is_absolute() ? roster : (std::filesystem::path(preset_path).parent_path() / named).lexically_normal().string();
+  return parse_roster(read_regular_file(path, kMaxRosterBytes, Message("the roster")), roster);
+}
+
 }  // namespace
 
 ClassPolicy class_policy(const Invocation& inv) {
@@ -259,6 +268,7 @@ ClassPolicy class_policy(const Invocation& inv) {
     policy.grace_minutes = settings->grace_minutes;
     policy.extensions = settings->extensions;
     policy.class_seal = settings->class_seal;
+    if (!settings->roster.empty()) policy.roster = read_roster(file.path, settings->roster);
   }
   for (const auto& section : file.sections) {
     const CourseEntry* e = find_course_entry(section.name);

@@ -184,7 +184,20 @@ int run_grade(const Invocation& inv) {
     }
   }
   const bool all_pass = std::all_of(runs.rows.begin(), runs.rows.end(), grade_passes);
-  return to_int(all_pass ? ExitCode::success : ExitCode::verify_failed);
+  // A student on the roster without an assigned lesson is an unfinished grade: one line, and exit 1.
+  const auto missing = book.missing();
+  if (!missing.empty()) {
+    std::string who;  // "alice (05), bob (03 05)": names and numbers, data
+    for (const auto& [student, lessons] : missing) {
+      std::string numbers;
+      for (const int n : lessons) numbers += fmt::format("{}{:02d}", numbers.empty() ? "" : " ", n);
+      who += fmt::format("{}{} ({})", who.empty() ? "" : ", ", student, numbers);
+    }
+    std::cerr << tr(lang, msg("cudalab: grade: {count} students on the roster lack an assigned lesson: {who}",
+                              arg("count", missing.size()), arg("who", printable_value(who, 400))))
+              << '\n';
+  }
+  return to_int(all_pass && missing.empty() ? ExitCode::success : ExitCode::verify_failed);
 }
 
 }  // namespace cudalab

@@ -295,7 +295,7 @@ ClassSettings class_settings_of(const std::string& file, const toml::node& node)
     refuse_at(fmt::format("{}:{}", printable_value(file, kPathChars), settings.line),
               msg("{section} is a section: [{section}]", arg("section", std::string(kClassSection))));
   }
-  static const std::vector<std::string> kKeys{"drop", "lessons", "build", "gpus", "opens", "due", "grace_minutes", "extensions", "seal"};
+  static const std::vector<std::string> kKeys{"drop", "lessons", "build", "gpus", "opens", "due", "grace_minutes", "extensions", "seal", "roster"};
   for (const auto& [name, value] : *table) {
     const std::string key(name.str());
     const ClassKey k{file, key, value};
@@ -308,13 +308,14 @@ ClassSettings class_settings_of(const std::string& file, const toml::node& node)
     else if (key == "grace_minutes") settings.grace_minutes = k.whole_number(7 * 24 * 60);
     else if (key == "extensions") settings.extensions = k.times_by_student();
     else if (key == "seal") settings.class_seal = k.choice({"class", "none"}) == "class";
+    else if (key == "roster") settings.roster = k.text();
     else {
       const std::string guess = closest_word(key, kKeys);
       if (guess.empty()) {
-        k.refuse(msg("is not a key of [{section}] (drop, lessons, build, gpus, opens, due, grace_minutes, extensions, seal)",
+        k.refuse(msg("is not a key of [{section}] (drop, lessons, build, gpus, opens, due, grace_minutes, extensions, seal, roster)",
                      arg("section", std::string(kClassSection))));
       }
-      k.refuse(msg("is not a key of [{section}] (drop, lessons, build, gpus, opens, due, grace_minutes, extensions, seal); did you mean {guess}?",
+      k.refuse(msg("is not a key of [{section}] (drop, lessons, build, gpus, opens, due, grace_minutes, extensions, seal, roster); did you mean {guess}?",
                    arg("section", std::string(kClassSection)), arg("guess", guess)));
     }
   }

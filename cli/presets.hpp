@@ -38,6 +38,7 @@ struct ClassSettings {
   int grace_minutes = 0;             // grace_minutes = 15: a hand-in this late still counts as on time
   std::map<std::string, std::string> extensions;  // extensions = { alice = 2026-11-22T09:00:00Z }
   bool class_seal = true;            // seal = "class" (the default) or "none" (docs/grade.md)
+  std::string roster;                // roster = "students.csv": the class's students, beside the preset when relative
 };
 
 struct PresetFile {

@@ -250,6 +250,19 @@ if changed != ["uid 10013: 1"]:
     sys.exit(f"with grace_minutes = 60, the changed verdicts are {changed}")
 EOF
 
+# A roster: every student on it is a gradebook row with the LMS's ids, and one who handed nothing
+# in (uid 10015) is named on stderr.
+printf 'user,SIS User ID,name,email\n"uid 10001",S-1,Alice,alice@uni.example\n"uid 10015",S-15,"Quinn, Q.",quinn@uni.example\n' \
+  >"$scratch/students.csv"
+sed -i 's/^due = .*/&\nroster = "students.csv"/' "$scratch/class.toml"
+err=$(grade --gradebook --format csv 2>&1 >"$scratch/roster.csv")
+[[ $err == *"students on the roster lack an assigned lesson: uid 10001 (05), uid 10015 (03 05)"* ]] ||
+  fail "grade did not name the rostered student with no hand-in: $err"
+grep -qx 'uid 10015,S-15,"Quinn, Q.",quinn@uni.example,,,0,2' "$scratch/roster.csv" ||
+  fail "the gradebook has no row for the rostered student with no hand-in: $(cat "$scratch/roster.csv")"
+grep -q '^uid 10001,S-1,Alice,alice@uni.example,1,,1,2$' "$scratch/roster.csv" ||
+  fail "the gradebook row of a rostered student lacks the LMS's ids: $(cat "$scratch/roster.csv")"
+
 # ── the class's install as a student sees it ────────────────────────────────────────────────────
 out=$(as bob "$class_cudalab" class check) || fail "class check of the setgid install did not pass: $out"
 for line in "held, key" "every gid of this process is 10002" "not dumpable" "cannot read"; do

@@ -179,6 +179,12 @@ echo "slurm_test: one-node cluster up ($(sinfo -h -o '%P %D %T %G'))"
 # ---- docs/course.md's commands, from a class's folder ---------------------------------------------
 ln -s "$cudalab" "$work/bin/cudalab"
 export PATH="$work/bin:$PATH" NO_COLOR=1 LANG=C.UTF-8 LC_ALL=C.UTF-8 COLUMNS=200
+# The class's key (docs/grade.md, "The class seal"): the runs below are sealed with it and grade
+# checks their seal. A cluster installs cudalab setgid to the class's group; this test, as root,
+# names a key readable by root alone in $CUDALAB_CLASS_KEY, which srun passes on to every task.
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$work/class.key"
+chmod 0400 "$work/class.key"
+export CUDALAB_CLASS_KEY="$work/class.key"
 # The class's drop folder as docs/course.md makes it (mode 3733, a staff group the student is not in).
 export CUDALAB_CLASS_DIR="$work/drop"
 install -d -m 3733 -o 0 -g 20000 "$CUDALAB_CLASS_DIR"
@@ -266,4 +272,5 @@ else
 fi
 echo "$out" | sed 's/^/     | /'
 [ "$(grep -c "node $node" <<<"$out")" -eq 2 ] || fail "grade does not show the Slurm node on each of the two rows: $out"
+grep -q "not sealed by the class" <<<"$out" && fail "grade found a run made under srun not sealed by the class: $out"
 echo "slurm_test: the Slurm commands of docs/course.md ran on a one-node cluster"

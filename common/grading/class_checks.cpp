@@ -266,8 +266,24 @@ Gradebook make_gradebook(const std::vector<GradeRow>& rows, const ClassPolicy& p
     book.lesson_names.emplace(r.lesson_number, lesson_text(r));
   }
   if (book.lessons.empty()) book.lessons.assign(seen.begin(), seen.end());
+  for (const auto& s : policy.roster) {
+    students.insert(s.user);
+    book.roster.emplace(s.user, s);
+  }
   book.students.assign(students.begin(), students.end());
   return book;
+}
+
+std::vector<std::pair<std::string, std::vector<int>>> Gradebook::missing() const {
+  std::vector<std::pair<std::string, std::vector<int>>> out;
+  for (const auto& [user, student] : roster) {
+    std::vector<int> lacking;
+    for (const int lesson : lessons) {
+      if (cell(user, lesson) == nullptr) lacking.push_back(lesson);
+    }
+    if (!lacking.empty()) out.emplace_back(user, std::move(lacking));
+  }
+  return out;
 }
 
 }  // namespace cudalab

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/grading/grade_rows.hpp"
+#include "common/grading/roster.hpp"
 
 namespace cudalab {
 
@@ -33,6 +34,8 @@ struct ClassPolicy {
   // Whether a run must carry the class seal (class_seal.hpp) to pass: [grade] seal = "class", the
   // default, or "none" for a class without a key, where `grade` says that seals go unchecked.
   bool class_seal = true;
+  // The students of the class ([grade] roster): each is a gradebook row, with or without hand-ins.
+  std::vector<RosterStudent> roster;
 };
 
 // Marks earlier submissions superseded (per student and lesson, the latest hand-in by the kernel's
@@ -42,13 +45,16 @@ void check_class_runs(std::vector<GradeRow>& rows, const ClassPolicy& policy);
 
 // The students × lessons view of the counting rows: 1 passed, 0 did not, missing when none.
 struct Gradebook {
-  std::vector<std::string> students;  // sorted; rows of no known student are left out
+  std::vector<std::string> students;  // sorted: the roster's and those who handed in; rows of no known student are left out
+  std::map<std::string, RosterStudent> roster;  // by user: the LMS's ids of the students on the roster
   std::vector<int> lessons;           // the assigned ones, else every lesson a row holds
   std::map<int, std::string> lesson_names;
   std::map<std::pair<std::string, int>, const GradeRow*> cells;
 
   const GradeRow* cell(const std::string& student, int lesson) const;
   std::size_t passed(const std::string& student) const;
+  // The students on the roster with no counting run of an assigned lesson, and those lessons.
+  std::vector<std::pair<std::string, std::vector<int>>> missing() const;
 };
 Gradebook make_gradebook(const std::vector<GradeRow>& rows, const ClassPolicy& policy);
 

@@ -64,11 +64,21 @@ void gradebook_text(std::ostringstream& out, const Gradebook& book, std::size_t 
 void gradebook_table(std::ostringstream& out, const Gradebook& book, bool csv, Lang lang) {
   const Lang heading_lang = csv ? Lang::en : lang;
   std::vector<std::string> header{tr(heading_lang, "student")};
+  // With a roster, the columns an LMS import matches on: Canvas's "SIS User ID" (its own name for
+  // it, in every language) and Moodle's email, with the name a person reads.
+  const bool roster = !book.roster.empty();
+  if (roster) header.insert(header.end(), {"SIS User ID", tr(heading_lang, "name"), tr(heading_lang, "email")});
   for (const int lesson : book.lessons) header.push_back(lesson_name(book, lesson));
   header.insert(header.end(), {tr(heading_lang, "passed"), tr(heading_lang, "lessons")});
   std::vector<std::vector<std::string>> rows{header};
   for (const auto& student : book.students) {
     std::vector<std::string> row{student};
+    if (roster) {
+      const auto on = book.roster.find(student);  // a student who handed in but is not on it: empty ids
+      const RosterStudent none;
+      const RosterStudent& s = on != book.roster.end() ? on->second : none;
+      row.insert(row.end(), {s.id, s.name, s.email});
+    }
     for (const int lesson : book.lessons) row.push_back(mark(book.cell(student, lesson), csv));
     row.push_back(std::to_string(book.passed(student)));
     row.push_back(std::to_string(book.lessons.size()));
@@ -82,7 +92,8 @@ void gradebook_table(std::ostringstream& out, const Gradebook& book, bool csv, L
     out << line << (csv ? "\n" : "|\n");
     if (!csv && i == 0) {
       out << "|---|";
-      for (std::size_t k = 1; k < rows[i].size(); ++k) out << (k + 2 >= rows[i].size() ? "---:|" : ":---:|");
+      const std::size_t ids = roster ? 3 : 0;
+      for (std::size_t k = 1; k < rows[i].size(); ++k) out << (k <= ids ? "---|" : k + 2 >= rows[i].size() ? "---:|" : ":---:|");
       out << '\n';
     }
   }

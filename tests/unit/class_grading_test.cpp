@@ -420,6 +420,65 @@ TEST(Gradebook, TextMarkdownCsvAndGradescopeHoldOneRowPerStudent) {
   EXPECT_EQ(results["tests"][2]["max_score"], 0);
 }
 
+// A roster (issue 46 item 3): every student on it is a row, hand-ins or not, with the ids an LMS
+// import matches on; those lacking an assigned lesson are named.
+TEST(Gradebook, EveryStudentOnTheRosterIsARowWithTheLmsIds) {
+  const auto roster = parse_roster(
+      "\xEF\xBB\xBFName,SIS User ID,user,email,Section\r\n"
+      "\"Liddell, Alice\",S-001,alice,alice@uni.example,A\n"
+      "Bob Tables,S-002,bob,\"bob@uni.example\",A\n"
+      "\n"
+      "Erin,S-005,erin,erin@uni.example,B\n",
+      "students.csv");
+  ASSERT_EQ(roster.size(), 3u);
+  EXPECT_EQ(roster[0].name, "Liddell, Alice");
+  EXPECT_EQ(roster[0].id, "S-001");
+  EXPECT_EQ(roster[2].email, "erin@uni.example");
+
+  std::deque<SavedRun> runs{saved(own_run(31)), saved(own_run(32))};
+  std::vector<GradeRow> rows{row_of(runs[0], "alice"), row_of(runs[1], "mallory")};  // mallory: not on it
+  ClassPolicy policy;
+  policy.lessons = {3};
+  policy.lesson_names = {{3, "03 stream-overlap"}};
+  policy.roster = roster;
+  check_class_runs(rows, policy);
+  const Gradebook book = make_gradebook(rows, policy);
+  EXPECT_EQ(book.students, (std::vector<std::string>{"alice", "bob", "erin", "mallory"}));
+  EXPECT_EQ(render_gradebook(book, TableFormat::csv, 80),
+            "student,SIS User ID,name,email,03 stream-overlap,passed,lessons\n"
+            "alice,S-001,\"Liddell, Alice\",alice@uni.example,1,1,1\n"
+            "bob,S-002,Bob Tables,bob@uni.example,,0,1\n"
+            "erin,S-005,Erin,erin@uni.example,,0,1\n"
+            "mallory,,,,1,1,1\n");
+  const auto missing = book.missing();
+  ASSERT_EQ(missing.size(), 2u);
+  EXPECT_EQ(missing[0].first, "bob");
+  EXPECT_EQ(missing[1], (std::pair<std::string, std::vector<int>>{"erin", {3}}));
+  EXPECT_TRUE(make_gradebook(rows, ClassPolicy{}).missing().empty()) << "no roster: nobody is missing";
+}
+
+TEST(Roster, AMalformedRosterIsOneLineNamingItsFileAndLine) {
+  const auto error_of = [](const std::string& text) {
+    try {
+      parse_roster(text, "students.csv");
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(error_of("name,email\nA,a@x\n"), "roster students.csv:1: its first line names no user column (user, id, name, email)");
+  EXPECT_EQ(error_of("user,id\nalice,1\nbob\n"), "roster students.csv:3: 1 fields where the first line names 2");
+  EXPECT_EQ(error_of("user\nalice\nalice\n"), "roster students.csv:3: the user alice is on the roster twice");
+  EXPECT_EQ(error_of("user,name\nalice,\"Alice\n"), "roster students.csv:2: a quote is never closed");
+  EXPECT_EQ(error_of("user,user\n"), "roster students.csv:1: the column user is named twice");
+  EXPECT_EQ(error_of("user,id\n,1\n"), "roster students.csv:2: a student with no user");
+  EXPECT_EQ(error_of("user\n" + std::string(300, 'a') + "\n"), "roster students.csv:2: a field is longer than 256 characters");
+  std::string many = "user\n";
+  for (std::size_t i = 0; i <= kMaxRosterStudents; ++i) many += "s" + std::to_string(i) + "\n";
+  EXPECT_EQ(error_of(many), "roster students.csv:10002: more than 10000 students");
+  EXPECT_EQ(error_of("user\n"), "accepted") << "a roster of no students is a roster";
+}
+
 TEST(Gradebook, CompareCsvGivesTheToleranceInPercentAsTheFlagTakesIt) {
   const Outcome csv = run({"compare", "03", "03", "--format", "csv", "--tolerance", "0.1%", "--bom"});
   ASSERT_EQ(csv.code, 0) << csv.err;
@@ -456,7 +515,7 @@ TEST(ClassPreset, GradeSectionKeysAndTheirErrors) {
   };
   EXPECT_EQ(error_of("[grade]\ndrops = \"x\"\n"),
             "--config class.toml:2 [grade] drops: is not a key of [grade] (drop, lessons, build, gpus, opens, due, "
-            "grace_minutes, extensions, seal); did you mean drop?");
+            "grace_minutes, extensions, seal, roster); did you mean drop?");
   EXPECT_NE(error_of("[grade]\ngrace_minutes = -5\n").find("takes a whole number from 0 to 10080"), std::string::npos);
   EXPECT_NE(error_of("[grade]\ngrace_minutes = \"10\"\n").find("takes a whole number"), std::string::npos);
   EXPECT_NE(error_of("[grade]\nseal = \"maybe\"\n").find("takes \"class\" or \"none\""), std::string::npos);

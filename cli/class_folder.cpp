@@ -1,5 +1,6 @@
 #include "cli/class_folder.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,7 +9,9 @@
 #include <exception>
 #include <filesystem>
 #include <future>
+#include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <system_error>
 #include <thread>
@@ -33,8 +36,73 @@ struct ClassEntry {
   std::string path;   // as the file system knows it
   std::string shown;  // relative to the class folder, printable
   std::string top;    // the subfolder of the class folder it sits in ("" at the top)
-  Message problem;      // a subfolder that could not be read: why
+  Message problem;      // a subfolder that could not be read, or a student over the limit: why
+  std::optional<unsigned> owner_uid;  // known before reading: the owner of a student's files over the limit
+  std::string holder;  // whose files it counts among (handed_in_by below), "" when nobody's in particular
 };
+
+// Who handed a file in: its owner, when the kernel says it is someone other than the grader (and
+// not root); else the student's folder; else its name before the first '-' or '_', unless that
+// names a lesson ("03-stream-overlap.json" says nothing of who). Empty when nothing says.
+struct HandedInBy {
+  std::string student;
+  std::optional<unsigned> owner_uid;  // set when the kernel's owner is the student
+};
+
+HandedInBy handed_in_by(const ClassEntry& entry, unsigned owner_uid) {
+  if (owner_uid != ::geteuid() && owner_uid != 0) return {user_name(static_cast<uid_t>(owner_uid)), owner_uid};
+  if (!entry.top.empty()) return {entry.top, std::nullopt};
+  const std::string name = fs::path(entry.path).filename().string();
+  const std::size_t cut = name.find_first_of("-_");
+  const std::string prefix = cut == std::string::npos ? "" : name.substr(0, cut);
+  if (!prefix.empty() && find_course_entry(prefix) == nullptr) return {printable_value(prefix, 40), std::nullopt};
+  return {};
+}
+
+void set_student(GradeRow& row, const ClassEntry& entry, unsigned owner_uid) {
+  HandedInBy by = handed_in_by(entry, owner_uid);
+  row.student = std::move(by.student);
+  if (by.owner_uid) row.owner_uid = *by.owner_uid;
+}
+
+// One student's .json entries, counted as the folders are listed: past kMaxStudentFiles none of
+// theirs is kept, and one row fails that student alone, naming the limit, while the rest of the
+// class is graded (a student cannot block the class with junk files).
+struct StudentFiles {
+  std::size_t seen = 0;
+  unsigned owner_uid = 0;
+  ClassEntry first;
+};
+using StudentCounts = std::map<std::string, StudentFiles>;
+
+// False when the entry is one too many of its student's.
+bool count_student_file(StudentCounts& counts, ClassEntry& entry) {
+  struct stat st {};
+  if (::lstat(entry.path.c_str(), &st) != 0) return true;  // gone already: its row says so
+  entry.holder = handed_in_by(entry, st.st_uid).student;
+  if (entry.holder.empty()) return true;  // nobody's in particular: only the class's limit holds
+  StudentFiles& files = counts[entry.holder];
+  if (files.seen++ == 0) {
+    files.owner_uid = st.st_uid;
+    files.first = entry;
+  }
+  return files.seen <= kMaxStudentFiles;
+}
+
+// The students over the limit: their kept entries go, one row each says why.
+void replace_students_over_limit(std::vector<ClassEntry>& found, const StudentCounts& counts) {
+  for (const auto& [student, files] : counts) {
+    if (files.seen <= kMaxStudentFiles) continue;
+    found.erase(std::remove_if(found.begin(), found.end(), [&](const ClassEntry& e) { return e.holder == student; }),
+                found.end());
+    ClassEntry over = files.first;
+    if (!over.top.empty()) over.shown = over.top + "/";
+    over.owner_uid = files.owner_uid;
+    over.problem = msg("{count} .json files handed in by one student, over the limit of {limit}: none of them is graded",
+                       arg("count", files.seen), arg("limit", kMaxStudentFiles));
+    found.push_back(std::move(over));
+  }
+}
 
 // A reader's message names the file by the path it was given; the grade row already names it, so
 // the reason says it by its short name only (in the message's text and in each argument).
@@ -51,12 +119,12 @@ Message with_short_name(const Message& message, const std::string& path, const s
 ClassEntry entry_of(const fs::path& dir, const fs::path& path) {
   const fs::path relative = path.lexically_relative(dir);
   const std::string top = std::distance(relative.begin(), relative.end()) > 1 ? relative.begin()->string() : "";
-  return {path.string(), printable(relative.string()), printable_value(top, 40), {}};
+  return {path.string(), printable(relative.string()), printable_value(top, 40), {}, std::nullopt, {}};
 }
 
 // One folder's entries: *.json entries into `found`, subfolders onto `folders`.
 void list_folder(const fs::path& dir, const fs::path& folder, int depth, std::vector<ClassEntry>& found,
-                 std::vector<std::pair<fs::path, int>>& folders) {
+                 std::vector<std::pair<fs::path, int>>& folders, StudentCounts& counts) {
   std::error_code ec;
   fs::directory_iterator it(folder, ec);
   for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
@@ -74,7 +142,10 @@ void list_folder(const fs::path& dir, const fs::path& folder, int depth, std::ve
       }
       continue;
     }
-    if (it->path().extension() == ".json") found.push_back(entry_of(dir, it->path()));
+    if (it->path().extension() == ".json") {
+      ClassEntry entry = entry_of(dir, it->path());
+      if (count_student_file(counts, entry)) found.push_back(std::move(entry));
+    }
     if (found.size() > kMaxClassFiles) {
       throw UsageError(msg("grade: '{dir}' holds over {count} .json files; grade one part of it at a time",
                            arg("dir", printable_value(dir.string())), arg("count", kMaxClassFiles)));
@@ -99,33 +170,16 @@ std::vector<ClassEntry> class_entries(const std::string& dir) {
   if (!fs::is_directory(dir, ec)) throw UsageError(msg("grade: '{dir}' is not a directory", arg("dir", printable_value(dir))));
   std::vector<ClassEntry> found;
   std::vector<std::pair<fs::path, int>> folders{{fs::path(dir), 0}};
+  StudentCounts counts;
   while (!folders.empty()) {
     const auto [folder, depth] = folders.back();
     folders.pop_back();
-    list_folder(fs::path(dir), folder, depth, found, folders);
+    list_folder(fs::path(dir), folder, depth, found, folders, counts);
   }
+  replace_students_over_limit(found, counts);
   if (found.empty()) throw UsageError(msg("grade: '{dir}' holds no .json files", arg("dir", printable_value(dir))));
   std::sort(found.begin(), found.end(), [](const ClassEntry& a, const ClassEntry& b) { return a.shown < b.shown; });
   return found;
-}
-
-// Who handed a file in: its owner, when the kernel says it is someone other than the grader (and
-// not root); else the student's folder; else its name before the first '-' or '_', unless that
-// names a lesson ("03-stream-overlap.json" says nothing of who).
-void set_student(GradeRow& row, const ClassEntry& entry, unsigned owner_uid) {
-  if (owner_uid != ::geteuid() && owner_uid != 0) {
-    row.student = user_name(static_cast<uid_t>(owner_uid));
-    row.owner_uid = owner_uid;
-    return;
-  }
-  if (!entry.top.empty()) {
-    row.student = entry.top;
-    return;
-  }
-  const std::string name = fs::path(entry.path).filename().string();
-  const std::size_t cut = name.find_first_of("-_");
-  const std::string prefix = cut == std::string::npos ? "" : name.substr(0, cut);
-  if (!prefix.empty() && find_course_entry(prefix) == nullptr) row.student = printable_value(prefix, 40);
 }
 
 // What reading one entry gave: the file's owner and time, and its runs or why it holds none.
@@ -189,6 +243,8 @@ void add_rows(ClassRuns& out, const ClassEntry& entry, ReadEntry read) {
   if (read.opened) {
     set_student(row, entry, read.owner_uid);
     row.submitted_s = read.changed_s;
+  } else if (entry.owner_uid) {
+    set_student(row, entry, *entry.owner_uid);
   }
   if (!read.problem.empty()) {
     row.problem = read.problem;

@@ -15,9 +15,11 @@
 
 namespace cudalab {
 
-// Subfolders deeper than this are not read; more .json entries than this are refused.
+// Subfolders deeper than this are not read; more .json entries than this are refused. One student
+// with more .json entries than kMaxStudentFiles fails alone (a row naming the limit), ungraded.
 inline constexpr int kMaxClassDepth = 8;
 inline constexpr std::size_t kMaxClassFiles = 100000;
+inline constexpr std::size_t kMaxStudentFiles = 500;
 
 struct ClassRuns {
   std::deque<SavedRun> runs;  // the rows point into it (a deque keeps its elements in place)

@@ -52,7 +52,8 @@ EOF
 chmod 644 "$scratch/class.toml"
 
 declare -A uid=([alice]=10001 [bob]=10002 [carol]=10003 [dave]=10004 [erin]=10005 [frank]=10006 [grace]=10007
-                [heidi]=10008 [ivan]=10009 [judy]=10010 [mallory]=10011 [oscar]=10012 [peggy]=10013 [trent]=10014)
+                [heidi]=10008 [ivan]=10009 [judy]=10010 [mallory]=10011 [oscar]=10012 [peggy]=10013 [trent]=10014
+                [victor]=10016)
 for name in "${!uid[@]}"; do install -d -m 700 -o "${uid[$name]}" -g "${uid[$name]}" "$scratch/$name"; done
 install -d -m 1777 "$scratch/shared"  # where erin leaves her run for frank
 
@@ -262,6 +263,20 @@ grep -qx 'uid 10015,S-15,"Quinn, Q.",quinn@uni.example,,,0,2' "$scratch/roster.c
   fail "the gradebook has no row for the rostered student with no hand-in: $(cat "$scratch/roster.csv")"
 grep -q '^uid 10001,S-1,Alice,alice@uni.example,1,,1,2$' "$scratch/roster.csv" ||
   fail "the gradebook row of a rostered student lacks the LMS's ids: $(cat "$scratch/roster.csv")"
+
+# victor hands in 501 empty .json files: his row alone fails, naming the limit; the class is graded.
+as victor sh -c "for i in \$(seq 501); do : >\"$drop/junk-\$i.json\"; done" || fail "victor could not write his junk"
+grade --format csv >"$scratch/junk.csv" 2>/dev/null
+python3 - "$scratch/graced.csv" "$scratch/junk.csv" <<'EOF' || fail "one student's junk did more than fail his own row"
+import csv, sys
+before, after = ({r["file"]: r for r in csv.DictReader(open(f, newline="", encoding="utf-8"))} for f in sys.argv[1:])
+victor = [r for r in after.values() if r["student"] == "uid 10016"]
+if len(victor) != 1 or victor[0]["passes"] != "0" or "501 .json files handed in by one student, over the limit of 500" not in victor[0]["problems"]:
+    sys.exit(f"victor's rows: {victor}")
+others = {f: r["passes"] for f, r in after.items() if r["student"] != "uid 10016"}
+if others != {f: r["passes"] for f, r in before.items()}:
+    sys.exit("the other students' verdicts changed")
+EOF
 
 # ── the class's install as a student sees it ────────────────────────────────────────────────────
 out=$(as bob "$class_cudalab" class check) || fail "class check of the setgid install did not pass: $out"

@@ -155,6 +155,11 @@ int run_compare(const Invocation& inv) {
 int run_grade(const Invocation& inv) {
   const std::string bom = byte_order_mark(inv);
   const ClassPolicy policy = class_policy(inv);
+  // Gradescope sees one submission: without the assignment's lessons, one run would be full marks.
+  if (inv.table_format == "gradescope" && policy.lessons.empty()) {
+    throw UsageError("grade --format gradescope: give the assignment's lessons (lessons = [\"03\", ...] under [grade] in "
+                     "--config): a submission is scored against them, and without them one run would score full marks");
+  }
   ClassRuns runs = read_class_runs(grade_folder(inv));
   if (inv.table_format == "gradescope") {  // one student's submission, whatever its files are named
     for (auto& row : runs.rows) row.student = row.run != nullptr ? "submission" : "";

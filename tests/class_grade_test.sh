@@ -264,6 +264,16 @@ grep -qx 'uid 10015,S-15,"Quinn, Q.",quinn@uni.example,,,0,2' "$scratch/roster.c
 grep -q '^uid 10001,S-1,Alice,alice@uni.example,1,,1,2$' "$scratch/roster.csv" ||
   fail "the gradebook row of a rostered student lacks the LMS's ids: $(cat "$scratch/roster.csv")"
 
+# Gradescope grades one submission (alice's folder) against the assignment's lessons, and refuses
+# to grade without them: one run would be full marks.
+out=$(grade "$scratch/alice" --format gradescope 2>/dev/null)
+python3 -c 'import json, sys; r = json.loads(sys.argv[1]); assert [t["name"] for t in r["tests"]][:2] == ["03 stream-overlap", "05 callbacks"], r; assert "graded alone" in r["output"], r' "$out" ||
+  fail "gradescope's results for alice's folder are not one test per assigned lesson: $out"
+printf '[grade]\ndrop = "%s"\n' "$drop" >"$scratch/no-lessons.toml"
+err=$(cd "$scratch" && "$class_cudalab" grade --config no-lessons.toml --format gradescope 2>&1 >/dev/null)
+[ $? -eq 2 ] && [ "$(wc -l <<<"$err")" -eq 1 ] && [[ $err == *"give the assignment's lessons"* ]] ||
+  fail "gradescope without the assignment's lessons was not refused in one line: $err"
+
 # victor hands in 501 empty .json files: his row alone fails, naming the limit; the class is graded.
 as victor sh -c "for i in \$(seq 501); do : >\"$drop/junk-\$i.json\"; done" || fail "victor could not write his junk"
 grade --format csv >"$scratch/junk.csv" 2>/dev/null

@@ -149,7 +149,10 @@ std::string render_gradescope(const std::vector<GradeRow>& rows, const Gradebook
       {"score", score},
       {"output", tr(lang, msg("cudalab: {passing} of {lessons} lessons pass (intact, the submitter's own, as assigned, "
                               "clean, every verify check passed)",
-                              arg("passing", fmt::format("{}", score)), arg("lessons", book.lessons.size())))},
+                              arg("passing", fmt::format("{}", score)), arg("lessons", book.lessons.size()))) +
+                     "\n" +
+                     tr(lang, "Each submission is graded alone here: a copy of a classmate's run is found only by grade "
+                              "over the whole class's folder")},
       {"tests", tests}};
   return results.dump(2) + "\n";
 }

@@ -418,6 +418,8 @@ TEST(Gradebook, TextMarkdownCsvAndGradescopeHoldOneRowPerStudent) {
   EXPECT_NE(results["tests"][0]["output"].get<std::string>().find("uncommitted changes"), std::string::npos);
   EXPECT_EQ(results["tests"][1]["output"], "no run of this lesson was handed in\n");
   EXPECT_EQ(results["tests"][2]["max_score"], 0);
+  // Gradescope sees one submission: the summary says classmates' copies are not found there.
+  EXPECT_NE(results["output"].get<std::string>().find("graded alone here"), std::string::npos) << results.dump(2);
 }
 
 // A roster (issue 46 item 3): every student on it is a row, hand-ins or not, with the ids an LMS

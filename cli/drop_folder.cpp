@@ -1,6 +1,8 @@
 #include "cli/drop_folder.hpp"
 
+#include <acl/libacl.h>
 #include <fcntl.h>
+#include <sys/acl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -27,8 +30,25 @@ std::string quoted(const std::string& path) { return "'" + printable_value(path,
 
 std::string mode_of(const struct stat& st) { return fmt::format("{:04o}", st.st_mode & 07777); }
 
+// True when the folder's default ACL gives others no read: every file made in it then hides from
+// classmates whatever mode its maker asks for (a run copied in by hand with cp asks for 0644).
+// libacl reads the ACL as the kernel keeps it (the system.posix_acl_default attribute).
+bool default_acl_hides_from_others(const std::string& path) {
+  const std::unique_ptr<void, int (*)(void*)> acl(acl_get_file(path.c_str(), ACL_TYPE_DEFAULT), acl_free);
+  if (acl == nullptr) return false;
+  acl_entry_t entry = nullptr;
+  for (int which = ACL_FIRST_ENTRY; acl_get_entry(static_cast<acl_t>(acl.get()), which, &entry) == 1; which = ACL_NEXT_ENTRY) {
+    acl_tag_t tag = ACL_UNDEFINED_TAG;
+    acl_permset_t permissions = nullptr;
+    if (acl_get_tag_type(entry, &tag) == 0 && tag == ACL_OTHER && acl_get_permset(entry, &permissions) == 0) {
+      return acl_get_perm(permissions, ACL_READ) == 0;
+    }
+  }
+  return false;  // no default ACL (an empty one has no entry for others)
+}
+
 // Why a folder with these facts is unsafe for this user, or an empty Message.
-Message unsafe_because(const struct stat& st) {
+Message unsafe_because(const struct stat& st, const std::string& path) {
   const mode_t mode = st.st_mode;
   if ((mode & S_IROTH) != 0) return Message("anyone may list it, and so find the others' runs");
   if ((mode & S_ISVTX) == 0) return Message("it lacks the sticky bit, so others could remove or replace a run");
@@ -36,6 +56,10 @@ Message unsafe_because(const struct stat& st) {
   if (st.st_uid != ::geteuid() && in_group(st.st_gid)) {
     return msg("you are in its group {group}, so everyone in that group could read the others' runs",
                arg("group", group_name(st.st_gid)));
+  }
+  if (!default_acl_hides_from_others(path)) {
+    return Message("its default ACL does not hide new files from others, so a run copied in by hand could be read by "
+                   "any classmate who knows its name");
   }
   return {};
 }
@@ -61,7 +85,7 @@ Fd open_checked_folder(const std::string& path, Message& why) {
       why = msg("the drop folder {folder} is not a folder", arg("folder", quoted(path)));
     } else {
       why = msg("cannot open the drop folder {folder}: {why}; the instructor makes it with: install -d -m 3733 -g STAFF "
-                "{folder}",
+                "{folder} && setfacl -d -m u::rw,g::r,o::- {folder}",
                 arg("folder", quoted(path)), arg("why", errno_words(error)));
     }
     return Fd();
@@ -71,10 +95,11 @@ Fd open_checked_folder(const std::string& path, Message& why) {
     why = msg("the drop folder {folder} is not a folder", arg("folder", quoted(path)));
     return Fd();
   }
-  const Message unsafe = unsafe_because(st);
+  const Message unsafe = unsafe_because(st, path);
   if (!unsafe.empty()) {
     why = msg("the drop folder {folder} is not safe to hand runs into: {reason} (mode {mode}, owner {owner}, group "
-              "{group}); the instructor makes it with: install -d -m 3733 -g STAFF {folder}",
+              "{group}); the instructor makes it with: install -d -m 3733 -g STAFF {folder} && setfacl -d -m u::rw,g::r,o::- "
+              "{folder}",
               arg("folder", quoted(path)), arg("reason", unsafe), arg("mode", mode_of(st)),
               arg("owner", user_name(st.st_uid)), arg("group", group_name(st.st_gid)));
     return Fd();

@@ -1,11 +1,13 @@
 // The class's drop folder, after nbgrader's inbound exchange: students add runs to it, and cannot
 // list, read, replace or remove anyone else's. The kernel enforces that, given a folder made as
-// the README says (`install -d -m 3733 -o INSTRUCTOR -g STAFF DIR`):
+// docs/course.md says (`install -d -m 3733 -o INSTRUCTOR -g STAFF DIR`, then its default ACL):
 //   - others may write and enter it but not list it (no r for others);
 //   - the sticky bit: only a file's owner may rename or remove it;
 //   - the setgid bit: every file takes the folder's group, the instructor's staff, which no
 //     student is in; a run is created mode 0640, so its group (the staff) reads it and no
-//     other student can.
+//     other student can;
+//   - a default ACL (`setfacl -d -m u::rw,g::r,o::- DIR`): a file copied in by hand, which asks
+//     for mode 0644, is made 0640 all the same, so classmates cannot read it by name.
 // A file's owner is whoever handed it in: `grade` reads the submitter from the kernel, not from
 // the run. Names carry the user, the lesson and the time, and a run never replaces another.
 #pragma once

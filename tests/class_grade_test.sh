@@ -35,7 +35,7 @@ chmod 755 "$scratch"
 fail() { echo "class_grade_test: $*" >&2; exit 1; }
 staff=20000
 drop=$scratch/inbound
-install -d -m 3733 -o 0 -g "$staff" "$drop"
+install -d -m 3733 -o 0 -g "$staff" "$drop" && setfacl -d -m u::rw,g::r,o::- "$drop" || fail "cannot make the drop folder (setfacl: Debian acl)"
 build=0.1.0+c1a55c1a55c1
 cat >"$scratch/class.toml" <<EOF
 [grade]
@@ -178,6 +178,14 @@ as bob sh -c "echo forged > '$drop/$alice_file'" 2>/dev/null && fail "bob could 
 as bob rm -f "$drop/$alice_file" 2>/dev/null
 as bob mv "$drop/$alice_file" "$drop/bob-stolen.json" 2>/dev/null
 [ "$(sha256sum <"$drop/$alice_file")" = "$before" ] || fail "alice's run changed after bob tried to replace it"
+# A run copied in by hand asks for 0644; the folder's default ACL makes it 0640 all the same.
+stat -c %a "$drop/mallory-03-stream-overlap.json" | grep -qx 640 || fail "a run copied in by hand is not mode 640"
+as bob cat "$drop/mallory-03-stream-overlap.json" >/dev/null 2>&1 && fail "bob could read the run mallory copied in by hand"
+no_acl=$scratch/no-acl
+install -d -m 3733 -o 0 -g "$staff" "$no_acl"
+err=$(as bob env CUDALAB_CLASS_DIR="$no_acl" "$cudalab" submit run.json 2>&1 >/dev/null)
+[ $? -eq 2 ] && [ "$(wc -l <<<"$err")" -eq 1 ] && [[ $err == *"its default ACL does not hide new files from others"* ]] ||
+  fail "submit into a folder without the default ACL was not refused in one line: $err"
 open_drop=$scratch/open-drop
 install -d -m 1777 "$open_drop"
 err=$(as bob env CUDALAB_CLASS_DIR="$open_drop" "$cudalab" submit run.json 2>&1 >/dev/null)

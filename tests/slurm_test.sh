@@ -187,7 +187,8 @@ chmod 0400 "$work/class.key"
 export CUDALAB_CLASS_KEY="$work/class.key"
 # The class's drop folder as docs/course.md makes it (mode 3733, a staff group the student is not in).
 export CUDALAB_CLASS_DIR="$work/drop"
-install -d -m 3733 -o 0 -g 20000 "$CUDALAB_CLASS_DIR"
+install -d -m 3733 -o 0 -g 20000 "$CUDALAB_CLASS_DIR" && setfacl -d -m u::rw,g::r,o::- "$CUDALAB_CLASS_DIR" ||
+  fail "cannot make the drop folder"
 cd "$work" || fail "no work folder"
 ln -s "$repo/tools" tools
 printf '[stream-overlap]\nstreams = 4\n' >class.toml

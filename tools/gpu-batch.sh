@@ -215,6 +215,7 @@ sealed)
   install -m 755 "$build/tests/cudalab_class_fake" "$prefix/bin/reseal"
   drop=$prefix/inbound
   install -d -m 3733 -o root -g cudalab-staff "$drop"
+  setfacl -d -m u::rw,g::r,o::- "$drop" || { echo "gpu-batch: sealed: setfacl (Debian: acl) could not give the drop folder its default ACL" >&2; exit 1; }
   work=$(mktemp -d) && chmod 755 "$work"
   mkdir -p -m 1777 "${CUDALAB_QUEUE_DIR:-/tmp/cudalab-queue}"
   gpu=$(nvidia-smi --query-gpu=uuid --format=csv,noheader -i 0 | tr -d ' ')

@@ -5,13 +5,20 @@
 #include <gtest/gtest.h>
 
 #include "test_source_dir.hpp"
+#include <acl/libacl.h>
+#include <fcntl.h>
+#include <sys/acl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <deque>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <set>
 #include <sstream>
 
@@ -573,7 +580,22 @@ TEST(DropFolder, AnUnsafeFolderIsRefusedAndASafeOneTakesNewFilesThatNeverReplace
   ::chmod(dir.c_str(), 01733);
   EXPECT_NE(check_drop_folder(dir.string()).en().find("lacks the setgid bit"), std::string::npos);
   ::chmod(dir.c_str(), 03733);
-  EXPECT_TRUE(check_drop_folder(dir.string()).empty());
+  EXPECT_NE(check_drop_folder(dir.string()).en().find("its default ACL does not hide new files from others"), std::string::npos);
+  // The default ACL an instructor gives it (setfacl -d -m u::rw,g::r,o::-): then the folder is safe,
+  // and a file copied in by hand, asking for 0644, is made 0640.
+  const std::unique_ptr<void, int (*)(void*)> acl(acl_from_text("u::rw,g::r,o::-"), acl_free);
+  ASSERT_NE(acl, nullptr);
+  ASSERT_EQ(acl_set_file(dir.c_str(), ACL_TYPE_DEFAULT, static_cast<acl_t>(acl.get())), 0) << std::strerror(errno);
+  EXPECT_TRUE(check_drop_folder(dir.string()).empty()) << check_drop_folder(dir.string()).en();
+  {
+    const int copied = ::open((dir / "copied-by-hand.json").c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+    ASSERT_GE(copied, 0);
+    ::close(copied);
+    struct stat by_hand {};
+    ASSERT_EQ(::stat((dir / "copied-by-hand.json").c_str(), &by_hand), 0);
+    EXPECT_EQ(by_hand.st_mode & 0777, 0640u);
+    fs::remove(dir / "copied-by-hand.json");
+  }
   EXPECT_NE(check_drop_folder((dir / "missing").string()).en().find("install -d -m 3733"), std::string::npos);
   fs::create_directory_symlink(dir, dir.string() + "-link");
   EXPECT_NE(check_drop_folder(dir.string() + "-link").en().find("is a symbolic link"), std::string::npos);

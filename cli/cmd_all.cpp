@@ -1,5 +1,6 @@
 // `cudalab all`: every built lesson in course order, then one summary table. A lesson this
 // machine cannot run is skipped with one line; the others count.
+#include <algorithm>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -90,7 +91,10 @@ void setup_all(CLI::App& app, CommandSetup& setup) {
 int run_all(Invocation& inv) {
   if (inv.flags.print_config) {
     std::cout << effective_config(inv);
-    return to_int(ExitCode::success);
+    // A lesson whose section was refused is listed as such, and the preset is still wrong: exit 2.
+    const bool refused = std::any_of(inv.lessons.begin(), inv.lessons.end(),
+                                     [](const LessonSetup& s) { return !s.preset_error.empty(); });
+    return to_int(refused ? ExitCode::usage : ExitCode::success);
   }
   progress::enable(inv.output.progress);
   try {

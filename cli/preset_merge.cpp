@@ -164,17 +164,18 @@ Message origin_of(const Origins& origins, const std::string& name) {
   return it == origins.end() ? Message("default") : it->second;
 }
 
-// What the run will actually use when the flag was left alone.
-// A value as it is typed ("both", "64MiB") is data; a default of several words, as the flag table
-// holds it ("all (up to 8)"), and the words that explain a default ("0 (every device, ...)",
-// "20 (the lesson's, adaptive)") are in the student's language.
-Message shown_value(const std::string& value) {
-  return value.find(' ') == std::string::npos ? Message::verbatim(printable_value(value)) : Message(value);
+// A value someone gave (a preset, the command line: `given`) is data, shown as typed, spaces and
+// all ("both", "64MiB", a path with a space). A flag left alone shows the flag table's default:
+// one of several words ("all (up to 8)") is words in the student's language, one word is data.
+Message shown_value(const std::string& value, bool given) {
+  return given || value.find(' ') == std::string::npos ? Message::verbatim(printable_value(value)) : Message(value);
 }
 
+// What the run will actually use; for a flag left alone, the words that explain its default
+// ("0 (every device, ...)", "20 (the lesson's, adaptive)").
 Message resolved_value(const Invocation& inv, const LessonSetup* lesson, const std::string& name,
-                       const std::string& value) {
-  if (!value.empty()) return shown_value(value);
+                       const std::string& value, bool given) {
+  if (!value.empty()) return shown_value(value, given);
   if (name == "lang") return msg("{lang} (from LC_ALL, LC_MESSAGES or LANG)", arg("lang", std::string(lang_name(inv.output.lang()))));
   if (name == "device") return Message("0 (every device, for a lesson that lists them)");
   if (lesson != nullptr && (name == "repeat" || name == "warmup")) {
@@ -227,7 +228,7 @@ void print_common(std::string& out, const Invocation& inv, const CommonFlags& fl
     const auto* row = common_flags().find(name);
     std::string value = row->value(flags);
     if (row->spec.kind == FlagKind::on_off) value = value == "on" ? "true" : "false";  // as a preset writes it
-    rows.emplace_back(name, resolved_value(inv, lesson, name, value));
+    rows.emplace_back(name, resolved_value(inv, lesson, name, value, origins.count(name) > 0));
   }
   print_rows(out, rows, origins, inv.output.lang(), inv.output.style.width);
 }
@@ -237,7 +238,7 @@ void print_lesson(std::string& out, const LessonSetup& setup, Lang lang, std::si
   for (const auto& spec : setup.lesson->flags()) {
     std::string value = setup.lesson->flag_value(spec.name);
     if (spec.kind == FlagKind::on_off) value = value == "on" ? "true" : "false";  // as a preset writes it
-    rows.emplace_back(spec.name, value.empty() ? Message("none") : shown_value(value));
+    rows.emplace_back(spec.name, value.empty() ? Message("none") : shown_value(value, setup.origins.count(spec.name) > 0));
   }
   print_rows(out, rows, setup.origins, lang, width);
 }

@@ -9,10 +9,10 @@
 # slurmd fails to start, or the node never turns idle, as in a container that forbids them).
 # Exit 1 when the cluster is up and one of those commands misbehaves, or when anything the test
 # started (a daemon, slurmstepd, a job's task) is still running after its end. The whole test
-# runs under a watchdog of kBudgetS seconds, so that it ends within a minute; every daemon it
+# runs under a watchdog of kBudgetS seconds, so that it ends within a minute and a half; every daemon it
 # started is stopped at its end, however it ends.
 set -u
-readonly kBudgetS=55
+readonly kBudgetS=85
 cudalab=$(realpath "$1")
 repo=$(realpath "$2")
 fake=$(realpath "$3")  # tests/unit/class_fake_main.cpp: a lesson run without a GPU
@@ -61,11 +61,12 @@ work=$CUDALAB_SLURM_TEST_WORK
 readonly LIVE='srun --gres=gpu:1 --pty cudalab live 03'
 readonly SHOW='srun cudalab show 03'
 readonly ARRAY='sbatch --array=0-29 tools/slurm/class.sbatch 03 --config class.toml'
+readonly BATCH='sbatch tools/slurm/class.sbatch 03 --config class.toml'
 readonly STUDENT='srun --gres=gpu:1 cudalab 03 --config class.toml --submit'
 readonly RANKS='srun --ntasks=2 --gres=gpu:2 cudalab 10'
 readonly SUBMIT='srun cudalab submit mine.json'
 readonly GRADE='srun cudalab grade "$CUDALAB_CLASS_DIR"'
-for command in "$LIVE" "$SHOW" "$ARRAY" "$STUDENT" "$RANKS" "$SUBMIT" "$GRADE"; do
+for command in "$LIVE" "$SHOW" "$ARRAY" "$BATCH" "$STUDENT" "$RANKS" "$SUBMIT" "$GRADE"; do
   grep -qF -- "$command" "$repo/docs/course.md" || { echo "slurm_test: docs/course.md does not give: $command"; exit 1; }
 done
 
@@ -224,6 +225,26 @@ for task in $(seq 0 29); do
   grep -q "waived" "cudalab-${job}_${task}.out" 2>/dev/null ||
     fail "array task $task was not waived: $(cat "cudalab-${job}_${task}.out" 2>&1)"
 done
+
+# The student's own batch job, and the template's loud failures: a hand-in that cannot happen (no
+# drop folder), and a node where cudalab is not on PATH. Each job fails, and its log says why.
+batch() {  # batch ENV...: the student's sbatch command under ENV, waited for; its log in $out
+  local id
+  id=$(env "$@" bash -c "${BATCH/sbatch /sbatch --wait }" </dev/null 2>/dev/null | sed -n 's/^Submitted batch job \([0-9][0-9]*\)$/\1/p')
+  [ -n "$id" ] || fail "sbatch did not say which job it submitted ($*)"
+  out=$(cat "cudalab-${id}"_*.out 2>&1)  # %a of a job that is no array is Slurm's NO_VAL
+}
+batch CUDALAB_CLASS_DIR="$CUDALAB_CLASS_DIR"
+grep -q "waived" <<<"$out" && grep -q "nothing was handed in (cudalab exited 77" <<<"$out" ||
+  fail "the student's batch job without a GPU did not say it was waived and nothing handed in: $out"
+echo "ok   $BATCH (waived, and says nothing was handed in)"
+batch CUDALAB_CLASS_DIR=
+grep -q "no drop folder" <<<"$out" && grep -q "nothing was handed in (cudalab exited 2" <<<"$out" ||
+  fail "the template did not fail loudly without a drop folder: $out"
+echo "ok   the template without a drop folder fails, saying why"
+batch PATH=/usr/local/bin:/usr/bin:/bin
+grep -q "cudalab is not on PATH on" <<<"$out" || fail "the template did not say cudalab is not on PATH: $out"
+echo "ok   the template without cudalab on PATH fails, saying why"
 
 # Runs to hand in without a GPU: two srun tasks of the stand-in for `cudalab 03 --json`
 # (tests/unit/class_fake_main.cpp: a made-up GPU, then the real provenance stamp, digest and JSON),

@@ -1,6 +1,7 @@
 // The few ways a cudalab run can end, as exception types, and the one table that maps them to
-// exit codes. Lessons throw; cli/app.cpp (run_cli) catches each kind and returns its code, and
-// cli/output.cpp (exit_code_for) maps a finished report to one.
+// exit codes. Lessons throw; cli/app.cpp (run_cli) catches whatever a command throws and
+// cli/failure.cpp (failure_of) maps each kind to its line and code, and cli/output.cpp
+// (exit_code_for) maps a finished report to one.
 #pragma once
 
 #include <optional>
@@ -21,6 +22,7 @@ enum class ExitCode : int {
   runtime = 3,         // a CUDA or CUPTI call failed, or the device ran out of memory
   waived = 77,         // no usable CUDA device or driver, or a feature the device lacks
   interrupted = 130,   // Ctrl-C (128 + SIGINT)
+  terminated = 143,    // SIGTERM (128 + SIGTERM), as `timeout` sends: as 130 otherwise
 };
 
 // An error whose words are a template with named arguments (message.hpp), translated when it is

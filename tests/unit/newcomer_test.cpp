@@ -106,6 +106,26 @@ TEST(StrictPresets, AllPrintConfigShowsEveryKeyInForceForEachLesson) {
   EXPECT_EQ(lesson04.find("strict"), std::string::npos) << "03's section is 03's alone:\n" << lesson04;
 }
 
+// `all --print-config` listed a refused section yet exited 0 (issue 50 item 6).
+TEST(StrictPresets, AllPrintConfigExitsTwoWhenItListsARefusedSection) {
+  hide_gpus();
+  const Outcome o = with_preset("[" + slug_of(3) + "]\nstreams = 0\n", {"all", "--print-config"});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage)) << o.out << o.err;
+  EXPECT_NE(o.out.find("refused"), std::string::npos) << o.out;
+  EXPECT_EQ(with_preset("[" + slug_of(3) + "]\nstreams = 8\n", {"all", "--print-config"}).code, 0);
+}
+
+// A value someone typed is data, spaces and all: a file named like a catalogued phrase stays as
+// typed under zh (whether it had a space once decided it was words, issue 43 item 5).
+TEST(StrictPresets, PrintConfigShowsAGivenValueAsTypedInEveryLanguage) {
+  hide_gpus();
+  setenv("COLUMNS", "250", 1);
+  const Outcome o = with_preset("[all]\njson = \"all (up to 8)\"\n", {"03", "--print-config", "--lang", "zh"});
+  unsetenv("COLUMNS");
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("json             = all (up to 8)"), std::string::npos) << o.out;
+}
+
 // No single place set a flag for every lesson: [all] did not apply to `cudalab 03`.
 TEST(StrictPresets, AllSectionAppliesToEveryLessonAndTheLessonsOwnSectionWins) {
   setenv("COLUMNS", "250", 1);

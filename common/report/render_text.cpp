@@ -141,7 +141,9 @@ class TextRenderer {
   // A course-notes section, its Markdown rendered for the terminal (markdown.hpp).
   void notes_block(const std::string& key, std::size_t indent) {
     if (key.empty()) return;
-    const auto text = notes_section(style_.lang, report_.notes_file(), key);
+    // The notes speak of the run they are shown with: its own figures and claims (a live run, a
+    // run read from a file, or a reference run), never the reference run's in its place.
+    const auto text = notes_section(style_.lang, report_, key);
     out_ << '\n';
     if (!text) {
       out_ << std::string(indent, ' ')

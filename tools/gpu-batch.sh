@@ -215,7 +215,13 @@ sealed)
   install -m 755 "$build/tests/cudalab_class_fake" "$prefix/bin/reseal"
   drop=$prefix/inbound
   install -d -m 3733 -o root -g cudalab-staff "$drop"
-  setfacl -d -m u::rw,g::r,o::- "$drop" || { echo "gpu-batch: sealed: setfacl (Debian: acl) could not give the drop folder its default ACL" >&2; exit 1; }
+  # Its default ACL (u::rw,g::r,o::-): setfacl where the machine has it (Debian: acl), else the
+  # same ACL written as the kernel keeps it (the system.posix_acl_default attribute: version 2,
+  # then tag, permissions and id for the owner, the group and others).
+  setfacl -d -m u::rw,g::r,o::- "$drop" 2>/dev/null || python3 -c 'import os, struct, sys
+os.setxattr(sys.argv[1], "system.posix_acl_default", struct.pack("<I", 2) + b"".join(
+    struct.pack("<HHI", tag, perm, 0xFFFFFFFF) for tag, perm in ((0x01, 6), (0x04, 4), (0x20, 0))))' "$drop" ||
+    { echo "gpu-batch: sealed: could not give the drop folder its default ACL" >&2; exit 1; }
   work=$(mktemp -d) && chmod 755 "$work"
   mkdir -p -m 1777 "${CUDALAB_QUEUE_DIR:-/tmp/cudalab-queue}"
   gpu=$(nvidia-smi --query-gpu=uuid --format=csv,noheader -i 0 | tr -d ' ')

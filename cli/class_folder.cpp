@@ -322,6 +322,7 @@ ClassPolicy class_policy(const Invocation& inv) {
     policy.opens = settings->opens;
     policy.due = settings->due;
     policy.grace_minutes = settings->grace_minutes;
+    policy.prediction_points = settings->prediction_points;
     policy.extensions = settings->extensions;
     policy.class_seal = settings->class_seal;
     if (!settings->roster.empty()) policy.roster = read_roster(file.path, settings->roster);

@@ -295,7 +295,7 @@ ClassSettings class_settings_of(const std::string& file, const toml::node& node)
     refuse_at(fmt::format("{}:{}", printable_value(file, kPathChars), settings.line),
               msg("{section} is a section: [{section}]", arg("section", std::string(kClassSection))));
   }
-  static const std::vector<std::string> kKeys{"drop", "lessons", "build", "gpus", "opens", "due", "grace_minutes", "extensions", "seal", "roster"};
+  static const std::vector<std::string> kKeys{"drop", "lessons", "build", "gpus", "opens", "due", "grace_minutes", "extensions", "seal", "roster", "prediction_points"};
   for (const auto& [name, value] : *table) {
     const std::string key(name.str());
     const ClassKey k{file, key, value};
@@ -306,16 +306,17 @@ ClassSettings class_settings_of(const std::string& file, const toml::node& node)
     else if (key == "opens") settings.opens = k.utc_time();
     else if (key == "due") settings.due = k.utc_time();
     else if (key == "grace_minutes") settings.grace_minutes = k.whole_number(7 * 24 * 60);
+    else if (key == "prediction_points") settings.prediction_points = k.whole_number(100);
     else if (key == "extensions") settings.extensions = k.times_by_student();
     else if (key == "seal") settings.class_seal = k.choice({"class", "none"}) == "class";
     else if (key == "roster") settings.roster = k.text();
     else {
       const std::string guess = closest_word(key, kKeys);
       if (guess.empty()) {
-        k.refuse(msg("is not a key of [{section}] (drop, lessons, build, gpus, opens, due, grace_minutes, extensions, seal, roster)",
+        k.refuse(msg("is not a key of [{section}] (drop, lessons, build, gpus, opens, due, grace_minutes, extensions, seal, roster, prediction_points)",
                      arg("section", std::string(kClassSection))));
       }
-      k.refuse(msg("is not a key of [{section}] (drop, lessons, build, gpus, opens, due, grace_minutes, extensions, seal, roster); did you mean {guess}?",
+      k.refuse(msg("is not a key of [{section}] (drop, lessons, build, gpus, opens, due, grace_minutes, extensions, seal, roster, prediction_points); did you mean {guess}?",
                    arg("section", std::string(kClassSection)), arg("guess", guess)));
     }
   }

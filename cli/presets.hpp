@@ -36,6 +36,7 @@ struct ClassSettings {
   std::vector<std::string> gpus;     // gpus = ["NVIDIA H100 80GB HBM3", "GPU-8f0e..."]: names or UUIDs
   std::string opens, due;            // opens/due = 2026-11-20T09:00:00Z: as UTC "YYYY-MM-DDTHH:MM:SSZ"
   int grace_minutes = 0;             // grace_minutes = 15: a hand-in this late still counts as on time
+  int prediction_points = 1;         // prediction_points = 2: Gradescope points per prediction in the band
   std::map<std::string, std::string> extensions;  // extensions = { alice = 2026-11-22T09:00:00Z }
   bool class_seal = true;            // seal = "class" (the default) or "none" (docs/grade.md)
   std::string roster;                // roster = "students.csv": the class's students, beside the preset when relative

@@ -255,6 +255,7 @@ Gradebook make_gradebook(const std::vector<GradeRow>& rows, const ClassPolicy& p
   Gradebook book;
   book.lessons = policy.lessons;
   book.lesson_names = policy.lesson_names;
+  book.prediction_points = policy.prediction_points;
   std::set<std::string> students;
   std::set<int> seen;
   for (const auto& row : rows) {

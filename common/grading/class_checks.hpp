@@ -36,6 +36,9 @@ struct ClassPolicy {
   bool class_seal = true;
   // The students of the class ([grade] roster): each is a gradebook row, with or without hand-ins.
   std::vector<RosterStudent> roster;
+  // Points for each prediction (--predict) in the band (predict.hpp), in Gradescope's score
+  // ([grade] prediction_points; 0: shown in every form, scored in none).
+  int prediction_points = 1;
 };
 
 // Marks earlier submissions superseded (per student and lesson, the latest hand-in by the kernel's
@@ -50,6 +53,7 @@ struct Gradebook {
   std::vector<int> lessons;           // the assigned ones, else every lesson a row holds
   std::map<int, std::string> lesson_names;
   std::map<std::pair<std::string, int>, const GradeRow*> cells;
+  int prediction_points = 1;  // ClassPolicy's
 
   const GradeRow* cell(const std::string& student, int lesson) const;
   std::size_t passed(const std::string& student) const;

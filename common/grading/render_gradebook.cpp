@@ -2,6 +2,7 @@
 // student's submission as Gradescope's autograder results.json
 // (gradescope-autograders.readthedocs.io, "Autograder Specifications": a top-level score and
 // output, and per test a name, score, max_score, status "passed" or "failed", and output).
+#include <cmath>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -10,6 +11,7 @@
 #include "common/core/text_format.hpp"
 #include "common/grading/class_checks.hpp"
 #include "common/grading/table_cells.hpp"
+#include "common/report/predict.hpp"
 #include "common/report/translate.hpp"
 
 namespace cudalab {
@@ -136,6 +138,31 @@ std::string render_gradescope(const std::vector<GradeRow>& rows, const Gradebook
                                                : tr(lang, "no run of this lesson was handed in") + "\n"},
                      {"visibility", "visible"}});
   }
+  const double lessons_passing = score;
+  // The predictions (--predict) of the lessons' counting runs: points for each in the band.
+  PredictionScore predicted;
+  for (const int lesson : book.lessons) {
+    for (const auto& student : book.students) {
+      if (const GradeRow* row = book.cell(student, lesson); row != nullptr && row->run != nullptr) {
+        const PredictionScore p = score_predictions(row->run->report);
+        predicted.in_band += p.in_band;
+        predicted.made += p.made;
+      }
+    }
+  }
+  if (predicted.made > 0 && book.prediction_points > 0) {
+    const double points = static_cast<double>(book.prediction_points);
+    score += points * static_cast<double>(predicted.in_band);
+    tests.push_back({{"name", tr(lang, "predictions")},
+                     {"score", points * static_cast<double>(predicted.in_band)},
+                     {"max_score", points * static_cast<double>(predicted.made)},
+                     {"status", predicted.in_band == predicted.made ? "passed" : "failed"},
+                     {"output", tr(lang, msg("{in_band} of {made} predictions within {band}% of what the run measured",
+                                             arg("in_band", predicted.in_band), arg("made", predicted.made),
+                                             arg("band", std::lround(100 * kPredictionBand)))) +
+                                    "\n"},
+                     {"visibility", "visible"}});
+  }
   for (const auto& row : rows) {
     if (row.run != nullptr) continue;
     tests.push_back({{"name", tr(lang, msg("not a run: {file}", arg("file", row.file)))},
@@ -149,7 +176,7 @@ std::string render_gradescope(const std::vector<GradeRow>& rows, const Gradebook
       {"score", score},
       {"output", tr(lang, msg("cudalab: {passing} of {lessons} lessons pass (intact, the submitter's own, as assigned, "
                               "clean, every verify check passed)",
-                              arg("passing", fmt::format("{}", score)), arg("lessons", book.lessons.size()))) +
+                              arg("passing", fmt::format("{}", lessons_passing)), arg("lessons", book.lessons.size()))) +
                      "\n" +
                      tr(lang, "Each submission is graded alone here: a copy of a classmate's run is found only by grade "
                               "over the whole class's folder")},

@@ -11,6 +11,7 @@
 #include "common/core/units.hpp"
 #include "common/grading/grade_rows.hpp"
 #include "common/grading/table_cells.hpp"
+#include "common/report/predict.hpp"
 #include "common/report/translate.hpp"
 
 namespace cudalab {
@@ -42,6 +43,12 @@ std::pair<std::size_t, std::size_t> count_checks(const Report& r, CheckKind kind
 std::string tally(const Report& r, CheckKind kind) {
   const auto [passed, total] = count_checks(r, kind);
   return fmt::format("{} {}/{}", passed == total ? "✓" : "✗", passed, total);
+}
+
+// "2/3": how many of the run's predictions (--predict) fell in the band, of how many it made.
+std::string predictions_of(const Report& r) {
+  const PredictionScore score = score_predictions(r);
+  return score.made == 0 ? std::string() : fmt::format("{}/{}", score.in_band, score.made);
 }
 
 std::string lesson_of(const Report& r) { return fmt::format("{:02d} {}", r.lesson_number, r.lesson_slug); }
@@ -115,6 +122,9 @@ void grade_text_row(std::ostringstream& out, const GradeRow& row, const std::vec
   std::vector<std::string> figures = spoken(who_and_where(row), lang);
   figures.push_back(tr(lang, device_of(row.run->report)));
   for (auto& item : headline_items(row.run->report)) figures.push_back(std::move(item));
+  if (const PredictionScore p = score_predictions(row.run->report); p.made > 0) {
+    figures.push_back(tr(lang, msg("predictions {in_band} of {made} in the band", arg("in_band", p.in_band), arg("made", p.made))));
+  }
   put_packed(out, figures, width, 6, " · ");
   if (row.superseded) {
     put_wrapped(out, tr(lang, "superseded by a later submission of the same lesson: only the latest counts"), width, 6, 8);
@@ -140,6 +150,7 @@ std::vector<std::string> grade_fields(const GradeRow& row, Lang lang) {
           r ? join_words(headline_items(*r), "; ") : "",
           r ? tally(*r, CheckKind::verify) : "",
           r ? tally(*r, CheckKind::expect) : "",
+          r ? predictions_of(*r) : "",
           tr(lang, r ? row.run->integrity.describe() : Message("unreadable")),
           r ? tr(lang, r->disturbed() ? "disturbed" : "clean") : "",
           tr(lang, row_problems(row))};
@@ -147,7 +158,7 @@ std::vector<std::string> grade_fields(const GradeRow& row, Lang lang) {
 
 constexpr const char* kGradeCsvHeader =
     "file,student,node,lesson,lesson_name,device,build,recorded_at,headline,verify_passed,verify_total,"
-    "expect_passed,expect_total,integrity,environment,superseded,problems,passes\n";
+    "expect_passed,expect_total,predictions_in_band,predictions,integrity,environment,superseded,problems,passes\n";
 
 // The CSV cells of a row: numbers in the number columns (lesson, check counts, 1/0 flags), so
 // that a spreadsheet sums them.
@@ -156,6 +167,7 @@ std::vector<std::string> grade_csv_fields(const GradeRow& row) {
   const auto verify = r ? count_checks(*r, CheckKind::verify) : std::pair<std::size_t, std::size_t>{};
   const auto expect = r ? count_checks(*r, CheckKind::expect) : std::pair<std::size_t, std::size_t>{};
   const auto number = [r](std::size_t n) { return r ? std::to_string(n) : std::string(); };
+  const PredictionScore predictions = r ? score_predictions(*r) : PredictionScore{};
   return {row.file,
           row.student,
           r ? node_of(*r) : "",
@@ -169,6 +181,8 @@ std::vector<std::string> grade_csv_fields(const GradeRow& row) {
           number(verify.second),
           number(expect.first),
           number(expect.second),
+          number(predictions.in_band),
+          number(predictions.made),
           r ? row.run->integrity.describe().en() : "unreadable",
           r ? (r->disturbed() ? "disturbed" : "clean") : "",
           row.superseded ? "1" : "0",
@@ -185,9 +199,9 @@ std::string render_grades(const std::vector<GradeRow>& rows, TableFormat format,
     out << kGradeCsvHeader;
   } else if (format == TableFormat::md) {
     md_heading(out,
-               {"file", "student", "node", "lesson", "device", "headline", "verify", "expect", "integrity", "environment",
-                "problems"},
-               "|---|---|---|---|---|---|---|---|---|---|---|", lang);
+               {"file", "student", "node", "lesson", "device", "headline", "verify", "expect", "predictions", "integrity",
+                "environment", "problems"},
+               "|---|---|---|---|---|---|---|---|---|---|---|---|", lang);
   }
   for (const auto& row : rows) {
     if (format == TableFormat::text) {

@@ -119,6 +119,9 @@ std::vector<Guess> ask(const std::vector<Question>& questions, std::istream& in,
     for (;;) {
       out << "\n? " << q.text << '\n';
       if (!q.choices.empty()) out << "  " << choices_text(q) << '\n';
+      out << "  " << tr(lang, msg("(an answer within {band}% of what this run measures counts in grade)",
+                                  arg("band", std::lround(100 * kPredictionBand))))
+          << '\n';
       out << "  " << tr(lang, msg("your answer ({unit}):", arg("unit", q.unit))) << ' ' << std::flush;
       std::string line;
       if (!std::getline(in, line)) {
@@ -188,6 +191,23 @@ std::vector<Guess> read_answers(const std::string& path_as_typed, const std::vec
     guesses.push_back({questions[i].metric, questions[i].text, *answers[i]});
   }
   return guesses;
+}
+
+std::optional<bool> in_band(const Guess& guess, const Report& report) {
+  const Metric* m = report.find_metric(guess.metric);
+  if (m == nullptr || m->samples.empty()) return std::nullopt;
+  const double measured = m->summary().median;
+  if (!std::isfinite(measured) || measured == 0 || !std::isfinite(guess.answer)) return std::nullopt;
+  return std::fabs(guess.answer - measured) <= kPredictionBand * std::fabs(measured);
+}
+
+PredictionScore score_predictions(const Report& report) {
+  PredictionScore score;
+  for (const auto& g : report.guesses) {
+    ++score.made;
+    score.in_band += in_band(g, report).value_or(false) ? 1 : 0;  // not measured: not in the band
+  }
+  return score;
 }
 
 std::string feedback(const Guess& guess, const Report& report, Lang lang) {

@@ -40,6 +40,19 @@ std::vector<Guess> ask(const std::vector<Question>& questions, std::istream& in,
 inline constexpr std::size_t kMaxAnswersFileBytes = std::size_t(1) << 20;
 std::vector<Guess> read_answers(const std::string& path, const std::vector<Question>& questions);
 
+// The band a prediction is scored against (grade): within this fraction of what the run itself
+// measured (the metric's median). Each question states it when it is asked.
+inline constexpr double kPredictionBand = 0.25;
+// Whether `guess` fell in the band of `report`'s own measurement; nullopt when the run did not
+// measure that metric (or measured 0, or a non-finite value, as a file may hold).
+std::optional<bool> in_band(const Guess& guess, const Report& report);
+// A run's predictions as grade counts them: how many fell in the band, of how many were made.
+struct PredictionScore {
+  std::size_t in_band = 0;
+  std::size_t made = 0;
+};
+PredictionScore score_predictions(const Report& report);
+
 // "you said 4 ×; measured 2.23 × (model 2.26 ×): 79% too high", in `lang`.
 std::string feedback(const Guess& guess, const Report& report, Lang lang);
 

@@ -31,7 +31,9 @@
 #include "common/report/builder.hpp"
 #include "common/grading/class_checks.hpp"
 #include "common/grading/copies.hpp"
+#include "common/grading/grade_rows.hpp"
 #include "common/report/integrity.hpp"
+#include "common/report/predict.hpp"
 #include "common/report/provenance.hpp"
 #include "common/report/reference_runs.hpp"
 #include "common/report/report_json.hpp"
@@ -429,6 +431,50 @@ TEST(Gradebook, TextMarkdownCsvAndGradescopeHoldOneRowPerStudent) {
   EXPECT_NE(results["output"].get<std::string>().find("graded alone here"), std::string::npos) << results.dump(2);
 }
 
+// Predictions scored (issue 46 item 5): an answer counts when it is within the band of what the
+// run itself measured; grade shows how many in every form, and Gradescope gives points for each.
+TEST(Predictions, AnAnswerInTheBandOfTheRunsOwnMeasurementScoresInEveryForm) {
+  Report r = own_run(21);
+  const double median = r.find_metric("time")->summary().median;
+  r.guesses = {{"time", "q1", median * 1.24}, {"time", "q2", median * 0.76}, {"time", "q3", median * 1.26},
+               {"time", "q4", median * 0.5}, {"not-measured", "q5", 1.0}};
+  seal(r);
+  EXPECT_EQ(in_band(r.guesses[0], r), std::optional<bool>(true));
+  EXPECT_EQ(in_band(r.guesses[1], r), std::optional<bool>(true));
+  EXPECT_EQ(in_band(r.guesses[2], r), std::optional<bool>(false));
+  EXPECT_EQ(in_band(r.guesses[3], r), std::optional<bool>(false));
+  EXPECT_FALSE(in_band(r.guesses[4], r).has_value()) << "a metric the run did not measure cannot be in its band";
+  EXPECT_EQ(score_predictions(r).in_band, 2u);
+  EXPECT_EQ(score_predictions(r).made, 5u);
+
+  std::deque<SavedRun> runs{saved(r), saved(own_run(22))};
+  std::vector<GradeRow> rows{row_of(runs[0], "alice"), row_of(runs[1], "bob")};
+  ClassPolicy policy;
+  policy.lessons = {3};
+  policy.lesson_names = {{3, "03 stream-overlap"}};
+  policy.prediction_points = 2;
+  check_class_runs(rows, policy);
+  const std::string text = render_grades(rows, TableFormat::text, 200);
+  EXPECT_NE(text.find("predictions 2 of 5 in the band"), std::string::npos) << text;
+  EXPECT_EQ(text.find("predictions 0 of 0"), std::string::npos) << "bob made none: nothing to show\n" << text;
+  const std::string csv = render_grades(rows, TableFormat::csv, 200);
+  EXPECT_NE(csv.find(",expect_passed,expect_total,predictions_in_band,predictions,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",1,1,0,0,2,5,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",1,1,0,0,0,0,"), std::string::npos) << csv;
+  EXPECT_NE(render_grades(rows, TableFormat::md, 200).find("| 2/5 |"), std::string::npos);
+
+  std::vector<GradeRow> mine{row_of(runs[0], "submission")};
+  check_class_runs(mine, policy);
+  const auto results = nlohmann::json::parse(render_gradescope(mine, make_gradebook(mine, policy)));
+  ASSERT_EQ(results["tests"].size(), 2u) << results.dump(2);
+  EXPECT_EQ(results["tests"][1]["name"], "predictions");
+  EXPECT_EQ(results["tests"][1]["score"], 4.0);
+  EXPECT_EQ(results["tests"][1]["max_score"], 10.0);
+  EXPECT_EQ(results["score"], results["tests"][0]["score"].get<double>() + 4.0) << results.dump(2);
+  policy.prediction_points = 0;  // shown in every form, scored in none
+  EXPECT_EQ(nlohmann::json::parse(render_gradescope(mine, make_gradebook(mine, policy)))["tests"].size(), 1u);
+}
+
 // A roster (issue 46 item 3): every student on it is a row, hand-ins or not, with the ids an LMS
 // import matches on; those lacking an assigned lesson are named.
 TEST(Gradebook, EveryStudentOnTheRosterIsARowWithTheLmsIds) {
@@ -524,7 +570,7 @@ TEST(ClassPreset, GradeSectionKeysAndTheirErrors) {
   };
   EXPECT_EQ(error_of("[grade]\ndrops = \"x\"\n"),
             "--config class.toml:2 [grade] drops: is not a key of [grade] (drop, lessons, build, gpus, opens, due, "
-            "grace_minutes, extensions, seal, roster); did you mean drop?");
+            "grace_minutes, extensions, seal, roster, prediction_points); did you mean drop?");
   EXPECT_NE(error_of("[grade]\ngrace_minutes = -5\n").find("takes a whole number from 0 to 10080"), std::string::npos);
   EXPECT_NE(error_of("[grade]\ngrace_minutes = \"10\"\n").find("takes a whole number"), std::string::npos);
   EXPECT_NE(error_of("[grade]\nseal = \"maybe\"\n").find("takes \"class\" or \"none\""), std::string::npos);

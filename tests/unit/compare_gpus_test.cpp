@@ -87,7 +87,9 @@ TEST(CompareGpus, AnH200RunIsHeldToTheH100sRatiosOnly) {
     for (const auto& m : c.metrics) EXPECT_EQ(m.other_gpu, depends_on_gpu(m.unit)) << m.key;
     for (const auto& failure : c.failures()) {
       for (const auto& m : c.metrics) {
-        if (m.other_gpu) EXPECT_EQ(failure.en().find("metric " + m.key + " is"), std::string::npos) << failure;
+        if (m.other_gpu) {
+          EXPECT_EQ(failure.en().find("metric " + m.key + " is"), std::string::npos) << failure;
+        }
       }
     }
     const std::string text = render_comparisons({c}, TableFormat::text, 100);
@@ -141,7 +143,9 @@ TEST(CompareGpus, ABandwidthHeadlineIsShownNotHeldAcrossGpus) {
   const SavedRun h200 = only_run(kRuns / "02-pinned-vs-pageable.json");
   const Comparison c = compare_runs(h100, h200, std::nullopt);
   for (const auto& m : c.metrics) {
-    if (m.headline) EXPECT_TRUE(m.other_gpu) << m.key;
+    if (m.headline) {
+      EXPECT_TRUE(m.other_gpu) << m.key;
+    }
   }
   const std::string text = render_comparisons({c}, TableFormat::text, 100);
   if (c.verdict() == CompareVerdict::holds) {

@@ -1,6 +1,7 @@
 #include "cli/preset_merge.hpp"
 
 #include <algorithm>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -135,6 +136,22 @@ void apply_section(const PresetFile& presets, const std::string& section_name, T
     const std::string origin = preset_origin(presets, *section, v);
     const Message error = apply_value(target, section_name, v, origin);
     if (!error.empty()) throw UsageError(msg("--config {origin}: {problem}", arg("origin", origin), arg("problem", error)));
+  }
+}
+
+// Every lesson's section is checked whenever a preset is read, whichever lesson runs (issue 50):
+// a bad value in another lesson's section is one line naming the file, the line and the section
+// now, not a surprise when that lesson runs or when grade reads the class's preset. The values
+// go into flags of their own, which nothing reads.
+void check_other_lesson_sections(const PresetFile& presets, const CourseEntry* running) {
+  for (const auto& entry : course()) {
+    if (&entry == running || entry.make == nullptr || presets.find(entry.slug) == nullptr) continue;
+    const std::unique_ptr<Lesson> lesson = entry.make();
+    CommonFlags scratch;
+    Origins lesson_origins, common_origins;
+    apply_section(presets, entry.slug,
+                  {FlagLookup(lesson.get(), scratch, preset_names(lesson_flag_names(asks_predictions(entry)))),
+                   lesson_origins, common_origins, nullptr, nullptr});
   }
 }
 
@@ -296,6 +313,7 @@ void apply_presets(Invocation& inv, const CLI::App* parsed, const PresetFile& pr
       apply_section(presets, "all", {FlagLookup(nullptr, inv.flags, every_lesson), setup.origins, inv.flag_origins, parsed, nullptr});
       apply_section(presets, setup.entry->slug,
                     {FlagLookup(setup.lesson.get(), inv.flags, own_section(setup)), setup.origins, inv.flag_origins, parsed, nullptr});
+      check_other_lesson_sections(presets, setup.entry);
       break;
     }
     case Command::all:
@@ -314,6 +332,7 @@ void apply_presets(Invocation& inv, const CLI::App* parsed, const PresetFile& pr
     case Command::show:
       apply_section(presets, "show", {FlagLookup(nullptr, inv.flags, preset_names(show_flag_names())), inv.flag_origins,
                                       inv.flag_origins, parsed, nullptr});
+      check_other_lesson_sections(presets, nullptr);
       break;
     default: break;
   }

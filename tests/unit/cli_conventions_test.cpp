@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "test_source_dir.hpp"
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -42,11 +43,20 @@ TEST(Presets, ABadValueNamesTheFileTheLineAndTheSection) {
       << o.err;
 }
 
-TEST(Presets, ABadSectionStopsOnlyItsOwnLesson) {
+// A preset is checked whole when it is read (issue 50 item 6): a bad value in 03's section is
+// one line naming the file, the line and the section, whichever lesson runs, and for show.
+TEST(Presets, ABadSectionIsRefusedWhicheverLessonRuns) {
   hide_gpus();
   const std::string path = preset("[" + slug_of(3) + "]\nstreams = 0\n[" + slug_of(1) + "]\n");
-  EXPECT_EQ(run({"--config", path, "01"}).code, to_int(ExitCode::waived)) << "01's section is fine";
-  EXPECT_EQ(run({"--config", path, "02"}).code, to_int(ExitCode::waived)) << "02 has no section";
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"--config", path, "01"},
+                                               std::vector<std::string>{"--config", path, "02"},
+                                               std::vector<std::string>{"show", "01", "--config", path}}) {
+    const Outcome o = run(args);
+    EXPECT_EQ(o.code, to_int(ExitCode::usage)) << args[2] << ": " << o.err;
+    EXPECT_NE(o.err.find(":2 [" + slug_of(3) + "]: --streams: 0 is out of range"), std::string::npos) << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+  }
+  EXPECT_EQ(run({"--config", preset("[" + slug_of(3) + "]\nstreams = 8\n"), "01"}).code, to_int(ExitCode::waived));
 }
 
 TEST(Presets, ValidTomlIsAcceptedAndTheCommandLineWins) {

@@ -143,6 +143,11 @@ void apply_section(const PresetFile& presets, const std::string& section_name, T
 // a bad value in another lesson's section is one line naming the file, the line and the section
 // now, not a surprise when that lesson runs or when grade reads the class's preset. The values
 // go into flags of their own, which nothing reads.
+// The keys a lesson's own section may set: its flags and the common ones a lesson run takes.
+std::vector<std::string> own_section_keys(const CourseEntry& entry) {
+  return preset_names(lesson_flag_names(asks_predictions(entry)));
+}
+
 void check_other_lesson_sections(const PresetFile& presets, const CourseEntry* running) {
   for (const auto& entry : course()) {
     if (&entry == running || entry.make == nullptr || presets.find(entry.slug) == nullptr) continue;
@@ -150,8 +155,7 @@ void check_other_lesson_sections(const PresetFile& presets, const CourseEntry* r
     CommonFlags scratch;
     Origins lesson_origins, common_origins;
     apply_section(presets, entry.slug,
-                  {FlagLookup(lesson.get(), scratch, preset_names(lesson_flag_names(asks_predictions(entry)))),
-                   lesson_origins, common_origins, nullptr, nullptr});
+                  {FlagLookup(lesson.get(), scratch, own_section_keys(entry)), lesson_origins, common_origins, nullptr, nullptr});
   }
 }
 
@@ -305,7 +309,7 @@ void mark_typed(Invocation& inv, const CLI::App* parsed) {
 void apply_presets(Invocation& inv, const CLI::App* parsed, const PresetFile& presets) {
   check_section_names(presets);
   const auto every_lesson = preset_names(all_flag_names());
-  const auto own_section = [](const LessonSetup& s) { return preset_names(lesson_flag_names(asks_predictions(*s.entry))); };
+  const auto own_section = [](const LessonSetup& s) { return own_section_keys(*s.entry); };
   switch (inv.command) {
     case Command::lesson:
     case Command::live: {

@@ -50,6 +50,12 @@ std::optional<double> answer_of(const Question& q, const std::string& text) {
   return parse_number(text);
 }
 
+// The metric a guess is about, when the run measured it (the median is what an answer meets).
+const Metric* measured_metric(const Guess& guess, const Report& report) {
+  const Metric* m = report.find_metric(guess.metric);
+  return m != nullptr && !m->samples.empty() ? m : nullptr;
+}
+
 }  // namespace
 
 // "- key (unit): question text [choice, choice, ...]", read left to right by hand: a line of a
@@ -194,8 +200,8 @@ std::vector<Guess> read_answers(const std::string& path_as_typed, const std::vec
 }
 
 std::optional<bool> in_band(const Guess& guess, const Report& report) {
-  const Metric* m = report.find_metric(guess.metric);
-  if (m == nullptr || m->samples.empty()) return std::nullopt;
+  const Metric* m = measured_metric(guess, report);
+  if (m == nullptr) return std::nullopt;
   const double measured = m->summary().median;
   if (!std::isfinite(measured) || measured == 0 || !std::isfinite(guess.answer)) return std::nullopt;
   return std::fabs(guess.answer - measured) <= kPredictionBand * std::fabs(measured);
@@ -211,9 +217,9 @@ PredictionScore score_predictions(const Report& report) {
 }
 
 std::string feedback(const Guess& guess, const Report& report, Lang lang) {
-  const Metric* m = report.find_metric(guess.metric);
+  const Metric* m = measured_metric(guess, report);
   const std::string answer = fmt::format("{:g}", guess.answer);
-  if (m == nullptr || m->samples.empty()) {
+  if (m == nullptr) {
     return tr(lang, msg("you said {answer}; this run did not measure it", arg("answer", answer)));
   }
   const double measured = m->summary().median;

@@ -25,6 +25,7 @@
 #include "common/core/identity.hpp"
 #include "common/core/text_format.hpp"
 #include "common/grading/roster.hpp"
+#include "common/grading/source_copies.hpp"
 
 namespace cudalab {
 
@@ -313,6 +314,9 @@ std::vector<RosterStudent> read_roster(const std::string& preset_path, const std
 ClassPolicy class_policy(const Invocation& inv) {
   ClassPolicy policy;
   for (const auto& e : course()) policy.lesson_names[e.number] = fmt::format("{:02d} {}", e.number, e.slug);
+  for (const auto& e : registered_exercises()) {
+    policy.shipped[e.id()] = ClassPolicy::ShippedCode{stripped_source(e.solution), stripped_source(e.starter)};
+  }
   if (!inv.presets) return policy;
   const PresetFile& file = *inv.presets;
   if (const ClassSettings* settings = inv.class_settings()) {

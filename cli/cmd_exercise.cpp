@@ -174,7 +174,7 @@ int check_once(const Workspace& ws, const ExerciseDescription& e, Invocation& in
   }
   auto* lesson = dynamic_cast<ExerciseLesson*>(inv.lesson().lesson.get());
   lesson->use(StudentBuild{e.id(), e.interface_name, e.interface_version, e.file_name(), path, source,
-                           ws.library_path(e), built.seconds, inv.exercise.time_limit_s});
+                           ws.library_path(e), built.seconds, inv.exercise.time_limit_s, {}});
   const Report report = run_stamped_lesson(inv.lesson(), inv);
   ws.save_run(e, report_to_json(report).dump());
   emit_report(report, inv.output);

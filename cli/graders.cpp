@@ -1,6 +1,10 @@
 #include "cli/graders.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 #include <algorithm>
 #include <filesystem>
@@ -12,7 +16,9 @@
 #include "cli/course.hpp"
 #include "cli/flags.hpp"
 #include "cli/help_format.hpp"
+#include "cli/rerun.hpp"
 #include "common/core/errors.hpp"
+#include "common/core/owned_fd.hpp"
 #include "common/core/text_format.hpp"
 #include "cli/class_folder.hpp"
 #include "common/report/class_seal.hpp"
@@ -50,6 +56,40 @@ std::string byte_order_mark(const Invocation& inv) {
   if (!inv.bom) return {};
   if (inv.table_format != "csv") throw UsageError("--bom: only with --format csv");
   return "\xEF\xBB\xBF";
+}
+
+// A student's name as a file name: letters, digits and . _ - @ + only, not hidden, at most 64.
+bool safe_file_name(const std::string& name) {
+  return !name.empty() && name.size() <= 64 && name.front() != '.' &&
+         std::all_of(name.begin(), name.end(), [](char c) {
+           return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' || c == '@' || c == '+';
+         });
+}
+
+// DIR/STUDENT.md for every student of the gradebook (0600, in a folder made 0700 when it is new;
+// never through a link). A student whose name cannot be a file name is said on stderr.
+void write_feedback(const Gradebook& book, const std::string& dir, Lang lang) {
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+    throw UsageError(msg("--feedback: cannot make {dir}: {error}", arg("dir", printable_value(dir)), arg("error", errno_words(errno))));
+  }
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    throw UsageError(msg("--feedback: {dir} is not a folder", arg("dir", printable_value(dir))));
+  }
+  for (const auto& student : book.students) {
+    if (!safe_file_name(student)) {
+      std::cerr << tr(lang, msg("cudalab: grade --feedback: no file for '{student}': not a name a file can have",
+                                arg("student", printable_value(student))))
+                << '\n';
+      continue;
+    }
+    const std::string path = dir + "/" + student + ".md";
+    const OwnedFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600));
+    const std::string text = render_feedback(book, student, lang);
+    if (fd.get() < 0 || ::write(fd.get(), text.data(), text.size()) != static_cast<ssize_t>(text.size())) {
+      throw RuntimeError(msg("--feedback: cannot write {file}: {error}", arg("file", printable_value(path)), arg("error", errno_words(errno))));
+    }
+  }
 }
 
 }  // namespace
@@ -118,6 +158,11 @@ void setup_grade(CLI::App& app, CommandSetup& setup) {
       ->type_name("DIR");
   sub->add_flag("--gradebook", setup.inv.gradebook, "only the gradebook: a row per student, a column per lesson")
       ->group("Output");
+  sub->add_flag("--rerun", setup.inv.rerun,
+                "compile and run every exercise source handed in, on this machine's GPU: the grade uses the re-run");
+  sub->add_option("--feedback", setup.inv.feedback_dir, "write a markdown feedback file per student into DIR")
+      ->type_name("DIR")
+      ->group("Output");
   add_table_format(*sub, setup, {"text", "md", "csv", "gradescope"});
   add_config_option(*sub, setup.config_path);
   sub->callback([setup, sub] {
@@ -160,11 +205,13 @@ int run_grade(const Invocation& inv) {
     throw UsageError("grade --format gradescope: give the assignment's lessons (lessons = [\"03\", ...] under [grade] in "
                      "--config): a submission is scored against them, and without them one run would score full marks");
   }
-  ClassRuns runs = read_class_runs(grade_folder(inv));
+  const std::string folder = grade_folder(inv);
+  ClassRuns runs = read_class_runs(folder);
   if (inv.table_format == "gradescope") {  // one student's submission, whatever its files are named
     for (auto& row : runs.rows) row.student = row.run != nullptr ? "submission" : "";
   }
   check_class_runs(runs.rows, policy);
+  if (inv.rerun) rerun_exercises(runs.rows, folder, inv);
   // What the seals rest on, on stderr (stdout stays the table a script reads).
   if (!policy.class_seal) {
     std::cerr << tr(inv.output.lang(), "cudalab: grade: seals are not checked ([grade] seal = \"none\"): any student can forge a run that passes") << '\n';
@@ -188,6 +235,7 @@ int run_grade(const Invocation& inv) {
       if (format != TableFormat::csv && !book.students.empty()) std::cout << '\n' << render_gradebook(book, format, width, lang);
     }
   }
+  if (!inv.feedback_dir.empty()) write_feedback(book, inv.feedback_dir, lang);
   const bool all_pass = std::all_of(runs.rows.begin(), runs.rows.end(), grade_passes);
   // A student on the roster without an assigned lesson is an unfinished grade: one line, and exit 1.
   const auto missing = book.missing();

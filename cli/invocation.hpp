@@ -62,6 +62,8 @@ struct Invocation {
   std::vector<std::string> runs;     // show, submit: one RUN; compare: the baseline, then the others
   std::string grade_dir;             // "": the class's drop folder
   bool gradebook = false;            // grade --gradebook: students × lessons only
+  bool rerun = false;                // grade --rerun: the grader runs every exercise source again
+  std::string feedback_dir;          // grade --feedback DIR: a markdown file per student; "" for none
   bool bom = false;                  // grade, compare --bom: a UTF-8 byte-order mark before CSV
   std::string tolerance;             // compare --tolerance, "" when not given
   std::string table_format = "text"; // compare: text | md | csv; grade: also gradescope

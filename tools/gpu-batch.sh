@@ -19,6 +19,9 @@
 #   tools/gpu-batch.sh BUILD_DIR sealed    a class of 8 real users of 03 with the class's setgid
 #                                          install and --submit: six honest, one resealed forgery,
 #                                          one late; then grade and each hand-in's --stable head
+#   tools/gpu-batch.sh BUILD_DIR rerun     the same class hands in exercise 03 (own code, the shipped
+#                                          solution, one source twice, a mistake, a snoop), then
+#                                          grade --rerun --feedback as a grader of the staff group
 #   tools/gpu-batch.sh BUILD_DIR exercise  every exercise: its GPU tests (solution, starter, each mistake
 #                                          in exercise/cases), five checks of its solution with the
 #                                          compile time and the GPU turn, and memcheck of the
@@ -53,6 +56,45 @@ for lesson in json.load(sys.stdin)["lessons"]: print(lesson["id"])'
   nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.max,pcie.link.width.max --format=csv
 } >"$out/logs/machine.txt" 2>&1
 pack() { tar -C "$out" -czf "$out/$1.tgz" logs runs && rm -rf "$out/logs" "$out/runs"; }
+
+# The class's setgid install in /opt/cudalab-class (docs/grade.md, "The class seal"), its drop
+# folder (3733, default ACL), a class preset of lesson 03 on this GPU, and 8 student users, each
+# with a home under $work; `as USER CMD...` runs CMD as that user from their home.
+install_class() {
+  prefix=/opt/cudalab-class  # off /tmp, which may be mounted nosuid
+  getent group cudalab-class >/dev/null || groupadd cudalab-class
+  getent group cudalab-staff >/dev/null || groupadd cudalab-staff
+  rm -rf "$prefix" && install -d -m 755 "$prefix/bin" "$prefix/etc/cudalab"
+  head -c 32 /dev/urandom >"$prefix/etc/cudalab/class.key"
+  chown root:cudalab-class "$prefix/etc/cudalab/class.key" && chmod 0440 "$prefix/etc/cudalab/class.key"
+  install -m 2755 -o root -g cudalab-class "$bin" "$prefix/bin/cudalab"
+  install -m 755 "$build/tests/cudalab_class_fake" "$prefix/bin/reseal"
+  drop=$prefix/inbound
+  install -d -m 3733 -o root -g cudalab-staff "$drop"
+  # Its default ACL (u::rw,g::r,o::-): setfacl where the machine has it (Debian: acl), else the
+  # same ACL written as the kernel keeps it (the system.posix_acl_default attribute: version 2,
+  # then tag, permissions and id for the owner, the group and others).
+  setfacl -d -m u::rw,g::r,o::- "$drop" 2>/dev/null || python3 -c 'import os, struct, sys
+os.setxattr(sys.argv[1], "system.posix_acl_default", struct.pack("<I", 2) + b"".join(
+    struct.pack("<HHI", tag, perm, 0xFFFFFFFF) for tag, perm in ((0x01, 6), (0x04, 4), (0x20, 0))))' "$drop" ||
+    { echo "gpu-batch: sealed: could not give the drop folder its default ACL" >&2; exit 1; }
+  work=$(mktemp -d) && chmod 755 "$work"
+  mkdir -p -m 1777 "${CUDALAB_QUEUE_DIR:-/tmp/cudalab-queue}"
+  gpu=$(nvidia-smi --query-gpu=uuid --format=csv,noheader -i 0 | tr -d ' ')
+  cat >"$work/class.toml" <<EOF
+[grade]
+drop = "$drop"
+lessons = ["03"]
+gpus = ["$gpu"]
+opens = $(date -u -d '-1 hour' +%FT%TZ)
+due = 2999-01-01T00:00:00Z
+EOF
+  as() { local who=$1; shift; (cd "$work/$who" && setpriv --reuid="$who" --regid="$who" --clear-groups -- env HOME="$work/$who" CUDALAB_CLASS_DIR="$drop" NO_COLOR=1 "$@"); }
+  for i in 1 2 3 4 5 6 7 8; do
+    id "cudalab-s$i" >/dev/null 2>&1 || useradd -M -s /usr/sbin/nologin "cudalab-s$i"
+    install -d -m 700 -o "cudalab-s$i" -g "cudalab-s$i" "$work/cudalab-s$i"
+  done
+}
 
 case "$mode" in
 sanitize)
@@ -205,39 +247,7 @@ sealed)
   # in the drop folder by hand when submit refuses it), one hands in after the due time; then
   # `grade`, run as the grader with the class's cudalab. The forger uses the test-only stand-in
   # (cudalab_class_fake --reseal), which recomputes the digest as any script can.
-  prefix=/opt/cudalab-class  # off /tmp, which may be mounted nosuid
-  getent group cudalab-class >/dev/null || groupadd cudalab-class
-  getent group cudalab-staff >/dev/null || groupadd cudalab-staff
-  rm -rf "$prefix" && install -d -m 755 "$prefix/bin" "$prefix/etc/cudalab"
-  head -c 32 /dev/urandom >"$prefix/etc/cudalab/class.key"
-  chown root:cudalab-class "$prefix/etc/cudalab/class.key" && chmod 0440 "$prefix/etc/cudalab/class.key"
-  install -m 2755 -o root -g cudalab-class "$bin" "$prefix/bin/cudalab"
-  install -m 755 "$build/tests/cudalab_class_fake" "$prefix/bin/reseal"
-  drop=$prefix/inbound
-  install -d -m 3733 -o root -g cudalab-staff "$drop"
-  # Its default ACL (u::rw,g::r,o::-): setfacl where the machine has it (Debian: acl), else the
-  # same ACL written as the kernel keeps it (the system.posix_acl_default attribute: version 2,
-  # then tag, permissions and id for the owner, the group and others).
-  setfacl -d -m u::rw,g::r,o::- "$drop" 2>/dev/null || python3 -c 'import os, struct, sys
-os.setxattr(sys.argv[1], "system.posix_acl_default", struct.pack("<I", 2) + b"".join(
-    struct.pack("<HHI", tag, perm, 0xFFFFFFFF) for tag, perm in ((0x01, 6), (0x04, 4), (0x20, 0))))' "$drop" ||
-    { echo "gpu-batch: sealed: could not give the drop folder its default ACL" >&2; exit 1; }
-  work=$(mktemp -d) && chmod 755 "$work"
-  mkdir -p -m 1777 "${CUDALAB_QUEUE_DIR:-/tmp/cudalab-queue}"
-  gpu=$(nvidia-smi --query-gpu=uuid --format=csv,noheader -i 0 | tr -d ' ')
-  cat >"$work/class.toml" <<EOF
-[grade]
-drop = "$drop"
-lessons = ["03"]
-gpus = ["$gpu"]
-opens = $(date -u -d '-1 hour' +%FT%TZ)
-due = 2999-01-01T00:00:00Z
-EOF
-  as() { local who=$1; shift; (cd "$work/$who" && setpriv --reuid="$who" --regid="$who" --clear-groups -- env HOME="$work/$who" CUDALAB_CLASS_DIR="$drop" NO_COLOR=1 "$@"); }
-  for i in 1 2 3 4 5 6 7 8; do
-    id "cudalab-s$i" >/dev/null 2>&1 || useradd -M -s /usr/sbin/nologin "cudalab-s$i"
-    install -d -m 700 -o "cudalab-s$i" -g "cudalab-s$i" "$work/cudalab-s$i"
-  done
+  install_class
   echo "== class check, as a student"
   as cudalab-s1 "$prefix/bin/cudalab" class check 2>&1 | tee "$out/logs/class-check.txt"
   as cudalab-s1 cat "$prefix/etc/cudalab/class.key" >/dev/null 2>&1 && echo "!! a student read the class key"
@@ -271,6 +281,56 @@ json.dump(run, open("run.json", "w"), indent=2)'
   done | tee "$out/logs/show-stable.txt"
   cp "$drop"/* "$out/runs/"
   pack sealed
+  exit 0 ;;
+rerun)
+  # Exercise 03 graded by re-running it (docs/grade.md, "Exercises graded by re-running them"): 8
+  # real users hand in with --submit from the class's setgid install. s1-s4 and s6 each write their
+  # own pipeline (the solution with a line of their own), s5 hands in the shipped solution with a
+  # comment on top, s7 s6's source in another layout, s8 a mistake (an illegal address). s4's file
+  # also tries, when it is loaded, to write into the grader's home and list the drop folder. The
+  # grader, a user of the staff group, grades with the class's cudalab, --rerun and --feedback.
+  install_class
+  grader=cudalab-grader
+  id "$grader" >/dev/null 2>&1 || useradd -M -s /usr/sbin/nologin -G cudalab-staff "$grader"
+  install -d -m 700 -o "$grader" -g "$grader" "$work/$grader"
+  as_grader() { (cd "$work/$grader" && setpriv --reuid="$grader" --regid="$grader" --init-groups -- env HOME="$work/$grader" NO_COLOR=1 "$@"); }
+  ex=$PWD/lessons/03-stream-overlap/exercise
+  src=$work/sources && mkdir -p "$src" && chmod 755 "$src"
+  for i in 1 2 3 4 6; do { cat "$ex/solution.cu"; echo "static const int my_student_number = $i;"; } >"$src/s$i.cu"; done
+  printf '%s\n' '#include <cstdio>' '#include <dirent.h>' \
+    '__attribute__((constructor)) static void snoop() {' \
+    "  FILE* f = std::fopen(\"$work/$grader/snooped\", \"w\");" \
+    '  if (f == nullptr) return;' \
+    "  DIR* d = opendir(\"$drop\");" \
+    '  for (dirent* e; d != nullptr && (e = readdir(d)) != nullptr;) std::fprintf(f, "%s\n", e->d_name);' \
+    '  std::fclose(f);' '}' >>"$src/s4.cu"
+  { echo "// my own pipeline, honest"; cat "$ex/solution.cu"; echo; } >"$src/s5.cu"
+  sed 's/  */ /g; s/$/   /' "$src/s6.cu" >"$src/s7.cu"
+  cp "$ex/cases/illegal_address.cu" "$src/s8.cu"
+  chmod 644 "$src"/*.cu
+  for i in 1 2 3 4 5 6 7 8; do
+    as "cudalab-s$i" "$prefix/bin/cudalab" exercise 03 --dir ex >/dev/null 2>&1
+    as "cudalab-s$i" cp "$src/s$i.cu" ex/03-stream-overlap.cu
+  done
+  echo "== 8 students hand in exercise 03 at once"
+  start=$(date +%s)
+  for i in 1 2 3 4 5 6 7 8; do
+    as "cudalab-s$i" "$prefix/bin/cudalab" exercise 03 --dir ex --json run.json --submit >"$out/logs/student$i.txt" 2>&1 &
+  done
+  wait
+  echo "the class's hand-ins took $(( $(date +%s) - start )) s"
+  for i in 1 2 3 4 5 6 7 8; do echo "student $i: $(grep -E '^handed in|exercise_(ran|correct|done)' "$out/logs/student$i.txt" | head -n 4 | tr '\n' ' ')"; done
+  cp "$work/class.toml" "$out/logs/class.toml"
+  echo "== grade --rerun --feedback (the grader, with the class's cudalab)"
+  start=$(date +%s)
+  as_grader env COLUMNS=120 "$prefix/bin/cudalab" grade --config "$work/class.toml" --rerun --feedback feedback >"$out/logs/grade.txt" 2>&1
+  echo "grade --rerun: exit $? in $(( $(date +%s) - start )) s"; cat "$out/logs/grade.txt"
+  as_grader "$prefix/bin/cudalab" grade --config "$work/class.toml" --format csv >"$out/logs/grade-without-rerun.csv" 2>&1
+  if [ -e "$work/$grader/snooped" ]; then echo "!! s4's code wrote into the grader's home:"; cat "$work/$grader/snooped"; else echo "s4's code did not reach the grader's home"; fi
+  cp -r "$work/$grader/feedback" "$out/logs/feedback" 2>/dev/null
+  echo "== feedback of s4 and s8"; cat "$out/logs/feedback/cudalab-s4.md" "$out/logs/feedback/cudalab-s8.md" 2>&1
+  [ -z "$(ls -A "$drop")" ] || cp "$drop"/* "$out/runs/"
+  pack rerun
   exit 0 ;;
 peers)
   peers=${PEERS:?PEERS=DIR with nvbandwidth and simpleStreams}

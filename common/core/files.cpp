@@ -10,26 +10,12 @@
 
 #include "common/core/errors.hpp"
 #include "common/core/interrupt.hpp"
+#include "common/core/owned_fd.hpp"
 #include "common/core/text_format.hpp"
 
 namespace cudalab {
 
 namespace {
-
-// Closes on every path out, thrown or not.
-class FileDescriptor {
- public:
-  explicit FileDescriptor(int fd) : fd_(fd) {}
-  ~FileDescriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 Message kind_of(mode_t mode) {
   if (S_ISDIR(mode)) return Message("a directory");
@@ -114,7 +100,7 @@ std::string read_regular_file(const std::string& path, std::size_t max_bytes, co
   if (::stat(path.c_str(), &info) != 0) throw cannot_open(name);
   // A FIFO or a device would block the read or never end: refuse before opening it.
   if (!S_ISREG(info.st_mode)) throw is_not(name, info.st_mode, what);
-  const FileDescriptor fd(::open(path.c_str(), kReadFlags));
+  const OwnedFd fd(::open(path.c_str(), kReadFlags));
   if (fd.get() < 0) throw cannot_open(name);
   // The file may have been swapped between stat and open: check what was opened.
   if (::fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode)) {
@@ -131,7 +117,7 @@ UntrustedFile read_untrusted_file(const std::string& path, std::size_t max_bytes
     throw UsageError(msg("{file} is a symbolic link, not {what}", arg("file", name), arg("what", what)));
   }
   if (!S_ISREG(info.st_mode)) throw is_not(name, info.st_mode, what);
-  const FileDescriptor fd(::open(path.c_str(), kReadFlags | O_NOFOLLOW));
+  const OwnedFd fd(::open(path.c_str(), kReadFlags | O_NOFOLLOW));
   if (fd.get() < 0) throw cannot_open(name);
   if (::fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode)) {
     throw UsageError(msg("{file} is not a regular file, not {what}", arg("file", name), arg("what", what)));
@@ -159,7 +145,7 @@ Message output_path_problem(std::string_view path, bool allow_stdout) {
                  arg("file", quoted(path)), arg("file_system", std::string(kernel)));
     }
     // O_NONBLOCK: the file may have become a FIFO since the stat; an open must never wait.
-    const FileDescriptor fd(::open(p.c_str(), O_WRONLY | O_APPEND | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+    const OwnedFd fd(::open(p.c_str(), O_WRONLY | O_APPEND | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
     if (fd.get() < 0) {
       return msg("cannot write {file}: {reason}", arg("file", quoted(path)), arg("reason", errno_words(errno)));
     }

@@ -22,6 +22,9 @@ struct StudentBuild {
   std::string library_path;   // the shared library nvcc made of it
   double compile_s = 0;       // how long nvcc took
   double time_limit_s = 10;   // the child's, named in the report when it is reached
+  // grade --rerun: the folder the child confines itself to (confinement.hpp), with HOME and TMPDIR
+  // there; empty for the student's own check, which runs with the student's own rights.
+  std::string confine_to;
 };
 
 class ExerciseLesson : public Lesson {

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <iterator>
 
@@ -10,6 +11,7 @@
 
 #include "common/core/errors.hpp"
 #include "common/exercise/child_process.hpp"
+#include "common/exercise/confinement.hpp"
 #include "common/exercise/exercise.hpp"
 #include "common/exercise/student_library.hpp"
 #include "common/report/json_field.hpp"
@@ -130,6 +132,9 @@ StudentRun run_student(const StudentBuild& build, const std::string& request, co
   ChildSpec spec;
   spec.argv = {self_executable(), kExerciseChildCommand, build.exercise_id, build.library_path};
   if (!visible_device.empty()) spec.environment.emplace_back("CUDA_VISIBLE_DEVICES", visible_device);
+  if (!build.confine_to.empty()) {
+    for (const char* name : {kConfineEnvironment, "HOME", "TMPDIR"}) spec.environment.emplace_back(name, build.confine_to);
+  }
   spec.input = request;
   spec.time_limit_s = build.time_limit_s;
   return judge_child(run_child(spec), function, build.time_limit_s);
@@ -150,6 +155,12 @@ int exercise_child_main(int argc, char** argv) {
   for (ssize_t n; (n = ::read(0, buffer, sizeof buffer)) > 0;) {
     request.append(buffer, static_cast<std::size_t>(n));
     if (request.size() > kMaxRequestBytes) fail("usage", "the exercise's request is too large", false);
+  }
+  // The grader's re-run: confined before any of the student's code is loaded (confinement.hpp).
+  if (const char* workspace = std::getenv(kConfineEnvironment); workspace != nullptr && *workspace != '\0') {
+    if (const Message problem = confine_to(workspace); !problem.empty()) {
+      fail("waived", msg("the grader's re-run could not confine the code: {why}", arg("why", problem)), false);
+    }
   }
   try {
     const StudentLibrary library(argv[3], exercise->interface_name, exercise->interface_version);

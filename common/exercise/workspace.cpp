@@ -73,7 +73,9 @@ bool Workspace::has_source(const ExerciseDescription& e) const {
   return ::lstat(source_path(e).c_str(), &st) == 0;
 }
 
-bool Workspace::write_starter(const ExerciseDescription& e) const {
+bool Workspace::write_starter(const ExerciseDescription& e) const { return write_source(e, e.starter); }
+
+bool Workspace::write_source(const ExerciseDescription& e, const std::string& text) const {
   make_folder(folder_);
   const std::string path = source_path(e);
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
@@ -81,7 +83,6 @@ bool Workspace::write_starter(const ExerciseDescription& e) const {
     if (errno == EEXIST) return false;
     throw UsageError(msg("cannot write {file}: {error}", arg("file", path), arg("error", errno_words(errno))));
   }
-  const std::string& text = e.starter;
   std::size_t done = 0;
   while (done < text.size()) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);

@@ -41,6 +41,8 @@ class Workspace {
   // The starter, when the student's file is not there yet: created, never overwritten (an
   // existing file, even an empty one, is left alone). True when it was written.
   bool write_starter(const ExerciseDescription& e) const;
+  // The same, with `text` for the file: grade --rerun writes a handed-in source into a folder of its own.
+  bool write_source(const ExerciseDescription& e, const std::string& text) const;
   // The student's file, bounded (source_check.hpp's limit). Throws UsageError naming it.
   std::string read_source(const ExerciseDescription& e) const;
 

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "common/grading/copies.hpp"
+#include "common/grading/source_copies.hpp"
 
 namespace cudalab {
 
@@ -67,6 +68,39 @@ void flag_shared_runs(std::vector<GradeRow>& rows) {
                                   ? msg("the same run as {file} ({mark})", file, mark)
                                   : msg("the same run as {file}, handed in by {student} ({mark})", file,
                                         arg("student", rows[j].student), mark));
+    }
+  }
+}
+
+// Each counting exercise run whose source, comments and whitespace aside, is the shipped solution or
+// a classmate's counting source (both rows: which of two students wrote it, no file can tell).
+void flag_shared_sources(std::vector<GradeRow>& rows, const ClassPolicy& policy) {
+  std::vector<std::string> stripped(rows.size());
+  std::map<std::string, std::vector<std::size_t>> by_source;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (!counts(rows[i]) || !rows[i].run->report.exercise) continue;
+    const ExerciseRecord& code = *rows[i].run->report.exercise;
+    stripped[i] = stripped_source(code.source);
+    const auto shipped = policy.shipped.find(code.id);
+    if (shipped != policy.shipped.end() && stripped[i] == shipped->second.starter) continue;
+    if (shipped != policy.shipped.end() && stripped[i] == shipped->second.solution) {
+      rows[i].flags.push_back(msg("its source is the solution cudalab ships for exercise {exercise}, comments and "
+                                  "whitespace aside",
+                                  arg("exercise", code.id)));
+    }
+    by_source[code.id + '\n' + stripped[i]].push_back(i);
+  }
+  for (const auto& [source, same] : by_source) {
+    for (const std::size_t i : same) {
+      for (const std::size_t j : same) {
+        if (j == i || (!rows[i].student.empty() && rows[j].student == rows[i].student)) continue;
+        const MessageArg file = arg("file", rows[j].file);
+        rows[i].flags.push_back(rows[j].student.empty()
+                                    ? msg("its source is the same as {file}'s, comments and whitespace aside", file)
+                                    : msg("its source is the same as {file}'s, handed in by {student}, comments and "
+                                          "whitespace aside",
+                                          file, arg("student", rows[j].student)));
+      }
     }
   }
 }
@@ -225,6 +259,7 @@ void check_class_runs(std::vector<GradeRow>& rows, const ClassPolicy& policy) {
     }
   }
   flag_shared_runs(rows);
+  flag_shared_sources(rows, policy);
   for (auto& row : rows) {
     if (!counts(row)) continue;
     flag_lesson(row, policy);

@@ -39,6 +39,13 @@ struct ClassPolicy {
   // Points for each prediction (--predict) in the band (predict.hpp), in Gradescope's score
   // ([grade] prediction_points; 0: shown in every form, scored in none).
   int prediction_points = 1;
+  // What the lab ships for each exercise (by id: "03-stream-overlap"), stripped of comments and
+  // whitespace (source_copies.hpp): a source handed in that is the solution is flagged; one that
+  // is still the starter is nobody's copy (it fails on its own).
+  struct ShippedCode {
+    std::string solution, starter;
+  };
+  std::map<std::string, ShippedCode> shipped;
 };
 
 // Marks earlier submissions superseded (per student and lesson, the latest hand-in by the kernel's
@@ -66,9 +73,14 @@ Gradebook make_gradebook(const std::vector<GradeRow>& rows, const ClassPolicy& p
 // empty), then how many lessons passed of how many.
 std::string render_gradebook(const Gradebook& book, TableFormat format, std::size_t width, Lang lang = Lang::en);
 
+// One student's feedback (grade --feedback DIR): markdown, a section per lesson of the gradebook
+// with the run, its figures and predictions, the grader's re-run and why it does not pass.
+std::string render_feedback(const Gradebook& book, const std::string& student, Lang lang = Lang::en);
+
 // Gradescope's autograder results.json for one student's submission (every row is theirs): a
 // test per lesson (score 1 of 1 when it passes; the reasons when not), the file that was not a
 // run as a test of no points, and the total score. The words of its outputs and names in `lang`.
+
 std::string render_gradescope(const std::vector<GradeRow>& rows, const Gradebook& book, Lang lang = Lang::en);
 
 }  // namespace cudalab

@@ -15,6 +15,14 @@
 
 namespace cudalab {
 
+// The grader's own run of the exercise source a handed-in run carries (grade --rerun,
+// cli/rerun.hpp): what grade judges an exercise by, as an autograder runs the student's code itself.
+struct Rerun {
+  Message status;                 // "done", "wrong result", "does not compile", ... (words)
+  std::string headline;           // its headline figures, "2.21× over one stream; ..." (data)
+  std::vector<Message> problems;  // why it fails, one phrase each; empty: it passes
+};
+
 // One row of `cudalab grade`: a submitted run, or a file that is not one.
 struct GradeRow {
   std::string file;
@@ -28,6 +36,7 @@ struct GradeRow {
   std::optional<int> named_lesson;      // the one lesson its file name names, if it names one
   bool superseded = false;              // a later submission of the same student and lesson counts
   std::vector<Message> flags;           // why it cannot count as the student's own work, one each
+  std::optional<Rerun> rerun;           // grade --rerun of an exercise run: the row passes only if it does
 };
 
 // Text, markdown or CSV: file, lesson, device, headline metrics, verify and expect verdicts,
@@ -38,6 +47,8 @@ std::string render_grades(const std::vector<GradeRow>& rows, TableFormat format,
                           Lang lang = Lang::en);
 // A superseded row passes whatever it holds: only the latest submission counts.
 bool grade_passes(const GradeRow& row);
+// "the grader's re-run: done (its headline)".
+Message rerun_words(const Rerun& rerun);
 // Why a row does not pass, one phrase each (empty: it passes); the caller renders each phrase.
 std::vector<Message> grade_problems(const GradeRow& row);
 

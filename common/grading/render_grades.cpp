@@ -18,17 +18,6 @@ namespace cudalab {
 
 namespace {
 
-// The headline metrics of a run as "key value unit" items.
-std::vector<std::string> headline_items(const Report& r) {
-  std::vector<std::string> items;
-  for (const auto& key : r.headline_metric_keys()) {
-    if (const Metric* m = r.find_metric(key); m != nullptr && !m->samples.empty()) {
-      items.push_back(fmt::format("{} {} {}", key, format_number(m->summary().median), m->unit));
-    }
-  }
-  return items;
-}
-
 // How many checks of `kind` passed, of how many.
 std::pair<std::size_t, std::size_t> count_checks(const Report& r, CheckKind kind) {
   std::size_t passed = 0, total = 0;
@@ -125,6 +114,7 @@ void grade_text_row(std::ostringstream& out, const GradeRow& row, const std::vec
   if (const PredictionScore p = score_predictions(row.run->report); p.made > 0) {
     figures.push_back(tr(lang, msg("predictions {in_band} of {made} in the band", arg("in_band", p.in_band), arg("made", p.made))));
   }
+  if (row.rerun) figures.push_back(tr(lang, rerun_words(*row.rerun)));
   put_packed(out, figures, width, 6, " · ");
   if (row.superseded) {
     put_wrapped(out, tr(lang, "superseded by a later submission of the same lesson: only the latest counts"), width, 6, 8);
@@ -151,6 +141,7 @@ std::vector<std::string> grade_fields(const GradeRow& row, Lang lang) {
           r ? tally(*r, CheckKind::verify) : "",
           r ? tally(*r, CheckKind::expect) : "",
           r ? predictions_of(*r) : "",
+          row.rerun ? tr(lang, row.rerun->status) : "",
           tr(lang, r ? row.run->integrity.describe() : Message("unreadable")),
           r ? tr(lang, r->disturbed() ? "disturbed" : "clean") : "",
           tr(lang, row_problems(row))};
@@ -158,7 +149,7 @@ std::vector<std::string> grade_fields(const GradeRow& row, Lang lang) {
 
 constexpr const char* kGradeCsvHeader =
     "file,student,node,lesson,lesson_name,device,build,recorded_at,headline,verify_passed,verify_total,"
-    "expect_passed,expect_total,predictions_in_band,predictions,integrity,environment,superseded,problems,passes\n";
+    "expect_passed,expect_total,predictions_in_band,predictions,rerun,integrity,environment,superseded,problems,passes\n";
 
 // The CSV cells of a row: numbers in the number columns (lesson, check counts, 1/0 flags), so
 // that a spreadsheet sums them.
@@ -183,6 +174,7 @@ std::vector<std::string> grade_csv_fields(const GradeRow& row) {
           number(expect.second),
           number(predictions.in_band),
           number(predictions.made),
+          row.rerun ? row.rerun->status.en() : "",
           r ? row.run->integrity.describe().en() : "unreadable",
           r ? (r->disturbed() ? "disturbed" : "clean") : "",
           row.superseded ? "1" : "0",
@@ -199,9 +191,9 @@ std::string render_grades(const std::vector<GradeRow>& rows, TableFormat format,
     out << kGradeCsvHeader;
   } else if (format == TableFormat::md) {
     md_heading(out,
-               {"file", "student", "node", "lesson", "device", "headline", "verify", "expect", "predictions", "integrity",
-                "environment", "problems"},
-               "|---|---|---|---|---|---|---|---|---|---|---|---|", lang);
+               {"file", "student", "node", "lesson", "device", "headline", "verify", "expect", "predictions", "re-run",
+                "integrity", "environment", "problems"},
+               "|---|---|---|---|---|---|---|---|---|---|---|---|---|", lang);
   }
   for (const auto& row : rows) {
     if (format == TableFormat::text) {

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "common/core/errors.hpp"
 #include "common/core/text_format.hpp"
 #include "common/report/translate.hpp"
@@ -22,6 +24,16 @@ std::vector<std::string> spoken(const std::vector<Message>& phrases, Lang lang) 
   std::vector<std::string> out;
   for (const auto& phrase : phrases) out.push_back(tr(lang, phrase));
   return out;
+}
+
+std::vector<std::string> headline_items(const Report& r) {
+  std::vector<std::string> items;
+  for (const auto& key : r.headline_metric_keys()) {
+    if (const Metric* m = r.find_metric(key); m != nullptr && !m->samples.empty()) {
+      items.push_back(fmt::format("{} {} {}", key, format_number(m->summary().median), m->unit));
+    }
+  }
+  return items;
 }
 
 Message device_of(const Report& r) {

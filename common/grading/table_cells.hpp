@@ -39,6 +39,9 @@ std::vector<std::string> spoken(const std::vector<Message>& phrases, Lang lang);
 // The run's first device by name, "no device" when it has none.
 Message device_of(const Report& r);
 
+// The headline metrics of a run as "key value unit" items (data).
+std::vector<std::string> headline_items(const Report& r);
+
 // `text` wrapped to `width`: its first line after `first` spaces, the others after `rest`.
 void put_wrapped(std::ostringstream& out, const std::string& text, std::size_t width, std::size_t first,
                  std::size_t rest);

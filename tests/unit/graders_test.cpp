@@ -469,7 +469,7 @@ TEST(Grade, ADisturbedRunFailsWithItsReasonInTextMarkdownAndCsv) {
 
   const Outcome csv = run({"grade", dir.string(), "--format", "csv"});
   EXPECT_EQ(csv.out.rfind("file,student,node,lesson,lesson_name,device,build,recorded_at,headline,verify_passed,"
-                          "verify_total,expect_passed,expect_total,predictions_in_band,predictions,integrity,"
+                          "verify_total,expect_passed,expect_total,predictions_in_band,predictions,rerun,integrity,"
                           "environment,superseded,problems,passes\n",
                           0),
             0u)

@@ -293,6 +293,7 @@ rerun)
   grader=cudalab-grader
   id "$grader" >/dev/null 2>&1 || useradd -M -s /usr/sbin/nologin -G cudalab-staff "$grader"
   install -d -m 700 -o "$grader" -g "$grader" "$work/$grader"
+  chown "$grader" "$drop"  # the instructor's drop folder: theirs to list, hand-ins readable by the staff group
   as_grader() { (cd "$work/$grader" && setpriv --reuid="$grader" --regid="$grader" --init-groups -- env HOME="$work/$grader" NO_COLOR=1 "$@"); }
   ex=$PWD/lessons/03-stream-overlap/exercise
   src=$work/sources && mkdir -p "$src" && chmod 755 "$src"
@@ -319,7 +320,7 @@ rerun)
   done
   wait
   echo "the class's hand-ins took $(( $(date +%s) - start )) s"
-  for i in 1 2 3 4 5 6 7 8; do echo "student $i: $(grep -E '^handed in|exercise_(ran|correct|done)' "$out/logs/student$i.txt" | head -n 4 | tr '\n' ' ')"; done
+  for i in 1 2 3 4 5 6 7 8; do echo "student $i: $(grep -E 'handed in|exercise_(ran|correct|done)' "$out/logs/student$i.txt" | head -n 4 | tr '\n' ' ')"; done
   cp "$work/class.toml" "$out/logs/class.toml"
   echo "== grade --rerun --feedback (the grader, with the class's cudalab)"
   start=$(date +%s)

@@ -2,9 +2,9 @@
 // every hand-in of the class, so a re-run with the grader's rights could read classmates' code or
 // write into the grader's home. The child confines itself with Landlock (the kernel's own
 // unprivileged sandbox, Linux 5.13+) after it has started and before it loads the student's
-// library: it may read and run the system (/usr, /lib*, /bin, /sbin, /etc, /proc, /sys), use the
-// devices (/dev, the GPU's included), and read and write its own workspace; nothing else, no TCP,
-// no signal outside itself. What it cannot hold back: whatever lies under those system paths and is
+// library: it may read and run the system (/usr, /lib*, /bin, /sbin, /etc, /sys), read and write
+// /proc (the CUDA driver needs to), use the devices (/dev, the GPU's included), and read and write
+// its own workspace; nothing else, no TCP, no signal or ptrace outside itself. What it cannot hold back: whatever lies under those system paths and is
 // readable by the grader (keep the class's folders elsewhere: grade warns when one is not).
 #pragma once
 
@@ -21,7 +21,7 @@ inline constexpr const char* kConfineEnvironment = "CUDALAB_CONFINE_TO";
 // The Landlock ABI this kernel offers; 0 when it offers none (too old, or turned off).
 int landlock_abi();
 
-// The folders a confined child may read (and run from) besides its workspace and /dev.
+// The folders a confined child may read (and run from) besides /proc, /dev and its workspace.
 const std::vector<std::string>& confined_read_paths();
 
 // Confines this process (and what it starts) for good. Empty when it holds; else why not, one

@@ -180,6 +180,9 @@ TEST(Confinement, AConfinedProcessReachesItsWorkspaceAndNothingOfTheGradersOwn) 
     if (::open("/etc/passwd", O_RDONLY) < 0) ::_exit(13);
     if (::open((base / "classmates" / "bob.cu").c_str(), O_RDONLY) >= 0 || errno != EACCES) ::_exit(14);
     if (::open((base / "classmates" / "new.txt").c_str(), O_WRONLY | O_CREAT, 0600) >= 0) ::_exit(15);
+    // The test process is this user's and dumpable: unconfined, its child could read its memory.
+    const std::string parent_memory = "/proc/" + std::to_string(::getppid()) + "/mem";
+    if (::open(parent_memory.c_str(), O_RDONLY) >= 0) ::_exit(17);
     if (landlock_abi() >= 4) {
       const int s = ::socket(AF_INET, SOCK_STREAM, 0);
       sockaddr_in to{};
@@ -195,7 +198,7 @@ TEST(Confinement, AConfinedProcessReachesItsWorkspaceAndNothingOfTheGradersOwn) 
   fs::remove_all(base);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0) << "10 not confined, 11-13 its own or the system's refused, 14-15 a classmate's "
-                                       "reached, 16 a TCP connection made";
+                                       "reached, 16 a TCP connection made, 17 the parent's memory read";
   EXPECT_EQ(readable_when_confined("/usr/share/class"), "/usr");
   EXPECT_EQ(readable_when_confined("/srv/class"), "");
   EXPECT_EQ(readable_when_confined("/usrx"), "");

@@ -18,6 +18,7 @@
 #include "cli/help_format.hpp"
 #include "cli/rerun.hpp"
 #include "common/core/errors.hpp"
+#include "common/core/files.hpp"
 #include "common/core/owned_fd.hpp"
 #include "common/core/text_format.hpp"
 #include "cli/class_folder.hpp"
@@ -160,7 +161,14 @@ void setup_grade(CLI::App& app, CommandSetup& setup) {
       ->group("Output");
   sub->add_flag("--rerun", setup.inv.rerun,
                 "compile and run every exercise source handed in, on this machine's GPU: the grade uses the re-run");
-  sub->add_option("--feedback", setup.inv.feedback_dir, "write a markdown feedback file per student into DIR")
+  sub->add_option_function<std::string>(
+         "--feedback",
+         [setup](const std::string& dir) {  // checked before anything is graded, as every output folder is
+           const Message problem = output_dir_problem(dir);
+           if (!problem.empty()) throw UsageError(msg("--feedback: {problem}", arg("problem", problem)));
+           setup.inv.feedback_dir = dir;
+         },
+         "write a markdown feedback file per student into DIR")
       ->type_name("DIR")
       ->group("Output");
   add_table_format(*sub, setup, {"text", "md", "csv", "gradescope"});

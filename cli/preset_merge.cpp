@@ -128,11 +128,14 @@ Message apply_value(Target& target, const std::string& section, const PresetValu
   return {};
 }
 
-// Every value of `section_name`, if the file has that section; throws on the first refused one.
-void apply_section(const PresetFile& presets, const std::string& section_name, Target target) {
+// Every value of `section_name` (of those `only` names, when given), if the file has that section;
+// throws on the first refused one.
+void apply_section(const PresetFile& presets, const std::string& section_name, Target target,
+                   const std::vector<std::string>* only = nullptr) {
   const PresetSection* section = presets.find(section_name);
   if (section == nullptr) return;
   for (const auto& v : section->values) {
+    if (only != nullptr && std::find(only->begin(), only->end(), v.key) == only->end()) continue;
     const std::string origin = preset_origin(presets, *section, v);
     const Message error = apply_value(target, section_name, v, origin);
     if (!error.empty()) throw UsageError(msg("--config {origin}: {problem}", arg("origin", origin), arg("problem", error)));
@@ -333,11 +336,20 @@ void apply_presets(Invocation& inv, const CLI::App* parsed, const PresetFile& pr
         }
       }
       break;
-    case Command::show:
-      apply_section(presets, "show", {FlagLookup(nullptr, inv.flags, preset_names(show_flag_names())), inv.flag_origins,
-                                      inv.flag_origins, parsed, nullptr});
+    case Command::show: {
+      // [all] reaches show: its keys that are flags of show (lang, color, width, ...) apply, then
+      // [show]'s win over them. The rest of [all] (repeat, strict, ...) is checked as a lesson takes
+      // it, into flags that nothing reads.
+      CommonFlags scratch;
+      Origins scratch_origins;
+      apply_section(presets, "all", {FlagLookup(nullptr, scratch, every_lesson), scratch_origins, scratch_origins, nullptr, nullptr});
+      const auto show_keys = preset_names(show_flag_names());
+      apply_section(presets, "all", {FlagLookup(nullptr, inv.flags, show_keys), inv.flag_origins, inv.flag_origins, parsed, nullptr},
+                    &show_keys);
+      apply_section(presets, "show", {FlagLookup(nullptr, inv.flags, show_keys), inv.flag_origins, inv.flag_origins, parsed, nullptr});
       check_other_lesson_sections(presets, nullptr);
       break;
+    }
     default: break;
   }
 }

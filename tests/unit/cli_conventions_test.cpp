@@ -97,6 +97,21 @@ TEST(Presets, TheShowSectionAppliesToShow) {
   EXPECT_NE(o.out.find("复制引擎"), std::string::npos) << "the notes are in Chinese";
 }
 
+// [all] reaches show too (issue 50): its flags of show apply, [show] wins over them, and the rest
+// of [all] is still checked.
+TEST(Presets, TheAllSectionReachesShowAndTheShowSectionWins) {
+  const std::string ref = std::string(CUDALAB_SOURCE_DIR) + "/course-notes/runs/" + reference_run_name(1) + ".json";
+  Outcome o = run({"--config", preset("[all]\nlang = \"zh\"\nrepeat = 20\n"), "show", ref});
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("复制引擎"), std::string::npos) << "[all] lang = zh reaches show";
+  o = run({"--config", preset("[all]\nlang = \"zh\"\n[show]\nlang = \"en\"\n"), "show", ref});
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_EQ(o.out.find("复制引擎"), std::string::npos) << "[show] wins over [all]";
+  o = run({"--config", preset("[all]\nrepeat = 0\n"), "show", ref});
+  EXPECT_EQ(o.code, to_int(ExitCode::usage)) << o.out;
+  EXPECT_NE(o.err.find("[all]"), std::string::npos) << o.err;
+}
+
 TEST(Conventions, HelpForALessonByNumber) {
   const Outcome o = run({"help", "03"});
   EXPECT_EQ(o.code, 0);

@@ -80,6 +80,9 @@ const std::vector<Variant>& variants() {
       {"变体", "variant", {}},
       {"填满", "fill", {}},
       {"工作者线程", "worker thread", {}},
+      {"显存", "device memory", {}},
+      {"暂存缓冲区", "staging buffer", {}},
+      {"参考记录", "reference run", {}},
   };
   return list;
 }
@@ -92,7 +95,8 @@ struct EnglishTerm {
 
 const std::vector<EnglishTerm>& english_terms() {
   static const std::vector<EnglishTerm> list = {
-      {"kernel", "kernel"}, {"batch", "batch"}, {"step", "step"}, {"worker", "worker thread"}};
+      {"kernel", "kernel"}, {"batch", "batch"}, {"step", "step"}, {"worker", "worker thread"},
+      {"all-reduce", "all-reduce"}, {"AllReduce", "all-reduce"}};
   return list;
 }
 
@@ -291,8 +295,10 @@ std::vector<std::string> named_in(const std::string& line) {
 
 TEST(Glossary, NamesOneZhTermForEachConceptTheVariantsReplace) {
   const auto terms = glossary();
-  EXPECT_EQ(terms.size(), 35u);
+  EXPECT_EQ(terms.size(), 39u);
   EXPECT_EQ(terms.at("copy engine"), "复制引擎");
+  EXPECT_EQ(terms.at("all-reduce"), "全归约");
+  EXPECT_EQ(terms.at("device memory"), "设备内存");
   EXPECT_EQ(terms.at("kernel"), "核函数");
   EXPECT_EQ(terms.at("lane"), "泳道");
   for (const auto& v : variants()) {

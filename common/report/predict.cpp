@@ -231,10 +231,15 @@ std::string feedback(const Guess& guess, const Report& report, Lang lang) {
                    : said;
   if (measured == 0) return tr(lang, with_model, report.notes_file());
   const double off = (guess.answer - measured) / std::fabs(measured);
-  if (std::fabs(off) <= 0.10) return tr(lang, msg("{said}: within 10%, well done", arg("said", with_model)));
+  // The band grade counts (kPredictionBand), so that what the student is told is what is scored.
+  const MessageArg band = arg("band", std::lround(100 * kPredictionBand));
+  if (in_band(guess, report).value_or(false)) {
+    return tr(lang, msg("{said}: within the {band}% band, so it counts", arg("said", with_model), band));
+  }
   const auto percent = std::lround(100 * std::fabs(off));
-  return tr(lang, msg(off > 0 ? "{said}: {percent}% too high" : "{said}: {percent}% too low", arg("said", with_model),
-                      arg("percent", percent)));
+  return tr(lang, msg(off > 0 ? "{said}: {percent}% too high, outside the {band}% band"
+                              : "{said}: {percent}% too low, outside the {band}% band",
+                      arg("said", with_model), arg("percent", percent), band));
 }
 
 }  // namespace cudalab

@@ -211,9 +211,11 @@ TEST(Predict, AnswersFileGivesTheRightFeedback) {
   Metric latency = measured("latency", "latency", "us", {95.0});
   s.metrics = {speedup, latency};
   r.sections.push_back(s);
-  EXPECT_EQ(feedback(guesses[0], r, Lang::en), "you said 4 x; measured 2.000 x (model 2.200 x): 100% too high");
-  EXPECT_EQ(feedback(guesses[1], r, Lang::en), "you said 100 us; measured 95.00 us: within 10%, well done");
-  EXPECT_EQ(feedback(Guess{"speedup", "q", 1.0}, r, Lang::zh), "你的答案 1 x；实测 2.000 x（模型 2.200 x）：低估了 50%");
+  EXPECT_EQ(feedback(guesses[0], r, Lang::en), "you said 4 x; measured 2.000 x (model 2.200 x): 100% too high, outside the 25% band");
+  EXPECT_EQ(feedback(guesses[1], r, Lang::en), "you said 100 us; measured 95.00 us: within the 25% band, so it counts");
+  // 20% off is no longer "too high" while grade counts it (issue 46's band): what is said is what is scored.
+  EXPECT_EQ(feedback(Guess{"latency", "q", 114.0}, r, Lang::en), "you said 114 us; measured 95.00 us: within the 25% band, so it counts");
+  EXPECT_EQ(feedback(Guess{"speedup", "q", 1.0}, r, Lang::zh), "你的答案 1 x；实测 2.000 x（模型 2.200 x）：低估了 50%，超出 25% 的范围");
 }
 
 TEST(Predict, BadAnswersFilesAreUsageErrorsNamingTheFlag) {

@@ -2,7 +2,11 @@
 // run shown; a run that cannot decide prints the unknown form; a malformed block is an error.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <limits>
+
+#include "test_source_dir.hpp"
 
 #include "common/report/builder.hpp"
 #include "common/report/notes_claims.hpp"
@@ -206,4 +210,42 @@ TEST(NotesClaims, ARunIsCitedByItsDeviceAndDay) {
   run.devices.clear();
   EXPECT_FALSE(text("{{run:this}}").errors.empty());
   EXPECT_FALSE(text("{{device:sms}}").errors.empty());
+}
+
+// Lesson 11's "unified memory needs prefetching to come near them" (issue 45): its run said the
+// prefetched pipeline took 3.9x the copies. The notes, en and zh, now print the form true for the
+// run at each edge of the claim.
+TEST(NotesClaims, LessonElevensPrefetchClaimFollowsItsRun) {
+  const auto run_of = [](double on_demand, double prefetched) {
+    Report r;
+    r.lesson_number = 11;
+    Section s;
+    s.key = "ratio";
+    s.metrics.push_back(measured("ratio.on_demand", "on demand", "x", {on_demand}));
+    s.metrics.push_back(measured("ratio.prefetched", "prefetched", "x", {prefetched}));
+    r.sections.push_back(s);
+    return r;
+  };
+  for (const Lang lang : {Lang::en, Lang::zh}) {
+    std::ifstream in(std::string(CUDALAB_SOURCE_DIR) + (lang == Lang::en ? "/course-notes/en" : "/course-notes/zh") +
+                     "/11-unified-memory.md");
+    const std::string notes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_NE(notes.find("{{if ratio.prefetched <= 1.25}}"), std::string::npos);
+    const std::string near = chosen(run_of(10.3, 1.2), notes, lang);
+    const std::string nearer = chosen(run_of(10.3, 3.9), notes, lang);
+    const std::string not_nearer = chosen(run_of(2.0, 2.5), notes, lang);
+    const std::string unknown = chosen(run_of(10.3, std::numeric_limits<double>::quiet_NaN()), notes, lang);
+    if (lang == Lang::en) {
+      EXPECT_NE(near.find("Unified memory needs\n  prefetching to come near them"), std::string::npos);
+      EXPECT_NE(nearer.find("Prefetching\n  brings unified memory nearer them, but not near"), std::string::npos);
+      EXPECT_NE(not_nearer.find("Prefetching did not bring unified memory"), std::string::npos);
+      EXPECT_NE(unknown.find("this run cannot tell"), std::string::npos);
+      EXPECT_EQ(nearer.find("needs\n  prefetching to come near"), std::string::npos) << "3.9x is not near";
+    } else {
+      EXPECT_NE(near.find("统一内存要靠预取才能接近它们"), std::string::npos);
+      EXPECT_NE(nearer.find("预取让统一内存离它们近了一些，但仍不接近"), std::string::npos);
+      EXPECT_NE(not_nearer.find("预取没有让统一内存更接近它们"), std::string::npos);
+      EXPECT_NE(unknown.find("这次运行无法判断"), std::string::npos);
+    }
+  }
 }

@@ -277,6 +277,11 @@ const GradeRow* Gradebook::cell(const std::string& student, int lesson) const {
   return found == cells.end() ? nullptr : found->second;
 }
 
+std::string Gradebook::lesson_name(int lesson) const {
+  const auto found = lesson_names.find(lesson);
+  return found != lesson_names.end() ? found->second : two_digits(lesson);
+}
+
 std::size_t Gradebook::passed(const std::string& student) const {
   std::size_t n = 0;
   for (const int lesson : lessons) {

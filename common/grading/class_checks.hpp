@@ -63,6 +63,8 @@ struct Gradebook {
   int prediction_points = 1;  // ClassPolicy's
 
   const GradeRow* cell(const std::string& student, int lesson) const;
+  // "03 stream-overlap", or "03" for a lesson it has no name of.
+  std::string lesson_name(int lesson) const;
   std::size_t passed(const std::string& student) const;
   // The students on the roster with no counting run of an assigned lesson, and those lessons.
   std::vector<std::pair<std::string, std::vector<int>>> missing() const;

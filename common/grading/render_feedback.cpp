@@ -3,11 +3,9 @@
 // was handed in, what the grader's re-run found and why it does not pass, in the student's terms.
 #include <sstream>
 
-#include <fmt/format.h>
-
+#include "common/core/units.hpp"
 #include "common/grading/class_checks.hpp"
 #include "common/grading/table_cells.hpp"
-#include "common/core/units.hpp"
 #include "common/report/predict.hpp"
 #include "common/report/translate.hpp"
 
@@ -15,14 +13,9 @@ namespace cudalab {
 
 namespace {
 
-std::string lesson_title(const Gradebook& book, int lesson) {
-  const auto found = book.lesson_names.find(lesson);
-  return found != book.lesson_names.end() ? found->second : fmt::format("{:02d}", lesson);
-}
-
 void lesson_section(std::ostringstream& out, const Gradebook& book, const std::string& student, int lesson, Lang lang) {
   const GradeRow* row = book.cell(student, lesson);
-  const std::string title = lesson_title(book, lesson);
+  const std::string title = book.lesson_name(lesson);
   if (row == nullptr) {
     out << "## " << title << " — " << tr(lang, "no run handed in") << "\n\n";
     return;

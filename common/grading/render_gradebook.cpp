@@ -18,11 +18,6 @@ namespace cudalab {
 
 namespace {
 
-std::string lesson_name(const Gradebook& book, int lesson) {
-  const auto found = book.lesson_names.find(lesson);
-  return found != book.lesson_names.end() ? found->second : fmt::format("{:02d}", lesson);
-}
-
 // ✓, ✗ or — (text and markdown); 1, 0 or empty (CSV).
 std::string mark(const GradeRow* row, bool csv) {
   if (row == nullptr) return csv ? "" : "—";
@@ -70,7 +65,7 @@ void gradebook_table(std::ostringstream& out, const Gradebook& book, bool csv, L
   // it, in every language) and Moodle's email, with the name a person reads.
   const bool roster = !book.roster.empty();
   if (roster) header.insert(header.end(), {"SIS User ID", tr(heading_lang, "name"), tr(heading_lang, "email")});
-  for (const int lesson : book.lessons) header.push_back(lesson_name(book, lesson));
+  for (const int lesson : book.lessons) header.push_back(book.lesson_name(lesson));
   header.insert(header.end(), {tr(heading_lang, "passed"), tr(heading_lang, "lessons")});
   std::vector<std::vector<std::string>> rows{header};
   for (const auto& student : book.students) {
@@ -130,7 +125,7 @@ std::string render_gradescope(const std::vector<GradeRow>& rows, const Gradebook
     for (const auto& student : book.students) row = row != nullptr ? row : book.cell(student, lesson);
     const bool passes = row != nullptr && grade_passes(*row);
     score += passes ? 1 : 0;
-    tests.push_back({{"name", lesson_name(book, lesson)},
+    tests.push_back({{"name", book.lesson_name(lesson)},
                      {"score", passes ? 1 : 0},
                      {"max_score", 1},
                      {"status", passes ? "passed" : "failed"},

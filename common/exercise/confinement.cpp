@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "common/core/errors.hpp"
 #include "common/core/owned_fd.hpp"
@@ -57,16 +58,34 @@ Message allow(int ruleset, const std::string& path, std::uint64_t rights) {
   return {};
 }
 
+// What the confined child may do beneath each system path, besides its own workspace (all rights).
+// Each set is cut to the rights this kernel's ABI knows (`& all`).
+struct Rule {
+  const char* path;
+  std::uint64_t rights;
+};
+
+const std::vector<Rule>& system_rules() {
+  static const std::vector<Rule> rules = {
+      {"/usr", kRead}, {"/lib", kRead}, {"/lib32", kRead}, {"/lib64", kRead}, {"/bin", kRead}, {"/sbin", kRead},
+      {"/etc", kRead}, {"/sys", kRead},
+      // The CUDA driver opens a file of /proc to write and truncate when it starts (measured on the
+      // lab GPU: cuInit fails with no other right there). Landlock's own rule keeps the memory of any
+      // process outside the sandbox closed (no ptrace, no /proc/PID/mem), whoever owns it.
+      {"/proc", kRead | LANDLOCK_ACCESS_FS_WRITE_FILE | kTruncate},
+      // The devices: the GPU's are opened read-write and driven by ioctl.
+      {"/dev", kRead | LANDLOCK_ACCESS_FS_WRITE_FILE | kTruncate | kIoctlDev},
+      // Shared memory, which the CUDA driver may make files in.
+      {"/dev/shm", ~0ULL},
+  };
+  return rules;
+}
+
 }  // namespace
 
 int landlock_abi() {
   const long abi = ::syscall(SYS_landlock_create_ruleset, nullptr, 0, LANDLOCK_CREATE_RULESET_VERSION);
   return abi > 0 ? static_cast<int>(abi) : 0;
-}
-
-const std::vector<std::string>& confined_read_paths() {
-  static const std::vector<std::string> paths = {"/usr", "/lib", "/lib32", "/lib64", "/bin", "/sbin", "/etc", "/sys"};
-  return paths;
 }
 
 Message confine_to(const std::string& workspace) {
@@ -80,19 +99,9 @@ Message confine_to(const std::string& workspace) {
   if (abi >= 6) attr.scoped = kScopes, size += sizeof attr.scoped;
   const OwnedFd ruleset(static_cast<int>(::syscall(SYS_landlock_create_ruleset, &attr, size, 0)));
   if (ruleset.get() < 0) return msg("Landlock made no ruleset: {error}", arg("error", errno_words(errno)));
-  for (const auto& path : confined_read_paths()) {
-    if (Message problem = allow(ruleset.get(), path, kRead); !problem.empty()) return problem;
+  for (const auto& rule : system_rules()) {
+    if (Message problem = allow(ruleset.get(), rule.path, rule.rights & all); !problem.empty()) return problem;
   }
-  // /proc: the CUDA driver opens a file of it to write and truncate when it starts (measured on the
-  // lab GPU: cuInit fails with no other right there). Landlock's own rule keeps the memory of any
-  // process outside the sandbox closed (no ptrace, no /proc/PID/mem), whoever owns it.
-  const std::uint64_t proc = kRead | LANDLOCK_ACCESS_FS_WRITE_FILE | (abi >= 3 ? kTruncate : 0);
-  if (Message problem = allow(ruleset.get(), "/proc", proc); !problem.empty()) return problem;
-  // The devices: the GPU's are opened read-write and driven by ioctl.
-  const std::uint64_t devices = kRead | LANDLOCK_ACCESS_FS_WRITE_FILE | (abi >= 3 ? kTruncate : 0) | (abi >= 5 ? kIoctlDev : 0);
-  if (Message problem = allow(ruleset.get(), "/dev", devices); !problem.empty()) return problem;
-  // Shared memory, which the CUDA driver may make files in.
-  if (Message problem = allow(ruleset.get(), "/dev/shm", all); !problem.empty()) return problem;
   if (Message problem = allow(ruleset.get(), workspace, all); !problem.empty()) return problem;
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return msg("no_new_privs: {error}", arg("error", errno_words(errno)));
   if (::syscall(SYS_landlock_restrict_self, ruleset.get(), 0) != 0) {
@@ -102,8 +111,8 @@ Message confine_to(const std::string& workspace) {
 }
 
 std::string readable_when_confined(const std::string& folder) {
-  if (folder == "/proc" || folder.rfind("/proc/", 0) == 0) return "/proc";
-  for (const auto& path : confined_read_paths()) {
+  for (const auto& rule : system_rules()) {
+    const std::string path = rule.path;
     if (folder == path || folder.rfind(path + "/", 0) == 0) return path;
   }
   return {};

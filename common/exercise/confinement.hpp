@@ -9,7 +9,6 @@
 #pragma once
 
 #include <string>
-#include <vector>
 
 #include "common/core/message.hpp"
 
@@ -21,15 +20,12 @@ inline constexpr const char* kConfineEnvironment = "CUDALAB_CONFINE_TO";
 // The Landlock ABI this kernel offers; 0 when it offers none (too old, or turned off).
 int landlock_abi();
 
-// The folders a confined child may read (and run from) besides /proc, /dev and its workspace.
-const std::vector<std::string>& confined_read_paths();
-
 // Confines this process (and what it starts) for good. Empty when it holds; else why not, one
 // line. Needs no privilege; sets no_new_privs.
 Message confine_to(const std::string& workspace);
 
-// A folder the confined child could still read, because it lies under one of the read paths; ""
-// when none does. For grade's warning about the class's own folder.
+// The system path a folder lies under, which the confined child may still read (/usr, /etc, /proc,
+// /dev, ...); "" when none. For grade's warning about the class's own folder.
 std::string readable_when_confined(const std::string& folder);
 
 }  // namespace cudalab

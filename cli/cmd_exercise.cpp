@@ -162,7 +162,7 @@ int check_once(const Workspace& ws, const ExerciseDescription& e, Invocation& in
   }
   say(inv, msg("cudalab: compiling {file} ({arch})", arg("file", path),
                arg("arch", architecture.empty() ? std::string("nvcc's default architecture") : architecture)));
-  const CompileResult built = compile_student_file(*toolchain, {path, ws.prepare_include_dir(e), ws.library_path(e), architecture});
+  const CompileResult built = ws.compile(e, *toolchain, architecture);
   throw_if_interrupted();
   if (!built.ok) {
     ws.save_compile_failure(e, source_digest(source));
@@ -173,8 +173,7 @@ int check_once(const Workspace& ws, const ExerciseDescription& e, Invocation& in
     throw NoGpuError(msg("{file} compiled; there is no GPU here to run it on", arg("file", path)));
   }
   auto* lesson = dynamic_cast<ExerciseLesson*>(inv.lesson().lesson.get());
-  lesson->use(StudentBuild{e.id(), e.interface_name, e.interface_version, e.file_name(), path, source,
-                           ws.library_path(e), built.seconds, inv.exercise.time_limit_s, {}});
+  lesson->use(ws.build_of(e, source, built.seconds, inv.exercise.time_limit_s));
   const Report report = run_stamped_lesson(inv.lesson(), inv);
   ws.save_run(e, report_to_json(report).dump());
   emit_report(report, inv.output);

@@ -74,8 +74,7 @@ Rerun rerun_one(const ExerciseRecord& code, const Report& handed_in, const Toolc
   const ScratchFolder scratch;
   const Workspace ws(scratch.path());
   ws.write_source(*e, code.source);
-  const CompileResult built =
-      compile_student_file(toolchain, {ws.source_path(*e), ws.prepare_include_dir(*e), ws.library_path(*e), architecture});
+  const CompileResult built = ws.compile(*e, toolchain, architecture);
   throw_if_interrupted();
   if (!built.ok) {
     const std::string first = built.diagnostics.empty() ? std::string("nvcc failed") : built.diagnostics.front();
@@ -91,8 +90,7 @@ Rerun rerun_one(const ExerciseRecord& code, const Report& handed_in, const Toolc
     }
   }
   auto* lesson = dynamic_cast<ExerciseLesson*>(setup.lesson.get());
-  StudentBuild build{e->id(), e->interface_name, e->interface_version, e->file_name(), ws.source_path(*e), code.source,
-                     ws.library_path(*e), built.seconds, inv.exercise.time_limit_s, {}};
+  StudentBuild build = ws.build_of(*e, code.source, built.seconds, inv.exercise.time_limit_s);
   if (landlock_abi() > 0) build.confine_to = scratch.path();
   lesson->use(build);
   try {

@@ -130,6 +130,17 @@ std::string Workspace::prepare_include_dir(const ExerciseDescription& e) const {
 
 std::string Workspace::library_path(const ExerciseDescription& e) const { return in_lab_dir(e, ".so"); }
 
+CompileResult Workspace::compile(const ExerciseDescription& e, const Toolchain& toolchain,
+                                 const std::string& architecture) const {
+  return compile_student_file(toolchain, {source_path(e), prepare_include_dir(e), library_path(e), architecture});
+}
+
+StudentBuild Workspace::build_of(const ExerciseDescription& e, const std::string& source, double compile_s,
+                                 double time_limit_s) const {
+  return StudentBuild{e.id(),     e.interface_name, e.interface_version, e.file_name(), source_path(e),
+                      source,     library_path(e),  compile_s,           time_limit_s,  {}};
+}
+
 int Workspace::hints_shown(const ExerciseDescription& e) const {
   const auto text = read_state(in_lab_dir(e, ".hints"), 16);
   if (!text) return 0;

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "common/core/message.hpp"
+#include "common/exercise/exercise_lesson.hpp"
+#include "common/exercise/toolchain.hpp"
 #include "common/report/report.hpp"
 
 namespace cudalab {
@@ -49,6 +51,12 @@ class Workspace {
   // Where the exercise's interface header is (written afresh each time) and the library goes.
   std::string prepare_include_dir(const ExerciseDescription& e) const;
   std::string library_path(const ExerciseDescription& e) const;
+
+  // The student's file compiled for `architecture` ("" for nvcc's default) into library_path(e).
+  CompileResult compile(const ExerciseDescription& e, const Toolchain& toolchain, const std::string& architecture) const;
+  // What the bench runs: `source` as it was compiled, its library, how long nvcc took, the limit.
+  StudentBuild build_of(const ExerciseDescription& e, const std::string& source, double compile_s,
+                        double time_limit_s) const;
 
   int hints_shown(const ExerciseDescription& e) const;
   void set_hints_shown(const ExerciseDescription& e, int count) const;

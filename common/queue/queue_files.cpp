@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <stdio.h>  // renameat2, RENAME_NOREPLACE
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -70,8 +71,26 @@ std::string queue_root_path() {
   return dir != nullptr && *dir != '\0' ? std::string(dir) : std::string("/tmp/cudalab-queue");
 }
 
+// Makes the shared folder `path` already 01777 when anyone else can see it: under a private name,
+// given its mode, then renamed into place without replacing one that another user made meanwhile.
+// A folder made in place would show the umask's mode (1755) until its maker's chmod, and a student
+// who looked in that moment was refused (seen on the lab GPU: one of a class of 8). True when this
+// call made it; false with errno EEXIST when it was there.
+bool create_shared_folder(int parent, const std::string& path) {
+  const std::string private_name = path + ".new-" + std::to_string(::getpid());
+  if (::mkdirat(parent, private_name.c_str(), 0700) != 0) return false;
+  if (::fchmodat(parent, private_name.c_str(), 01777, 0) == 0 &&
+      ::renameat2(parent, private_name.c_str(), parent, path.c_str(), RENAME_NOREPLACE) == 0) {
+    return true;
+  }
+  const int err = errno;
+  ::unlinkat(parent, private_name.c_str(), AT_REMOVEDIR);
+  errno = err;
+  return false;
+}
+
 Fd open_shared_folder(int parent, const std::string& path, const std::string& shown) {
-  const bool created = ::mkdirat(parent, path.c_str(), 01777) == 0;
+  const bool created = create_shared_folder(parent, path);
   if (!created && errno != EEXIST) {
     unusable(msg("cannot create the GPU queue folder {folder}: {reason}", arg("folder", shown), arg("reason", why())));
   }

@@ -104,6 +104,31 @@ TEST(GpuQueueHostile, TheQueueFolderMustBeSticky) {
   EXPECT_THROW(QueueTicket::enter(kGpu, o), QueueUnavailableError);  // not sticky, and not ours to fix
 }
 
+// A queue folder is never seen with the umask's mode: it is made under a private name and renamed
+// into place at 01777 (a student who came while its maker had not yet chmod-ed it was refused),
+// and it leaves no private name behind, made or found.
+TEST(GpuQueueHostile, AQueueFolderAppearsWithItsModeWhateverTheUmask) {
+  TempQueueFolder folder;
+  const std::string root = folder.path() + "/queue";
+  QueueOptions o = quiet_options(folder);
+  o.folder = root;
+  const mode_t saved = ::umask(077);
+  { const QueueTicket ticket = QueueTicket::enter(kGpu, o); }
+  { const QueueTicket again = QueueTicket::enter(kGpu, o); }  // found, not made
+  ::umask(saved);
+  struct stat st {};
+  ASSERT_EQ(::stat(root.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 01777u);
+  ASSERT_EQ(::stat((root + "/" + kGpu).c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 01777u);
+  for (const auto& entry : std::filesystem::directory_iterator(folder.path())) {
+    EXPECT_EQ(entry.path().filename().string().find(".new-"), std::string::npos) << entry.path();
+  }
+  for (const auto& entry : std::filesystem::directory_iterator(root)) {
+    EXPECT_EQ(entry.path().filename().string().find(".new-"), std::string::npos) << entry.path();
+  }
+}
+
 TEST(GpuQueueHostile, ARemovedTicketIsNoticed) {
   TempQueueFolder folder;
   const QueueTicket ticket = QueueTicket::enter(kGpu, quiet_options(folder));

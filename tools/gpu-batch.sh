@@ -182,7 +182,9 @@ for n in os.environ["LONE"].split():
     held = [r["queue"]["held_s"] for r in runs if r and isinstance(r.get("queue"), dict)]
     for i, r in enumerate(runs, 1):
         for reason in (r or {}).get("disturbance") or []:
-            print(f"        {n} process {i}: disturbed: {reason}")
+            # A reason is a message of the run's (template, args, en): its English text is enough here.
+            text = reason.get("en", reason) if isinstance(reason, dict) else reason
+            print(f"        {n} process {i}: disturbed: {text}")
     first = True
     for key, values in heads.items():
         nums = [v for v, _ in values if isinstance(v, (int, float))]

@@ -413,3 +413,53 @@ TEST(Render, TourSummaryFitsTheTerminal) {
   EXPECT_EQ(stable.rfind("summary\nlesson 08 " + slug_of(8) + " verify=pass expect=pass environment=clean\n", 0), 0u) << stable;
   EXPECT_EQ(stable.find(long_one.headline.en()), std::string::npos) << "the stable form carries no figures";
 }
+
+// A live run (or a run shown from a file) fills its notes from its own figures: here the H200
+// reference run of lesson 06 made into another GPU's run, with a default step that is no longer
+// GPU-bound. The notes must name that GPU and its SMs and print the claim's other form; the
+// reference's device may appear only where the notes cite another lesson's reference run.
+TEST(Render, ALiveRunsNotesQuoteItsOwnDeviceAndFigures) {
+  const auto path = std::filesystem::path(CUDALAB_SOURCE_DIR) / "course-notes" / "runs" / "06-graph-pitfall.json";
+  auto reports = load_runs(path.string());
+  ASSERT_EQ(reports.size(), 1u);
+  Report run = reports.front();
+  ASSERT_FALSE(run.devices.empty());
+  run.devices[0].name = "cudalab made-up GPU";
+  run.devices[0].sm_count = 78;
+  bool scaled = false;
+  for (auto& section : run.sections) {
+    for (auto& m : section.metrics) {
+      if (m.key == "case.default.launch_share") {
+        for (auto& s : m.samples) s = 64.0;  // more than half the step: not GPU-bound
+        scaled = true;
+      }
+    }
+  }
+  ASSERT_TRUE(scaled) << "the reference run has no case.default.launch_share";
+  // Prose wraps at any space: read it with every run of blanks as one space.
+  auto one_line = [](const std::string& wrapped) {
+    std::string out;
+    for (char c : wrapped) {
+      const bool blank = c == ' ' || c == '\n';
+      if (!blank || out.empty() || out.back() != ' ') out += blank ? ' ' : c;
+    }
+    return out;
+  };
+  const std::string reference_text = one_line(render_text(reports.front(), plain()));
+  const std::string text = one_line(render_text(run, plain()));
+  EXPECT_NE(reference_text.find("In this run the default step is"), std::string::npos);
+  EXPECT_NE(reference_text.find("GPU-bound"), std::string::npos);
+  EXPECT_NE(text.find("(cudalab made-up GPU) has 78 SMs"), std::string::npos);
+  EXPECT_NE(text.find("not clearly"), std::string::npos) << "the claim follows the run's own 64% launch share";
+  EXPECT_NE(text.find("64.00%"), std::string::npos);
+  EXPECT_NE(text.find("In this run (cudalab made-up GPU,"), std::string::npos);
+  // The reference's device appears only where the notes cite another lesson's reference run.
+  EXPECT_EQ(text.find("(NVIDIA H200)"), std::string::npos) << "the notes quote the reference run's device";
+  EXPECT_EQ(text.find("this run (NVIDIA H200"), std::string::npos) << "the notes quote the reference run's device";
+  TextStyle zh = plain();
+  zh.lang = Lang::zh;
+  const std::string zh_text = one_line(render_text(run, zh));
+  EXPECT_NE(zh_text.find("并不明显受 GPU 限制"), std::string::npos);
+  EXPECT_NE(zh_text.find("（cudalab made-up GPU）有 78 个 SM"), std::string::npos);
+  EXPECT_EQ(zh_text.find("（NVIDIA H200）"), std::string::npos);
+}

@@ -1,4 +1,5 @@
 #include "common/report/notes_figures.hpp"
+#include "common/report/named_figures.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -480,5 +481,25 @@ FigureSource builtin_figures(Lang lang, std::string_view notes_file) {
 }
 
 FigureSource run_figures(Lang lang, const Report& run) { return {&run, &builtin_constants(), &builtin_run, lang}; }
+
+namespace {
+
+const NamedFigure& named_figure(std::string_view name) {
+  const auto it = builtin_constants().find(std::string(name));
+  if (it == builtin_constants().end()) {
+    throw std::out_of_range("course-notes/figures/constants.txt has no figure " + std::string(name));
+  }
+  return it->second;
+}
+
+}  // namespace
+
+std::string named_figure_text(std::string_view name) {
+  named_figure(name);  // throws for an unknown name, before a marker could be printed
+  const FigureSource constants_only{nullptr, &builtin_constants(), nullptr, Lang::en};
+  return expand_figures("{{const:" + std::string(name) + "}}", constants_only).text;
+}
+
+double named_figure_value(std::string_view name) { return named_figure(name).low; }
 
 }  // namespace cudalab

@@ -6,6 +6,7 @@
 
 #include "common/core/stats.hpp"
 #include "common/core/text_format.hpp"
+#include "common/report/named_figures.hpp"
 #include "lessons/shared/lecture-kernel/sin_cos.hpp"
 
 namespace cudalab::stream_overlap {
@@ -19,7 +20,10 @@ Message share_note(const char* what, double factor, double total) {
 }
 
 void add_facts(SectionBuilder& s, const LectureReplica& r) {
-  s.fact("lecture_speedup", "lecture 002 (NVIDIA L20)", "19.62 ms -> 7.78 ms: 2.52×",
+  s.fact("lecture_speedup", "lecture 002 (NVIDIA L20)",
+         msg("{sequential} -> {overlapped}: {speedup}", arg("sequential", named_figure_text("lecture002.sequential")),
+             arg("overlapped", named_figure_text("lecture002.overlapped")),
+             arg("speedup", named_figure_text("lecture002.speedup"))),
          "its baseline copies from malloc'd memory, its overlapped run from pinned")
       .fact("program", "its program", verbatim("cuda_basics/05_stream_overlap.cu"),
             "shizhengLi/cuda-triton-learning: 4M floats in 4 segments, 1000 × sinf + cosf per element")

@@ -5,6 +5,7 @@
 #include "common/core/stats.hpp"
 #include "common/report/builder.hpp"
 #include "common/core/text_format.hpp"
+#include "common/report/named_figures.hpp"
 #include "kernel_shapes.hpp"
 
 namespace cudalab::priority {
@@ -57,9 +58,10 @@ void lecture_section(ReportBuilder& b, const Measurements& m, const Prediction& 
       .table("claims", {"the lecture says (lectures 002, 003)", "lecture (NVIDIA L20)", "this run"},
              {{text_cell("priority range, least to greatest"), text_cell(range_text(0, -5)),
                text_cell(range_text(m.least, m.greatest))},
-              {text_cell("high-priority stream (1000 its)"), data_cell("2.40 ms"), metric_cell("lecture.given.short")},
-              {text_cell("low-priority stream (2000 its)"), data_cell("5.62 ms"), metric_cell("lecture.given.long")},
-              {text_cell("low / high"), data_cell("2.34x"), metric_cell("lecture.given.ratio")},
+              {text_cell("high-priority stream (1000 its)"), data_cell(named_figure_text("lecture002.high_priority")), metric_cell("lecture.given.short")},
+              {text_cell("low-priority stream (2000 its)"), data_cell(named_figure_text("lecture002.low_priority")), metric_cell("lecture.given.long")},
+              {text_cell("low / high"), data_cell(fmt::format("{:.2f}x", named_figure_value("lecture002.low_priority") /
+                                                                named_figure_value("lecture002.high_priority"))), metric_cell("lecture.given.ratio")},
               {text_cell("(not run) the two kernels alone"), data_cell("-"), metric_cell("lecture.work_ratio")},
               {text_cell("(not run) priorities swapped: low / high"), data_cell("-"),
                metric_cell("lecture.swapped.ratio")},

@@ -5,6 +5,7 @@
 #include "common/core/stats.hpp"
 #include "common/report/builder.hpp"
 #include "common/core/text_format.hpp"
+#include "common/report/named_figures.hpp"
 #include "lessons/shared/training-step/step_report.hpp"
 
 namespace cudalab::graph_forkjoin {
@@ -157,11 +158,23 @@ void lecture_section(ReportBuilder& b, const Measurements& m) {
   const double launch = median_of(m.inputs.chain20.stream_per_kernel_us);
   const double node = median_of(m.inputs.chain20.graph_per_kernel_us);
   b.section("lecture", "lecture vs lab: what graphs save")
-      .metric(derived("lecture.launch_ratio", "lecture 000: 5-20x less launch cost; here, 20 kernels", "x", launch / node))
-      .metric(derived("lecture.step_speedup", "lecture 000: 1.5-3x faster overall; here, multi-stream / fork-join", "x",
+      .metric(derived("lecture.launch_ratio",
+                      msg("lecture 000: {saving} less launch cost; here, 20 kernels",
+                          arg("saving", named_figure_text("lecture000.launch_saving"))),
+                      "x", launch / node))
+      .metric(derived("lecture.step_speedup",
+                      msg("lecture 000: {speedup} faster overall; here, multi-stream / fork-join",
+                          arg("speedup", named_figure_text("lecture000.overall"))),
+                      "x",
                       step_us(m, StepMethod::multi_stream) / step_us(m, StepMethod::graph_fork_join)))
-      .metric(derived("lecture.kernel_launch", "lecture 000: ~10 us per kernel launch; here", "us", launch))
-      .metric(measured("lecture.memcpy_async_call", "lecture 000: ~5 us per cudaMemcpyAsync; here, host time", "us",
+      .metric(derived("lecture.kernel_launch",
+                      msg("lecture 000: ~{launch} per kernel launch; here",
+                          arg("launch", named_figure_text("lecture000.kernel_launch"))),
+                      "us", launch))
+      .metric(measured("lecture.memcpy_async_call",
+                       msg("lecture 000: ~{call} per cudaMemcpyAsync; here, host time",
+                           arg("call", named_figure_text("lecture000.memcpy_async"))),
+                       "us",
                        m.memcpy_async_call_us))
       .fact("lecture.launch_graph", "lecture 004: cudaGraphLaunch(graph, stream)",
             verbatim("cudaGraphInstantiate(&exec, graph, 0); cudaGraphLaunch(exec, stream)"),

@@ -7,6 +7,7 @@
 #include "common/core/stats.hpp"
 #include "common/report/builder.hpp"
 #include "common/core/text_format.hpp"
+#include "common/report/named_figures.hpp"
 
 namespace cudalab::default_stream {
 
@@ -104,7 +105,9 @@ void per_thread_section(ReportBuilder& b, const Measurements& m, const Predictio
 void lecture_section(ReportBuilder& b) {
   b.section("lecture", "what the lectures say about stream 0 (lectures 002, 003), and this run")
       .table("claims", {"the lectures say", "lecture (NVIDIA L20)", "this run"},
-             {{text_cell("work on stream 0 runs in order"), text_cell("19.62 ms in order vs 7.78 ms in 4 streams"),
+             {{text_cell("work on stream 0 runs in order"), text_cell(msg("{sequential} in order vs {overlapped} in 4 streams",
+                                 arg("sequential", named_figure_text("lecture002.sequential")),
+                                 arg("overlapped", named_figure_text("lecture002.overlapped")))),
                metric_cell("threads.lost")},
               {text_cell("(not said) stream 0 also waits for blocking streams, and they for it"), text_cell("-"),
                metric_cell("stream0.lost")},

@@ -9,6 +9,7 @@
 #include "common/core/stats.hpp"
 #include "common/report/builder.hpp"
 #include "common/core/text_format.hpp"
+#include "common/report/named_figures.hpp"
 
 namespace cudalab::events_sync {
 
@@ -107,7 +108,8 @@ void lecture_section(ReportBuilder& b) {
               {text_cell("003: a stream waiting on an event does not block the CPU"), text_cell("none"),
                metric_cell("chain.gpu_wait_cpu")},
               {text_cell("002: cudaStreamWaitEvent lets compute wait for a transfer (its program waits on event 0)"),
-               text_cell("5.87 ms for the demo, NVIDIA L20"), metric_cell("chain.gpu_wait_gap")},
+               text_cell(msg("{demo} for the demo, NVIDIA L20",
+                             arg("demo", named_figure_text("lecture002.transfer_compute")))), metric_cell("chain.gpu_wait_gap")},
               {text_cell("003/004: cudaDeviceSynchronize makes the CPU wait for all streams"), text_cell("none"),
                metric_cell("wait.device_sync.cpu")},
               {text_cell("(not said) how a waiting thread waits: spin, yield or block"), text_cell("-"),

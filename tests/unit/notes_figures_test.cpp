@@ -353,3 +353,49 @@ TEST(NotesFigures, NamedFiguresNameTheirSourceAndAreUsed) {
     EXPECT_NE(notes.find("{{const:" + name + "}}"), std::string::npos) << name << " is used by no notes";
   }
 }
+
+// The lecture's figures live in constants.txt only (issue 45 item 4): no lesson's code and no
+// catalogue entry types one of them again; labels quote them by name (common/report/named_figures.hpp).
+// The catalogues keep, after their "labels as runs recorded before" marker, the entries that runs
+// already shipped hold, with the figures those runs were recorded with.
+TEST(NotesFigures, TheLessonsAndCataloguesQuoteTheLecturesFiguresByName) {
+  const auto figures = parse_named_figures(read(kNotes / "figures" / "constants.txt"));
+  std::vector<std::string> typed;  // "19.62 ms", "5-20x", "2.52×": a figure as a label would type it
+  for (const auto& [name, f] : figures) {
+    if (f.source.rfind("lecture 00", 0) != 0) continue;
+    // A whole number ("10 us") is too common to be the lecture's unless it is written as the
+    // lecture writes it, approximately ("~10 us").
+    const bool whole = f.written.find_first_of(".-") == std::string::npos;
+    const std::string value = whole ? "~" + f.written : f.written;
+    if (f.unit == "x") {
+      typed.push_back(value + "x");
+      typed.push_back(value + "×");
+    } else {
+      typed.push_back(value + " " + f.unit);
+    }
+  }
+  ASSERT_GT(typed.size(), 8u);
+  const auto root = std::filesystem::path(CUDALAB_SOURCE_DIR);
+  auto check = [&](const std::filesystem::path& path, std::string text) {
+    const auto legacy = text.find("# ── labels as runs recorded before");
+    if (legacy != std::string::npos) text.resize(legacy);
+    for (const auto& figure : typed) {
+      EXPECT_EQ(text.find(figure), std::string::npos) << path.lexically_relative(root) << " types " << figure;
+    }
+  };
+  std::size_t files = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root / "lessons")) {
+    const auto name = entry.path().filename().string();
+    const bool source = entry.path().extension() == ".cpp" || entry.path().extension() == ".cu" ||
+                        entry.path().extension() == ".hpp";
+    if (!source || name.find("_test") != std::string::npos) continue;
+    check(entry.path(), read(entry.path()));
+    ++files;
+  }
+  for (const auto& entry : std::filesystem::directory_iterator(kNotes / "zh" / "labels")) {
+    if (entry.path().extension() != ".po") continue;
+    check(entry.path(), read(entry.path()));
+    ++files;
+  }
+  EXPECT_GT(files, 20u);
+}

@@ -97,6 +97,11 @@ struct Comparison {
 // When A and B ran on different GPUs, a figure that depends on the GPU is shown and not held.
 // Throws UsageError when the runs are of different lessons.
 Comparison compare_runs(const SavedRun& a, const SavedRun& b, std::optional<double> tolerance_override);
+// A Comparison points at its two runs: it must not outlive them, so a temporary run is refused
+// (the sanitizers found a test holding a comparison of a run gone at the end of its statement).
+Comparison compare_runs(SavedRun&& a, const SavedRun& b, std::optional<double> tolerance_override) = delete;
+Comparison compare_runs(const SavedRun& a, SavedRun&& b, std::optional<double> tolerance_override) = delete;
+Comparison compare_runs(SavedRun&& a, SavedRun&& b, std::optional<double> tolerance_override) = delete;
 
 // Text and markdown in `lang`; CSV stays English (its cells are for programs).
 std::string render_comparisons(const std::vector<Comparison>& comparisons, TableFormat format, std::size_t width,

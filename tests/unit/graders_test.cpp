@@ -249,7 +249,8 @@ TEST(Compare, AToleranceWidensToTheRunsSpreadButNeverPastTwiceTheLessons) {
   // A sequential timing that spread 17%, within what it may (20%): the run is clean, and the
   // speed-up is held to the sum of its inputs' spreads.
   const std::vector<double> moderate = {3.8, 4.1, 4.5, 4.2, 4.4};
-  const Comparison widened = compare_runs(steady, speedup_run(moderate, 0, 0.20), std::nullopt);
+  const SavedRun moderate_run = speedup_run(moderate, 0, 0.20);
+  const Comparison widened = compare_runs(steady, moderate_run, std::nullopt);
   EXPECT_FALSE(widened.disturbed());
   const MetricComparison& w = metric_row(widened, "speedup");
   EXPECT_NEAR(w.tolerance, summarize(moderate).inlier_spread + ovl_spread, 1e-12);
@@ -259,7 +260,8 @@ TEST(Compare, AToleranceWidensToTheRunsSpreadButNeverPastTwiceTheLessons) {
   // One that spread 47%, and may (50%): the tolerance stops at twice the lesson's 15%, and the
   // 1.33× speed-up is out of it: two clean runs that disagree, a failure.
   const std::vector<double> wide = {3.8, 5.1, 5.0, 6.2, 4.4, 5.3};
-  const Comparison clean_capped = compare_runs(steady, speedup_run(wide, 0, 0.50), std::nullopt);
+  const SavedRun wide_run = speedup_run(wide, 0, 0.50);
+  const Comparison clean_capped = compare_runs(steady, wide_run, std::nullopt);
   EXPECT_NEAR(metric_row(clean_capped, "speedup").tolerance, kMaxToleranceWidening * kDefaultCompareTolerance, 1e-12);
   EXPECT_EQ(clean_capped.verdict(), CompareVerdict::fails);
 
@@ -284,12 +286,14 @@ TEST(Compare, AToleranceWidensToTheRunsSpreadButNeverPastTwiceTheLessons) {
   // The class: a student at 0.79× the reference beside seven others. Its figure is within
   // twice the tolerance, but a disturbed run earns no widening: inconclusive, not held.
   const SavedRun beside_others = speedup_run({4.75, 4.8, 4.9, 4.85, 4.8}, 7);
-  const Comparison shared = compare_runs(speedup_run({3.80, 3.81, 3.79, 3.80, 3.80}), beside_others, std::nullopt);
+  const SavedRun student = speedup_run({3.80, 3.81, 3.79, 3.80, 3.80});
+  const Comparison shared = compare_runs(student, beside_others, std::nullopt);
   EXPECT_NEAR(metric_row(shared, "speedup").tolerance, kDefaultCompareTolerance, 1e-12);
   EXPECT_EQ(shared.verdict(), CompareVerdict::inconclusive);
 
   // --tolerance replaces the lesson's tolerance, its widening and its cap.
-  EXPECT_FALSE(metric_row(compare_runs(steady, speedup_run(moderate), 0.05), "speedup").within());
+  const SavedRun moderate_default = speedup_run(moderate);
+  EXPECT_FALSE(metric_row(compare_runs(steady, moderate_default, 0.05), "speedup").within());
   EXPECT_TRUE(metric_row(compare_runs(steady, noisy, 0.50), "speedup").within());
 }
 

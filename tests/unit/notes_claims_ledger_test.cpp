@@ -23,9 +23,11 @@
 #include "test_source_dir.hpp"
 
 #include "common/report/notes_claims.hpp"
-#include "common/report/report_json.hpp"
+#include "common/report/saved_run.hpp"
+#include "test_support.hpp"
 
 using namespace cudalab;
+using namespace cudalab::testing_support;
 namespace fs = std::filesystem;
 
 namespace {
@@ -48,6 +50,13 @@ std::string squeezed(std::string_view text) {
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
+// The registered lessons' numbers: the course table is the only list of lessons.
+std::vector<int> lesson_numbers() {
+  std::vector<int> numbers;
+  for (const auto& e : course()) numbers.push_back(e.number);
+  return numbers;
+}
+
 // One ledger line: NN LANG "words" when CONDITION, or NN LANG "words" not-a-claim: REASON.
 struct LedgerEntry {
   int lesson = 0;
@@ -67,11 +76,12 @@ LedgerEntry parse_entry(const std::string& line, int number, const std::string& 
   const std::string head = line.substr(0, open == std::string::npos ? 0 : open);
   const std::string tail = close == std::string::npos || close <= open ? "" : line.substr(close + 1);
   e.lesson = std::atoi(head.c_str());
+  const std::vector<int> numbers = lesson_numbers();
   e.lang = head.find(" zh") != std::string::npos ? Lang::zh : Lang::en;
   if (!tail.empty()) e.words = line.substr(open + 1, close - open - 1);
   if (starts_with(tail, " when ")) e.condition = tail.substr(6);
   if (starts_with(tail, " not-a-claim: ")) e.reason = tail.substr(14);
-  EXPECT_TRUE(e.lesson >= 1 && e.lesson <= 11 && (head.find(" en") != std::string::npos || e.lang == Lang::zh) &&
+  EXPECT_TRUE(std::count(numbers.begin(), numbers.end(), e.lesson) == 1 && (head.find(" en") != std::string::npos || e.lang == Lang::zh) &&
               squeezed(e.words).size() >= 6 && (e.condition.empty() != e.reason.empty()))
       << where << ":" << number << ": NN en|zh \"words\" when CONDITION, or not-a-claim: WHY";
   return e;
@@ -88,13 +98,9 @@ std::vector<LedgerEntry> read_ledger() {
   return ledger;
 }
 
-// A lesson's notes file (course-notes/LANG/NN-slug.md) and its slug.
+// A lesson's notes file, course-notes/LANG/NN-slug.md.
 fs::path notes_path(int lesson, Lang lang) {
-  const std::string prefix = (lesson < 10 ? "0" : "") + std::to_string(lesson) + "-";
-  for (const auto& f : fs::directory_iterator(kSource / "course-notes" / (lang == Lang::en ? "en" : "zh"))) {
-    if (starts_with(f.path().filename().string(), prefix) && f.path().extension() == ".md") return f.path();
-  }
-  return {};
+  return kSource / "course-notes" / (lang == Lang::en ? "en" : "zh") / (reference_run_name(lesson) + ".md");
 }
 
 struct NamedRun {
@@ -102,12 +108,12 @@ struct NamedRun {
   Report run;
 };
 
-Report run_from(const fs::path& path) { return report_from_json(nlohmann::json::parse(read_text(path)), path.string()); }
+Report run_from(const fs::path& path) { return load_runs(path.string()).front(); }
 
 // The runs this checkout ships of a lesson: its reference run, then those of other machines.
 std::vector<NamedRun> shipped_runs(int lesson) {
   std::vector<NamedRun> runs;
-  const fs::path ref = notes_path(lesson, Lang::en).filename().replace_extension(".json");
+  const fs::path ref = reference_run_name(lesson) + ".json";
   runs.push_back({"runs/" + ref.string(), run_from(kSource / "course-notes" / "runs" / ref)});
   const std::string prefix = ref.stem().string();
   std::vector<fs::path> others;
@@ -311,7 +317,7 @@ std::vector<NamedRun> runs_to_check(int lesson, const std::vector<LedgerEntry>& 
 
 TEST(ClaimsLedger, EveryLessonsNotesPrintOnlyClaimsTrueForTheRunTheyAreShownWith) {
   const auto ledger = read_ledger();
-  for (int lesson = 1; lesson <= 11; ++lesson) {
+  for (const int lesson : lesson_numbers()) {
     const auto runs = runs_to_check(lesson, ledger);
     for (const Lang lang : {Lang::en, Lang::zh}) {
       const std::string notes = read_text(notes_path(lesson, lang));
@@ -343,7 +349,7 @@ TEST(ClaimsLedger, EdgeRunsLieOnEitherSideOfTheirCondition) {
 // A lesson's blocks decide against the run the lesson ships as its reference: its claims never
 // print "(this run cannot tell)" there.
 TEST(ClaimsLedger, EachReferenceRunDecidesItsOwnLessonsClaims) {
-  for (int lesson = 1; lesson <= 11; ++lesson) {
+  for (const int lesson : lesson_numbers()) {
     const auto runs = shipped_runs(lesson);
     for (const Lang lang : {Lang::en, Lang::zh}) {
       const ClaimedText chosen = choose_claims(read_text(notes_path(lesson, lang)), run_figures(lang, runs.front().run));
@@ -359,7 +365,7 @@ TEST(ClaimsLedger, EachReferenceRunDecidesItsOwnLessonsClaims) {
 // condition (checked above), or as not a claim, with why.
 TEST(ClaimsLedger, EverySentenceThatComparesAFigureOfTheRunIsInTheLedger) {
   const auto ledger = read_ledger();
-  for (int lesson = 1; lesson <= 11; ++lesson) {
+  for (const int lesson : lesson_numbers()) {
     for (const auto& sentence : comparing_sentences(read_text(notes_path(lesson, Lang::en)))) {
       const std::string s = squeezed(sentence);
       const bool listed = std::any_of(ledger.begin(), ledger.end(), [&](const LedgerEntry& e) {

@@ -437,7 +437,7 @@ TEST(Render, ALiveRunsNotesQuoteItsOwnDeviceAndFigures) {
   }
   ASSERT_TRUE(scaled) << "the reference run has no case.default.launch_share";
   // Prose wraps at any space: read it with every run of blanks as one space.
-  auto one_line = [](const std::string& wrapped) {
+  auto unwrapped = [](const std::string& wrapped) {
     std::string out;
     for (char c : wrapped) {
       const bool blank = c == ' ' || c == '\n';
@@ -445,8 +445,8 @@ TEST(Render, ALiveRunsNotesQuoteItsOwnDeviceAndFigures) {
     }
     return out;
   };
-  const std::string reference_text = one_line(render_text(reports.front(), plain()));
-  const std::string text = one_line(render_text(run, plain()));
+  const std::string reference_text = unwrapped(render_text(reports.front(), plain()));
+  const std::string text = unwrapped(render_text(run, plain()));
   EXPECT_NE(reference_text.find("In this run the default step is"), std::string::npos);
   EXPECT_NE(reference_text.find("GPU-bound"), std::string::npos);
   EXPECT_NE(text.find("(cudalab made-up GPU) has 78 SMs"), std::string::npos);
@@ -458,7 +458,7 @@ TEST(Render, ALiveRunsNotesQuoteItsOwnDeviceAndFigures) {
   EXPECT_EQ(text.find("this run (NVIDIA H200"), std::string::npos) << "the notes quote the reference run's device";
   TextStyle zh = plain();
   zh.lang = Lang::zh;
-  const std::string zh_text = one_line(render_text(run, zh));
+  const std::string zh_text = unwrapped(render_text(run, zh));
   EXPECT_NE(zh_text.find("并不明显受 GPU 限制"), std::string::npos);
   EXPECT_NE(zh_text.find("（cudalab made-up GPU）有 78 个 SM"), std::string::npos);
   EXPECT_EQ(zh_text.find("（NVIDIA H200）"), std::string::npos);
